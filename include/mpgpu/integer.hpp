@@ -1,0 +1,202 @@
+// mpgpu::Integer: an arbitrary-precision signed integer that lives where its
+// Context says: in device memory for a CUDA context, in a GMP mpz for the CPU
+// context. Semantics are GMP's mpz semantics throughout.
+//
+// Limb layout (documented, stable): the magnitude is an array of `size()`
+// 64-bit limbs, least significant first, normalized (the top limb is nonzero,
+// zero has size 0), exactly GMP's mpz limb array on x86-64. The sign is kept
+// apart (sign-magnitude). For CUDA contexts `device_limbs()` points at that
+// array in device memory.
+//
+// Streams: every operation takes an optional stream (nullptr = the context's
+// stream). Device work is queued on it; operations that change a result's
+// size read that size back, so they return with the stream synchronized up
+// to that point. Operands and results of one call must share a Context.
+//
+// Aliasing: any result may alias any operand (results are built in fresh
+// pool storage and swapped in), and a failed operation leaves every operand
+// untouched.
+#pragma once
+
+#include <gmp.h>
+
+#include <compare>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mpgpu/context.hpp"
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu {
+
+enum class Endian { little, big };
+
+class Integer {
+ public:
+  /// Zero, in the default context.
+  Integer();
+  /// Zero, in `ctx`.
+  explicit Integer(const Context& ctx);
+  /// A machine integer, e.g. `Integer x = 42;`.
+  template <std::integral T>
+  Integer(T v, const Context& ctx = Context::default_context()) : Integer(ctx) {
+    if constexpr (std::is_signed_v<T>)
+      assign_int64(static_cast<std::int64_t>(v));
+    else
+      assign_uint64(static_cast<std::uint64_t>(v));
+  }
+  Integer(const Integer& other);
+  Integer(Integer&& other) noexcept;
+  Integer& operator=(const Integer& other);
+  Integer& operator=(Integer&& other) noexcept;
+  ~Integer();
+
+  // ---- construction from outside data -------------------------------------
+  /// Parses [+-]digits in `base` (2..62, GMP's digit set: 0-9, then a-z, then
+  /// A-Z for bases > 36; for bases <= 36 letters are case-insensitive), or base 0
+  /// for C-style prefixes (0x, 0b, 0 for octal). No whitespace. Throws
+  /// ParseError (with the position) for a bad digit, an empty string or a lone
+  /// sign, InvalidArgument for a base out of range.
+  static Integer from_string(std::string_view text, int base = 10,
+                             const Context& ctx = Context::default_context());
+  /// Copies an mpz without going through strings.
+  static Integer from_mpz(mpz_srcptr z, const Context& ctx = Context::default_context());
+  /// A non-negative integer from its bytes (`count` bytes at `data`).
+  static Integer from_bytes(const void* data, std::size_t count, Endian order,
+                            const Context& ctx = Context::default_context());
+  /// From `count` limbs (host memory, least significant first, need not be
+  /// normalized) and a sign (-1, 0 or +1; 0 only for all-zero limbs... any
+  /// sign is ignored when the limbs are all zero).
+  static Integer from_limbs(const limb_t* host_limbs, std::size_t count, int sign = 1,
+                            const Context& ctx = Context::default_context());
+  /// As from_limbs, from device memory (CUDA contexts only).
+  static Integer from_device_limbs(const limb_t* device_limbs, std::size_t count, int sign,
+                                   const Context& ctx, Stream stream = nullptr);
+  /// 2^bits - 1, and 2^bit: cheap test and benchmark operands built on the device.
+  static Integer all_ones(std::size_t bits, const Context& ctx = Context::default_context());
+  static Integer power_of_two(std::size_t bit, const Context& ctx = Context::default_context());
+
+  // ---- conversion out ------------------------------------------------------
+  std::string to_string(int base = 10) const;
+  void to_mpz(mpz_ptr z) const;
+  /// Magnitude bytes, no leading zero bytes (empty for zero).
+  std::vector<std::uint8_t> to_bytes(Endian order) const;
+  /// Normalized magnitude limbs in host memory.
+  std::vector<limb_t> to_limbs() const;
+  /// Device pointer to the normalized magnitude (CUDA contexts; nullptr if zero).
+  const limb_t* device_limbs() const;
+  std::int64_t to_int64() const;    ///< throws Overflow if it does not fit
+  std::uint64_t to_uint64() const;  ///< throws Overflow if negative or too large
+  bool fits_int64() const;
+  bool fits_uint64() const;
+
+  // ---- queries ---------------------------------------------------------------
+  int sign() const { return sign_; }       ///< -1, 0 or +1
+  std::size_t size() const { return size_; }  ///< limbs of the magnitude
+  bool is_zero() const { return sign_ == 0; }
+  const Context& context() const { return ctx_; }
+  /// Moves the value to another context (device <-> host copies as needed).
+  Integer to_context(const Context& ctx) const;
+
+  // ---- in-place forms ---------------------------------------------------------
+  Integer& operator+=(const Integer& b);
+  Integer& operator-=(const Integer& b);
+  Integer& operator&=(const Integer& b);
+  Integer& operator|=(const Integer& b);
+  Integer& operator^=(const Integer& b);
+  Integer& operator<<=(std::uint64_t bits);
+  Integer& operator>>=(std::uint64_t bits);  ///< floor, as fdiv_q_2exp
+  void negate();  ///< this = -this
+
+  // ---- internal (backends) ---------------------------------------------------
+  /// The CPU backend's storage.
+  mpz_ptr cpu_mpz() { return cpu_; }
+  mpz_srcptr cpu_mpz() const { return cpu_; }
+  /// Replaces the device storage; takes ownership of `limbs` (pool memory).
+  void adopt_device(limb_t* limbs, std::size_t capacity, std::size_t size, int sign);
+  limb_t* device_data() const { return dev_; }
+  /// Shrinks the recorded size after an in-place change (setbit/clrbit).
+  void adopt_device_size(std::size_t size) {
+    size_ = size;
+    if (!size) sign_ = 0;
+  }
+  std::size_t device_capacity() const { return dev_capacity_; }
+  void set_sign_internal(int s) { sign_ = s; }
+  /// Re-reads sign and size from the CPU storage after a GMP call.
+  void refresh_cpu_meta();
+
+ private:
+  void assign_int64(std::int64_t v);
+  void assign_uint64(std::uint64_t v);
+  void release_device();
+
+  Context ctx_;
+  int sign_ = 0;
+  std::size_t size_ = 0;
+  // CUDA storage: pool memory of the context's device.
+  limb_t* dev_ = nullptr;
+  std::size_t dev_capacity_ = 0;
+  // CPU storage (initialized for every Integer; unused by CUDA contexts).
+  mpz_t cpu_;
+};
+
+// ---- arithmetic (destination first, as GMP; results may alias operands) ----
+void add(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+void sub(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+void neg(Integer& r, const Integer& a, Stream s = nullptr);
+void abs(Integer& r, const Integer& a, Stream s = nullptr);
+/// Sum of many integers with delayed carries (seed 001 section 5).
+void sum(Integer& r, std::span<const Integer> terms, Stream s = nullptr);
+
+/// Sign of a - b: -1, 0, +1.
+int cmp(const Integer& a, const Integer& b, Stream s = nullptr);
+/// Sign of |a| - |b|.
+int cmpabs(const Integer& a, const Integer& b, Stream s = nullptr);
+inline int sgn(const Integer& a) { return a.sign(); }
+
+// ---- shifts ------------------------------------------------------------------
+/// r = a * 2^bits
+void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s = nullptr);
+/// r = trunc(a / 2^bits) (rounds toward zero)
+void tdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s = nullptr);
+/// r = floor(a / 2^bits) (rounds toward minus infinity)
+void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s = nullptr);
+
+// ---- bitwise, two's complement semantics for negative numbers (as GMP) ------
+void and_(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+void ior(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+void xor_(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+/// r = ~a = -a - 1
+void com(Integer& r, const Integer& a, Stream s = nullptr);
+
+// ---- bit queries ---------------------------------------------------------------
+/// Set bits of a >= 0; for a < 0 the count is infinite and this returns
+/// std::numeric_limits<std::uint64_t>::max(), as GMP's mpz_popcount.
+std::uint64_t popcount(const Integer& a, Stream s = nullptr);
+/// Bits in |a| (mpz_sizeinbase(a, 2)); 1 for zero, as GMP.
+std::uint64_t sizeinbase2(const Integer& a, Stream s = nullptr);
+/// Bit `index` of a in two's complement.
+bool tstbit(const Integer& a, std::uint64_t index, Stream s = nullptr);
+void setbit(Integer& a, std::uint64_t index, Stream s = nullptr);
+void clrbit(Integer& a, std::uint64_t index, Stream s = nullptr);
+
+// ---- operators -------------------------------------------------------------------
+Integer operator+(const Integer& a, const Integer& b);
+Integer operator-(const Integer& a, const Integer& b);
+Integer operator-(const Integer& a);
+Integer operator&(const Integer& a, const Integer& b);
+Integer operator|(const Integer& a, const Integer& b);
+Integer operator^(const Integer& a, const Integer& b);
+Integer operator~(const Integer& a);
+Integer operator<<(const Integer& a, std::uint64_t bits);
+/// Floor division by 2^bits, as gmpxx's mpz_class >>.
+Integer operator>>(const Integer& a, std::uint64_t bits);
+bool operator==(const Integer& a, const Integer& b);
+std::strong_ordering operator<=>(const Integer& a, const Integer& b);
+
+}  // namespace mpgpu

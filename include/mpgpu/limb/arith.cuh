@@ -1,0 +1,119 @@
+// Per-thread limb primitives: carries, borrows, wide products, bit counts.
+// The device branches use PTX carry chains (add.cc/addc, sub.cc/subc,
+// mul.hi); the host branches are portable C++ and serve as the reference the
+// GPU test compares against. This is the only place in mpgpu that holds PTX.
+#pragma once
+
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu::limb {
+
+/// r = a + b + carry_in (carry_in in {0,1}); returns the carry out.
+MPGPU_HD limb_t add_with_carry(limb_t a, limb_t b, unsigned carry_in, limb_t& r) {
+#if defined(__CUDA_ARCH__)
+  limb_t sum;
+  unsigned carry_out;
+  // Set CC.CF from carry_in (carry_in + 0xffffffff overflows iff carry_in==1),
+  // then chain a 64-bit add with carry and capture the final carry.
+  asm("{\n\t"
+      ".reg .u32 t;\n\t"
+      "add.cc.u32 t, %4, 0xffffffff;\n\t"
+      "addc.cc.u64 %0, %2, %3;\n\t"
+      "addc.u32 %1, 0, 0;\n\t"
+      "}"
+      : "=l"(sum), "=r"(carry_out)
+      : "l"(a), "l"(b), "r"(carry_in));
+  r = sum;
+  return carry_out;
+#else
+  limb_t s = a + b;
+  limb_t c1 = s < a;
+  limb_t s2 = s + carry_in;
+  limb_t c2 = s2 < s;
+  r = s2;
+  return c1 | c2;
+#endif
+}
+
+/// r = a - b - borrow_in (borrow_in in {0,1}); returns the borrow out.
+MPGPU_HD limb_t sub_with_borrow(limb_t a, limb_t b, unsigned borrow_in, limb_t& r) {
+#if defined(__CUDA_ARCH__)
+  limb_t diff;
+  unsigned borrow_out;
+  // CC.CF after sub.cc is the borrow; 0 - borrow_in sets it iff borrow_in==1.
+  asm("{\n\t"
+      ".reg .u32 t;\n\t"
+      "sub.cc.u32 t, 0, %4;\n\t"
+      "subc.cc.u64 %0, %2, %3;\n\t"
+      "subc.u32 %1, 0, 0;\n\t"
+      "}"
+      : "=l"(diff), "=r"(borrow_out)
+      : "l"(a), "l"(b), "r"(borrow_in));
+  r = diff;
+  return borrow_out & 1u;
+#else
+  limb_t d = a - b;
+  limb_t b1 = a < b;
+  limb_t d2 = d - borrow_in;
+  limb_t b2 = d < static_cast<limb_t>(borrow_in);
+  r = d2;
+  return b1 | b2;
+#endif
+}
+
+/// Full 32x32 -> 64-bit product.
+MPGPU_HD std::uint64_t mul_wide_32(std::uint32_t a, std::uint32_t b) {
+  return static_cast<std::uint64_t>(a) * b;
+}
+
+/// Full 64x64 -> 128-bit product: returns the low half, writes the high half.
+MPGPU_HD limb_t mul_wide(limb_t a, limb_t b, limb_t& hi) {
+#if defined(__CUDA_ARCH__)
+  hi = __umul64hi(a, b);
+  return a * b;
+#else
+  unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  hi = static_cast<limb_t>(p >> 64);
+  return static_cast<limb_t>(p);
+#endif
+}
+
+/// (hi:lo) += a * b + c, for accumulating schoolbook rows; returns the carry
+/// out of the 128-bit accumulator (0 or 1).
+MPGPU_HD limb_t mul_add(limb_t a, limb_t b, limb_t c, limb_t& lo, limb_t& hi) {
+  limb_t phi;
+  limb_t plo = mul_wide(a, b, phi);
+  limb_t c1 = add_with_carry(plo, c, 0, plo);
+  phi += c1;  // cannot overflow: a*b + c < 2^128
+  limb_t c2 = add_with_carry(lo, plo, 0, lo);
+  return add_with_carry(hi, phi, static_cast<unsigned>(c2), hi);
+}
+
+/// Leading zero bits; 64 for zero.
+MPGPU_HD int count_leading_zeros(limb_t x) {
+#if defined(__CUDA_ARCH__)
+  return __clzll(static_cast<long long>(x));
+#else
+  return x == 0 ? 64 : __builtin_clzll(x);
+#endif
+}
+
+/// Trailing zero bits; 64 for zero.
+MPGPU_HD int count_trailing_zeros(limb_t x) {
+#if defined(__CUDA_ARCH__)
+  return x == 0 ? 64 : __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return x == 0 ? 64 : __builtin_ctzll(x);
+#endif
+}
+
+/// Number of set bits.
+MPGPU_HD int popcount(limb_t x) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(x);
+#else
+  return __builtin_popcountll(x);
+#endif
+}
+
+}  // namespace mpgpu::limb

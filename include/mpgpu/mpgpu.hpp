@@ -1,0 +1,6 @@
+// The whole public host API of mpgpu.
+#pragma once
+
+#include "mpgpu/context.hpp"
+#include "mpgpu/error.hpp"
+#include "mpgpu/integer.hpp"

@@ -1,0 +1,82 @@
+// The CUDA backend as the host API sees it: plain functions over device
+// pointers, declared for g++ and defined in the .cu files (or, in a build
+// without CUDA, by cuda_unavailable.cpp, which throws BackendUnavailable).
+//
+// Conventions (GMP's mpn style): destination first; operands are (pointer,
+// size) with normalized sizes; the destination has the capacity the function
+// states and never aliases an operand (the host API always gives a fresh
+// buffer). Functions that return a size compute it on the device, copy it to
+// pinned memory and synchronize `stream`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "context_state.hpp"
+#include "mpgpu/limb/config.cuh"
+#include "mpgpu/limb/twos_complement.cuh"
+
+namespace mpgpu::detail::cuda {
+
+struct Operand {
+  const limb_t* limbs;  // device memory
+  std::size_t size;     // limbs, normalized
+};
+
+// ---- runtime (runtime.cu) -------------------------------------------------------
+int device_count() noexcept;
+void init_context(ContextState& st, int device);
+void destroy_context(ContextState& st) noexcept;
+DeviceInfo device_info(int device);
+/// Stream-ordered pool allocation; throws OutOfMemory with the bytes asked
+/// and the bytes free.
+void* allocate(ContextState& st, Stream s, std::size_t bytes);
+void deallocate(ContextState& st, Stream s, void* p) noexcept;
+/// Host -> device and device -> host copies; return once the host buffer may
+/// be reused (they synchronize the stream).
+void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+void synchronize(Stream s);
+/// r[0..n) = 2^64 - 1, or 0.
+void fill(ContextState& st, Stream s, limb_t* r, std::size_t n, limb_t value);
+
+// ---- add and sub (add_sub.cu) -----------------------------------------------------
+/// r = |a| + |b| + carry_in, a.size >= b.size; r has room for a.size + 1 limbs.
+/// `b_scalar` is used as b's only limb when b.limbs is nullptr. Returns the size.
+std::size_t add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+std::size_t add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
+/// r = |a| - |b|, requires |a| >= |b|; r has room for a.size limbs. Returns the size.
+std::size_t sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+std::size_t sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
+
+// ---- searches (limb_search.cu) ----------------------------------------------------
+/// Sign of |a| - |b| for operands of equal size n.
+int cmp_same_size(ContextState& st, Stream s, const limb_t* a, const limb_t* b, std::size_t n);
+/// Index of the lowest nonzero limb of a (a.size if none).
+std::size_t lowest_nonzero(ContextState& st, Stream s, Operand a);
+/// 1 + index of the highest nonzero limb of a (0 if a is all zeros).
+std::size_t normalized_size(ContextState& st, Stream s, Operand a);
+/// True if any of the low `bits` bits of a is set.
+bool any_low_bits(ContextState& st, Stream s, Operand a, std::uint64_t bits);
+
+// ---- shifts (shift.cu) -------------------------------------------------------------
+/// r = |a| << bits; r has room for a.size + bits/64 + 1 limbs. Returns the size.
+std::size_t shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
+/// r = |a| >> bits; r has room for a.size - bits/64 limbs (bits/64 < a.size). Returns the size.
+std::size_t shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
+
+// ---- bitwise (bitwise.cu) ------------------------------------------------------------
+/// Two's-complement and/ior/xor of sign-magnitude operands. r has room for
+/// max(a.size, b.size) + 1 limbs and receives the result's magnitude; the
+/// result's sign is limb::bitwise_result_negative(op, ...). Returns the size.
+std::size_t bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a,
+                    bool a_negative, Operand b, bool b_negative);
+
+// ---- reductions (reduce.cu) -----------------------------------------------------------
+std::uint64_t popcount(ContextState& st, Stream s, Operand a);
+/// r = sum of the magnitudes of `count` terms (host array of device operands).
+/// r has room for max size + 2 limbs. Returns the size.
+std::size_t sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count);
+
+}  // namespace mpgpu::detail::cuda

@@ -1,0 +1,42 @@
+// The CUDA backend's entry points in a build without CUDA: no device exists,
+// and every device operation explains why it cannot run.
+#include "cuda/backend.hpp"
+#include "mpgpu/error.hpp"
+
+namespace mpgpu::detail::cuda {
+
+namespace {
+[[noreturn]] void unavailable(const char* what) {
+  throw BackendUnavailable(std::string("mpgpu: ") + what +
+                           " needs the CUDA backend, which this build does not have");
+}
+}  // namespace
+
+int device_count() noexcept { return 0; }
+void init_context(ContextState&, int) { unavailable("Context::cuda"); }
+void destroy_context(ContextState&) noexcept {}
+DeviceInfo device_info(int) { unavailable("device_info"); }
+void* allocate(ContextState&, Stream, std::size_t) { unavailable("allocate"); }
+void deallocate(ContextState&, Stream, void*) noexcept {}
+void copy_to_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
+void copy_to_host(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
+void copy_on_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
+void synchronize(Stream) {}
+void fill(ContextState&, Stream, limb_t*, std::size_t, limb_t) { unavailable("fill"); }
+std::size_t add_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("add"); }
+std::size_t add_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("add"); }
+std::size_t sub_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("sub"); }
+std::size_t sub_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("sub"); }
+int cmp_same_size(ContextState&, Stream, const limb_t*, const limb_t*, std::size_t) { unavailable("cmp"); }
+std::size_t lowest_nonzero(ContextState&, Stream, Operand) { unavailable("search"); }
+std::size_t normalized_size(ContextState&, Stream, Operand) { unavailable("search"); }
+bool any_low_bits(ContextState&, Stream, Operand, std::uint64_t) { unavailable("search"); }
+std::size_t shift_left(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
+std::size_t shift_right(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
+std::size_t bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, Operand, bool) {
+  unavailable("bitwise");
+}
+std::uint64_t popcount(ContextState&, Stream, Operand) { unavailable("popcount"); }
+std::size_t sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
+
+}  // namespace mpgpu::detail::cuda

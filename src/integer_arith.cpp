@@ -1,0 +1,182 @@
+// add, sub, neg, abs, cmp, cmpabs, sum. The CPU backend calls GMP; the CUDA
+// backend combines signs here and runs the magnitudes through the device
+// kernels (add_sub.cu, limb_search.cu, reduce.cu).
+#include <vector>
+
+#include "integer_internal.hpp"
+
+namespace mpgpu {
+
+using detail::device_operand;
+using detail::DeviceResult;
+namespace dc = detail::cuda;
+
+namespace {
+
+/// r = a + (b_sign * |b|), the shared path of add and sub on the device.
+void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sign, Stream s) {
+  const Context& ctx = a.context();
+  Stream st = ctx.resolve(s);
+  const int a_sign = a.sign();
+  if (b_sign == 0) {
+    if (&r != &a) r = a;
+    return;
+  }
+  if (a_sign == 0) {
+    if (&r != &b) r = b;
+    r.set_sign_internal(b_sign);
+    return;
+  }
+  auto big = device_operand(a), small = device_operand(b);
+  int big_sign = a_sign, small_sign = b_sign;
+  if (big.size < small.size) {
+    std::swap(big, small);
+    std::swap(big_sign, small_sign);
+  }
+  if (a_sign == b_sign) {
+    DeviceResult out(ctx, st, big.size + 1);
+    std::size_t n = dc::add_abs(ctx.state(), st, out.get(), big, small);
+    out.commit(r, n, a_sign);
+    return;
+  }
+  int c = big.size > small.size ? 1 : dc::cmp_same_size(ctx.state(), st, big.limbs, small.limbs, big.size);
+  if (c == 0) {
+    DeviceResult out(ctx, st, 1);
+    out.commit(r, 0, 0);
+    return;
+  }
+  if (c < 0) {
+    std::swap(big, small);
+    std::swap(big_sign, small_sign);
+  }
+  DeviceResult out(ctx, st, big.size);
+  std::size_t n = dc::sub_abs(ctx.state(), st, out.get(), big, small);
+  out.commit(r, n, big_sign);
+}
+
+}  // namespace
+
+void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("add", a, b);
+  if (!a.context().is_cuda()) {
+    Integer out(a.context());
+    mpz_add(out.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+    out.refresh_cpu_meta();
+    r = std::move(out);
+    return;
+  }
+  add_signed_device(r, a, b, b.sign(), s);
+}
+
+void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("sub", a, b);
+  if (!a.context().is_cuda()) {
+    Integer out(a.context());
+    mpz_sub(out.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+    out.refresh_cpu_meta();
+    r = std::move(out);
+    return;
+  }
+  add_signed_device(r, a, b, -b.sign(), s);
+}
+
+void neg(Integer& r, const Integer& a, Stream) {
+  if (&r != &a) r = a;
+  r.negate();
+}
+
+void abs(Integer& r, const Integer& a, Stream) {
+  if (&r != &a) r = a;
+  if (r.sign() < 0) r.negate();
+}
+
+int cmpabs(const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("cmpabs", a, b);
+  if (!a.context().is_cuda()) {
+    int c = mpz_cmpabs(a.cpu_mpz(), b.cpu_mpz());
+    return (c > 0) - (c < 0);
+  }
+  if (a.size() != b.size()) return a.size() > b.size() ? 1 : -1;
+  if (a.size() == 0) return 0;
+  const Context& ctx = a.context();
+  return dc::cmp_same_size(ctx.state(), ctx.resolve(s), a.device_data(), b.device_data(), a.size());
+}
+
+int cmp(const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("cmp", a, b);
+  if (!a.context().is_cuda()) {
+    int c = mpz_cmp(a.cpu_mpz(), b.cpu_mpz());
+    return (c > 0) - (c < 0);
+  }
+  if (a.sign() != b.sign()) return a.sign() > b.sign() ? 1 : -1;
+  return a.sign() >= 0 ? cmpabs(a, b, s) : -cmpabs(a, b, s);
+}
+
+void sum(Integer& r, std::span<const Integer> terms, Stream s) {
+  if (terms.empty()) {
+    r = Integer(r.context());
+    return;
+  }
+  const Context& ctx = terms[0].context();
+  for (const Integer& t : terms) detail::require_same_context("sum", terms[0], t);
+  if (!ctx.is_cuda()) {
+    Integer out(ctx);
+    for (const Integer& t : terms) mpz_add(out.cpu_mpz(), out.cpu_mpz(), t.cpu_mpz());
+    out.refresh_cpu_meta();
+    r = std::move(out);
+    return;
+  }
+  // Delayed carries: all positive magnitudes in one pass, all negative ones in
+  // another, then one signed addition.
+  Stream st = ctx.resolve(s);
+  auto sum_of_sign = [&](int sign) {
+    std::vector<dc::Operand> ops;
+    std::size_t longest = 0;
+    for (const Integer& t : terms)
+      if (t.sign() == sign) {
+        ops.push_back(device_operand(t));
+        longest = std::max(longest, t.size());
+      }
+    Integer part(ctx);
+    if (ops.empty()) return part;
+    DeviceResult out(ctx, st, longest + 2);
+    std::size_t n = dc::sum_abs(ctx.state(), st, out.get(), ops.data(), ops.size());
+    out.commit(part, n, 1);
+    return part;
+  };
+  Integer positive = sum_of_sign(1);
+  Integer negative = sum_of_sign(-1);
+  sub(r, positive, negative, s);
+}
+
+Integer operator+(const Integer& a, const Integer& b) {
+  Integer r(a.context());
+  add(r, a, b);
+  return r;
+}
+Integer operator-(const Integer& a, const Integer& b) {
+  Integer r(a.context());
+  sub(r, a, b);
+  return r;
+}
+Integer operator-(const Integer& a) {
+  Integer r(a);
+  neg(r, r);
+  return r;
+}
+Integer& Integer::operator+=(const Integer& b) {
+  add(*this, *this, b);
+  return *this;
+}
+Integer& Integer::operator-=(const Integer& b) {
+  sub(*this, *this, b);
+  return *this;
+}
+bool operator==(const Integer& a, const Integer& b) { return cmp(a, b) == 0; }
+std::strong_ordering operator<=>(const Integer& a, const Integer& b) {
+  int c = cmp(a, b);
+  return c < 0 ? std::strong_ordering::less
+               : (c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal);
+}
+
+}  // namespace mpgpu

@@ -1,0 +1,297 @@
+// Shifts, two's-complement bitwise operations and bit queries, with GMP's
+// semantics for negative numbers. The CPU backend calls GMP; the CUDA
+// backend handles signs here and runs the limbs through shift.cu,
+// bitwise.cu, limb_search.cu and reduce.cu.
+#include <limits>
+
+#include "integer_internal.hpp"
+#include "mpgpu/limb/arith.cuh"
+
+namespace mpgpu {
+
+using detail::device_operand;
+using detail::DeviceResult;
+namespace dc = detail::cuda;
+
+namespace {
+
+/// Runs a GMP call into a fresh Integer, then moves it into r.
+template <class F>
+void on_cpu(Integer& r, const Context& ctx, F&& f) {
+  Integer out(ctx);
+  f(out.cpu_mpz());
+  out.refresh_cpu_meta();
+  r = std::move(out);
+}
+
+limb_t read_limb(const Integer& a, std::size_t i, Stream s) {
+  limb_t v = 0;
+  dc::copy_to_host(a.context().state(), a.context().resolve(s), &v, a.device_data() + i, sizeof v);
+  return v;
+}
+
+std::uint64_t checked_bits(std::uint64_t bits, const char* op) {
+  // Limb counts must stay representable; 2^63 bits is far beyond any memory.
+  if (bits > (std::uint64_t{1} << 62))
+    throw Overflow(std::string("mpgpu::") + op + ": shift of " + std::to_string(bits) +
+                   " bits is too large");
+  return bits;
+}
+
+/// |r| = |a| >> bits (truncating), keeping a's sign.
+void shift_right_device(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
+  const Context& ctx = a.context();
+  Stream st = ctx.resolve(s);
+  const std::uint64_t q = bits / 64;
+  if (a.is_zero() || q >= a.size()) {
+    DeviceResult out(ctx, st, 1);
+    out.commit(r, 0, 0);
+    return;
+  }
+  DeviceResult out(ctx, st, a.size() - q);
+  std::size_t n = dc::shift_right(ctx.state(), st, out.get(), device_operand(a), bits);
+  out.commit(r, n, a.sign());
+}
+
+}  // namespace
+
+void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
+  checked_bits(bits, "mul_2exp");
+  const Context& ctx = a.context();
+  if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_mul_2exp(z, a.cpu_mpz(), bits); });
+  Stream st = ctx.resolve(s);
+  if (a.is_zero()) {
+    if (&r != &a) r = a;
+    return;
+  }
+  DeviceResult out(ctx, st, a.size() + bits / 64 + 1);
+  std::size_t n = dc::shift_left(ctx.state(), st, out.get(), device_operand(a), bits);
+  out.commit(r, n, a.sign());
+}
+
+void tdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
+  const Context& ctx = a.context();
+  if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_tdiv_q_2exp(z, a.cpu_mpz(), bits); });
+  shift_right_device(r, a, bits, s);
+}
+
+void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
+  const Context& ctx = a.context();
+  if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_fdiv_q_2exp(z, a.cpu_mpz(), bits); });
+  if (a.sign() >= 0) return shift_right_device(r, a, bits, s);
+  // floor(a / 2^k) for a < 0 is -(trunc(|a| / 2^k) + 1) when a bit is shifted
+  // out, -trunc(|a| / 2^k) otherwise.
+  Stream st = ctx.resolve(s);
+  const bool dropped = dc::any_low_bits(ctx.state(), st, device_operand(a), bits);
+  Integer t(ctx);
+  shift_right_device(t, a, bits, s);
+  if (!dropped) {
+    r = std::move(t);
+    return;
+  }
+  DeviceResult out(ctx, st, t.size() + 1);
+  std::size_t n = dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(t), 1);
+  out.commit(r, n, -1);
+}
+
+namespace {
+
+void bitwise_device(Integer& r, limb::BitwiseOp op, const Integer& a, const Integer& b, Stream s) {
+  const Context& ctx = a.context();
+  Stream st = ctx.resolve(s);
+  if (a.is_zero() || b.is_zero()) {
+    const Integer& other = a.is_zero() ? b : a;
+    if (op == limb::BitwiseOp::and_) {
+      DeviceResult out(ctx, st, 1);
+      out.commit(r, 0, 0);
+    } else if (&r != &other) {
+      r = other;
+    }
+    return;
+  }
+  const bool r_negative = limb::bitwise_result_negative(op, a.sign() < 0, b.sign() < 0);
+  DeviceResult out(ctx, st, std::max(a.size(), b.size()) + 1);
+  std::size_t n = dc::bitwise(ctx.state(), st, op, out.get(), device_operand(a), a.sign() < 0,
+                              device_operand(b), b.sign() < 0);
+  out.commit(r, n, r_negative ? -1 : 1);
+}
+
+}  // namespace
+
+void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("and_", a, b);
+  if (!a.context().is_cuda())
+    return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_and(z, a.cpu_mpz(), b.cpu_mpz()); });
+  bitwise_device(r, limb::BitwiseOp::and_, a, b, s);
+}
+
+void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("ior", a, b);
+  if (!a.context().is_cuda())
+    return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_ior(z, a.cpu_mpz(), b.cpu_mpz()); });
+  bitwise_device(r, limb::BitwiseOp::ior, a, b, s);
+}
+
+void xor_(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("xor_", a, b);
+  if (!a.context().is_cuda())
+    return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_xor(z, a.cpu_mpz(), b.cpu_mpz()); });
+  bitwise_device(r, limb::BitwiseOp::xor_, a, b, s);
+}
+
+void com(Integer& r, const Integer& a, Stream s) {
+  const Context& ctx = a.context();
+  if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_com(z, a.cpu_mpz()); });
+  // ~a = -a - 1: for a >= 0 that is -(|a| + 1); for a < 0 it is |a| - 1.
+  Stream st = ctx.resolve(s);
+  if (a.sign() >= 0) {
+    DeviceResult out(ctx, st, a.size() + 1);
+    std::size_t n = a.is_zero() ? 0 : dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(a), 1);
+    if (a.is_zero()) {  // ~0 = -1
+      limb_t one = 1;
+      dc::copy_to_device(ctx.state(), st, out.get(), &one, sizeof one);
+      n = 1;
+    }
+    out.commit(r, n, -1);
+  } else {
+    DeviceResult out(ctx, st, a.size());
+    std::size_t n = dc::sub_abs_scalar(ctx.state(), st, out.get(), device_operand(a), 1);
+    out.commit(r, n, 1);
+  }
+}
+
+std::uint64_t popcount(const Integer& a, Stream s) {
+  const Context& ctx = a.context();
+  if (a.sign() < 0) return std::numeric_limits<std::uint64_t>::max();
+  if (!ctx.is_cuda()) return mpz_popcount(a.cpu_mpz());
+  if (a.is_zero()) return 0;
+  return dc::popcount(ctx.state(), ctx.resolve(s), device_operand(a));
+}
+
+std::uint64_t sizeinbase2(const Integer& a, Stream s) {
+  if (!a.context().is_cuda()) return mpz_sizeinbase(a.cpu_mpz(), 2);
+  if (a.is_zero()) return 1;
+  limb_t top = read_limb(a, a.size() - 1, s);
+  return (a.size() - 1) * 64 + (64 - limb::count_leading_zeros(top));
+}
+
+bool tstbit(const Integer& a, std::uint64_t index, Stream s) {
+  const Context& ctx = a.context();
+  if (!ctx.is_cuda()) return mpz_tstbit(a.cpu_mpz(), index);
+  const std::uint64_t q = index / 64;
+  if (q >= a.size()) return a.sign() < 0;  // sign extension
+  limb_t m = read_limb(a, q, s);
+  std::size_t z = 0;
+  if (a.sign() < 0) {
+    z = dc::lowest_nonzero(ctx.state(), ctx.resolve(s), {a.device_data(), q + 1});
+  }
+  limb_t t = limb::twos_complement_limb(m, q, a.size(), z, a.sign() < 0);
+  return (t >> (index % 64)) & 1;
+}
+
+namespace {
+
+/// Sets or clears one bit of a non-negative device integer in place.
+void change_bit_nonnegative(Integer& a, std::uint64_t index, bool set, Stream s) {
+  const Context& ctx = a.context();
+  Stream st = ctx.resolve(s);
+  const std::uint64_t q = index / 64;
+  const limb_t mask = limb_t{1} << (index % 64);
+  if (q >= a.size()) {
+    if (!set) return;
+    DeviceResult out(ctx, st, q + 1);
+    dc::fill(ctx.state(), st, out.get(), q + 1, 0);
+    if (a.size()) dc::copy_on_device(ctx.state(), st, out.get(), a.device_data(), a.size() * sizeof(limb_t));
+    dc::copy_to_device(ctx.state(), st, out.get() + q, &mask, sizeof mask);
+    out.commit(a, q + 1, 1);
+    return;
+  }
+  limb_t v = read_limb(a, q, s);
+  v = set ? (v | mask) : (v & ~mask);
+  dc::copy_to_device(ctx.state(), st, a.device_data() + q, &v, sizeof v);
+  if (!set && v == 0 && q + 1 == a.size()) {
+    std::size_t n = dc::normalized_size(ctx.state(), st, device_operand(a));
+    a.adopt_device_size(n);
+  }
+}
+
+}  // namespace
+
+void setbit(Integer& a, std::uint64_t index, Stream s) {
+  checked_bits(index, "setbit");
+  const Context& ctx = a.context();
+  if (!ctx.is_cuda()) {
+    mpz_setbit(a.cpu_mpz(), index);
+    a.refresh_cpu_meta();
+    return;
+  }
+  if (a.sign() >= 0) return change_bit_nonnegative(a, index, true, s);
+  ior(a, a, Integer::power_of_two(index, ctx), s);  // two's complement: a | 2^index
+}
+
+void clrbit(Integer& a, std::uint64_t index, Stream s) {
+  checked_bits(index, "clrbit");
+  const Context& ctx = a.context();
+  if (!ctx.is_cuda()) {
+    mpz_clrbit(a.cpu_mpz(), index);
+    a.refresh_cpu_meta();
+    return;
+  }
+  if (a.sign() >= 0) return change_bit_nonnegative(a, index, false, s);
+  Integer mask(ctx);
+  com(mask, Integer::power_of_two(index, ctx), s);  // ~2^index
+  and_(a, a, mask, s);
+}
+
+Integer operator&(const Integer& a, const Integer& b) {
+  Integer r(a.context());
+  and_(r, a, b);
+  return r;
+}
+Integer operator|(const Integer& a, const Integer& b) {
+  Integer r(a.context());
+  ior(r, a, b);
+  return r;
+}
+Integer operator^(const Integer& a, const Integer& b) {
+  Integer r(a.context());
+  xor_(r, a, b);
+  return r;
+}
+Integer operator~(const Integer& a) {
+  Integer r(a.context());
+  com(r, a);
+  return r;
+}
+Integer operator<<(const Integer& a, std::uint64_t bits) {
+  Integer r(a.context());
+  mul_2exp(r, a, bits);
+  return r;
+}
+Integer operator>>(const Integer& a, std::uint64_t bits) {
+  Integer r(a.context());
+  fdiv_q_2exp(r, a, bits);
+  return r;
+}
+Integer& Integer::operator&=(const Integer& b) {
+  and_(*this, *this, b);
+  return *this;
+}
+Integer& Integer::operator|=(const Integer& b) {
+  ior(*this, *this, b);
+  return *this;
+}
+Integer& Integer::operator^=(const Integer& b) {
+  xor_(*this, *this, b);
+  return *this;
+}
+Integer& Integer::operator<<=(std::uint64_t bits) {
+  mul_2exp(*this, *this, bits);
+  return *this;
+}
+Integer& Integer::operator>>=(std::uint64_t bits) {
+  fdiv_q_2exp(*this, *this, bits);
+  return *this;
+}
+
+}  // namespace mpgpu

@@ -1,0 +1,287 @@
+// Integer: storage, copies, moves, and conversions from and to host data.
+// Conversions run through GMP on the host (mpz import/export, strings); a
+// device-side radix conversion is a later module.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "integer_internal.hpp"
+
+namespace mpgpu {
+
+using detail::DeviceResult;
+
+Integer::Integer() : Integer(Context::default_context()) {}
+
+Integer::Integer(const Context& ctx) : ctx_(ctx) { mpz_init(cpu_); }
+
+Integer::Integer(const Integer& other) : ctx_(other.ctx_) {
+  mpz_init(cpu_);
+  *this = other;
+}
+
+Integer::Integer(Integer&& other) noexcept : ctx_(other.ctx_) {
+  mpz_init(cpu_);
+  mpz_swap(cpu_, other.cpu_);
+  std::swap(sign_, other.sign_);
+  std::swap(size_, other.size_);
+  std::swap(dev_, other.dev_);
+  std::swap(dev_capacity_, other.dev_capacity_);
+}
+
+Integer& Integer::operator=(const Integer& other) {
+  if (this == &other) return *this;
+  if (other.ctx_.is_cuda()) {
+    DeviceResult r(other.ctx_, nullptr, other.size_);
+    if (other.size_)
+      detail::cuda::copy_on_device(other.ctx_.state(), other.ctx_.stream(), r.get(), other.dev_,
+                                   other.size_ * sizeof(limb_t));
+    release_device();  // with the old context, before switching
+    ctx_ = other.ctx_;
+    r.commit(*this, other.size_, other.sign_);
+  } else {
+    release_device();
+    ctx_ = other.ctx_;
+    mpz_set(cpu_, other.cpu_);
+    refresh_cpu_meta();
+  }
+  return *this;
+}
+
+Integer& Integer::operator=(Integer&& other) noexcept {
+  if (this == &other) return *this;
+  std::swap(ctx_, other.ctx_);
+  mpz_swap(cpu_, other.cpu_);
+  std::swap(sign_, other.sign_);
+  std::swap(size_, other.size_);
+  std::swap(dev_, other.dev_);
+  std::swap(dev_capacity_, other.dev_capacity_);
+  return *this;
+}
+
+Integer::~Integer() {
+  release_device();
+  mpz_clear(cpu_);
+}
+
+void Integer::release_device() {
+  if (dev_) detail::cuda::deallocate(ctx_.state(), ctx_.stream(), dev_);
+  dev_ = nullptr;
+  dev_capacity_ = 0;
+}
+
+void Integer::adopt_device(limb_t* limbs, std::size_t capacity, std::size_t size, int sign) {
+  release_device();
+  mpz_set_ui(cpu_, 0);
+  dev_ = limbs;
+  dev_capacity_ = capacity;
+  size_ = size;
+  sign_ = size ? sign : 0;
+}
+
+void Integer::negate() {
+  if (!ctx_.is_cuda()) mpz_neg(cpu_, cpu_);
+  sign_ = -sign_;
+}
+
+void Integer::refresh_cpu_meta() {
+  sign_ = mpz_sgn(cpu_);
+  size_ = mpz_size(cpu_);
+}
+
+void Integer::assign_int64(std::int64_t v) {
+  mpz_t z;
+  mpz_init(z);
+  // mpz_set_si takes a long, 64 bits on the LP64 targets mpgpu supports.
+  static_assert(sizeof(long) == 8, "mpgpu assumes LP64");
+  mpz_set_si(z, v);
+  *this = from_mpz(z, ctx_);
+  mpz_clear(z);
+}
+
+void Integer::assign_uint64(std::uint64_t v) {
+  mpz_t z;
+  mpz_init_set_ui(z, v);
+  *this = from_mpz(z, ctx_);
+  mpz_clear(z);
+}
+
+// ---- between host and device ----------------------------------------------------
+
+void detail::device_to_mpz(const Integer& x, mpz_ptr z) {
+  if (x.size() == 0) {
+    mpz_set_ui(z, 0);
+    return;
+  }
+  limb_t* dst = reinterpret_cast<limb_t*>(mpz_limbs_write(z, static_cast<mp_size_t>(x.size())));
+  cuda::copy_to_host(x.context().state(), x.context().stream(), dst, x.device_data(),
+                     x.size() * sizeof(limb_t));
+  mpz_limbs_finish(z, x.sign() < 0 ? -static_cast<mp_size_t>(x.size())
+                                   : static_cast<mp_size_t>(x.size()));
+}
+
+void detail::mpz_to_device(Integer& r, mpz_srcptr z, Stream s) {
+  const std::size_t n = mpz_size(z);
+  DeviceResult out(r.context(), s, n);
+  if (n)
+    cuda::copy_to_device(r.context().state(), r.context().resolve(s), out.get(),
+                         mpz_limbs_read(z), n * sizeof(limb_t));
+  out.commit(r, n, mpz_sgn(z));
+}
+
+Integer Integer::from_mpz(mpz_srcptr z, const Context& ctx) {
+  Integer r(ctx);
+  if (ctx.is_cuda()) {
+    detail::mpz_to_device(r, z, nullptr);
+  } else {
+    mpz_set(r.cpu_, z);
+    r.refresh_cpu_meta();
+  }
+  return r;
+}
+
+void Integer::to_mpz(mpz_ptr z) const {
+  if (ctx_.is_cuda()) detail::device_to_mpz(*this, z);
+  else mpz_set(z, cpu_);
+}
+
+Integer Integer::from_limbs(const limb_t* host_limbs, std::size_t count, int sign,
+                            const Context& ctx) {
+  if (count && !host_limbs) throw InvalidArgument("mpgpu::Integer::from_limbs: null pointer with count > 0");
+  while (count && host_limbs[count - 1] == 0) --count;
+  mpz_t z;
+  mpz_roinit_n(z, reinterpret_cast<const mp_limb_t*>(host_limbs),
+               sign < 0 ? -static_cast<mp_size_t>(count) : static_cast<mp_size_t>(count));
+  return from_mpz(z, ctx);
+}
+
+Integer Integer::from_device_limbs(const limb_t* device_limbs, std::size_t count, int sign,
+                                   const Context& ctx, Stream stream) {
+  if (!ctx.is_cuda())
+    throw InvalidArgument("mpgpu::Integer::from_device_limbs: the context is not a CUDA context");
+  if (count && !device_limbs)
+    throw InvalidArgument("mpgpu::Integer::from_device_limbs: null pointer with count > 0");
+  Integer r(ctx);
+  DeviceResult out(ctx, stream, count);
+  if (count)
+    detail::cuda::copy_on_device(ctx.state(), ctx.resolve(stream), out.get(), device_limbs,
+                                 count * sizeof(limb_t));
+  // Normalize: the caller's limbs need not be.
+  const std::size_t n =
+      count ? detail::cuda::normalized_size(ctx.state(), ctx.resolve(stream), {out.get(), count}) : 0;
+  out.commit(r, n, sign < 0 ? -1 : 1);
+  return r;
+}
+
+Integer Integer::from_bytes(const void* data, std::size_t count, Endian order, const Context& ctx) {
+  if (count && !data) throw InvalidArgument("mpgpu::Integer::from_bytes: null pointer with count > 0");
+  mpz_t z;
+  mpz_init(z);
+  mpz_import(z, count, order == Endian::big ? 1 : -1, 1, 0, 0, data);
+  Integer r = from_mpz(z, ctx);
+  mpz_clear(z);
+  return r;
+}
+
+std::vector<std::uint8_t> Integer::to_bytes(Endian order) const {
+  mpz_t z;
+  mpz_init(z);
+  to_mpz(z);
+  std::vector<std::uint8_t> out((mpz_sizeinbase(z, 2) + 7) / 8);
+  if (mpz_sgn(z) == 0) out.clear();
+  std::size_t written = 0;
+  if (!out.empty()) mpz_export(out.data(), &written, order == Endian::big ? 1 : -1, 1, 0, 0, z);
+  out.resize(written);
+  mpz_clear(z);
+  return out;
+}
+
+std::vector<limb_t> Integer::to_limbs() const {
+  std::vector<limb_t> out(size_);
+  if (!size_) return out;
+  if (ctx_.is_cuda())
+    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out.data(), dev_, size_ * sizeof(limb_t));
+  else
+    std::memcpy(out.data(), mpz_limbs_read(cpu_), size_ * sizeof(limb_t));
+  return out;
+}
+
+const limb_t* Integer::device_limbs() const { return size_ ? dev_ : nullptr; }
+
+Integer Integer::to_context(const Context& ctx) const {
+  if (ctx == ctx_) return *this;
+  mpz_t z;
+  mpz_init(z);
+  to_mpz(z);
+  Integer r = from_mpz(z, ctx);
+  mpz_clear(z);
+  return r;
+}
+
+bool Integer::fits_uint64() const { return sign_ >= 0 && size_ <= 1; }
+
+bool Integer::fits_int64() const {
+  if (size_ > 1) return false;
+  if (size_ == 0) return true;
+  limb_t v = to_limbs()[0];
+  return sign_ > 0 ? v <= static_cast<limb_t>(std::numeric_limits<std::int64_t>::max())
+                   : v <= static_cast<limb_t>(std::numeric_limits<std::int64_t>::max()) + 1;
+}
+
+std::uint64_t Integer::to_uint64() const {
+  if (!fits_uint64())
+    throw Overflow("mpgpu::Integer::to_uint64: value " +
+                   (size_ > 4 ? std::string(sign_ < 0 ? "(negative, " : "(") + std::to_string(size_) + " limbs)"
+                              : to_string()) +
+                   " does not fit in uint64_t");
+  return size_ ? to_limbs()[0] : 0;
+}
+
+std::int64_t Integer::to_int64() const {
+  if (!fits_int64())
+    throw Overflow("mpgpu::Integer::to_int64: value " +
+                   (size_ > 4 ? std::string("(") + std::to_string(size_) + " limbs)" : to_string()) +
+                   " does not fit in int64_t");
+  if (!size_) return 0;
+  limb_t v = to_limbs()[0];
+  return sign_ > 0 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(limb_t{0} - v);
+}
+
+Integer Integer::all_ones(std::size_t bits, const Context& ctx) {
+  Integer r(ctx);
+  if (!ctx.is_cuda()) {
+    mpz_set_ui(r.cpu_, 1);
+    mpz_mul_2exp(r.cpu_, r.cpu_, bits);
+    mpz_sub_ui(r.cpu_, r.cpu_, 1);
+    r.refresh_cpu_meta();
+    return r;
+  }
+  const std::size_t n = (bits + 63) / 64;
+  DeviceResult out(ctx, nullptr, n);
+  detail::cuda::fill(ctx.state(), ctx.stream(), out.get(), n, ~limb_t{0});
+  if (bits % 64) {
+    limb_t top = (limb_t{1} << (bits % 64)) - 1;
+    detail::cuda::copy_to_device(ctx.state(), ctx.stream(), out.get() + n - 1, &top, sizeof top);
+  }
+  out.commit(r, n, 1);
+  return r;
+}
+
+Integer Integer::power_of_two(std::size_t bit, const Context& ctx) {
+  Integer r(ctx);
+  if (!ctx.is_cuda()) {
+    mpz_setbit(r.cpu_, bit);
+    r.refresh_cpu_meta();
+    return r;
+  }
+  const std::size_t n = bit / 64 + 1;
+  DeviceResult out(ctx, nullptr, n);
+  detail::cuda::fill(ctx.state(), ctx.stream(), out.get(), n, 0);
+  limb_t top = limb_t{1} << (bit % 64);
+  detail::cuda::copy_to_device(ctx.state(), ctx.stream(), out.get() + n - 1, &top, sizeof top);
+  out.commit(r, n, 1);
+  return r;
+}
+
+}  // namespace mpgpu

@@ -1,0 +1,57 @@
+// Helpers shared by the Integer implementation files. Private to the library.
+#pragma once
+
+#include <string>
+
+#include "context_state.hpp"
+#include "cuda/backend.hpp"
+#include "mpgpu/error.hpp"
+#include "mpgpu/integer.hpp"
+
+namespace mpgpu::detail {
+
+/// Throws InvalidArgument unless a and b share a context.
+inline void require_same_context(const char* op, const Integer& a, const Integer& b) {
+  if (a.context() != b.context())
+    throw InvalidArgument(std::string("mpgpu::") + op +
+                          ": operands belong to different contexts (" + a.context().describe() +
+                          " and " + b.context().describe() + "); move one with to_context()");
+}
+
+inline cuda::Operand device_operand(const Integer& x) { return {x.device_data(), x.size()}; }
+
+/// A fresh device buffer for a result. Freed on destruction unless handed to
+/// an Integer with `commit`, so an exception leaves nothing behind and the
+/// destination untouched.
+class DeviceResult {
+ public:
+  DeviceResult(const Context& ctx, Stream s, std::size_t limbs)
+      : st_(ctx.state()), stream_(s), capacity_(limbs ? limbs : 1) {
+    ptr_ = static_cast<limb_t*>(cuda::allocate(st_, stream_, capacity_ * sizeof(limb_t)));
+  }
+  DeviceResult(const DeviceResult&) = delete;
+  DeviceResult& operator=(const DeviceResult&) = delete;
+  ~DeviceResult() {
+    if (ptr_) cuda::deallocate(st_, stream_, ptr_);
+  }
+  limb_t* get() const { return ptr_; }
+  std::size_t capacity() const { return capacity_; }
+  /// Moves the buffer into `r` as its value (size limbs, sign).
+  void commit(Integer& r, std::size_t size, int sign) {
+    r.adopt_device(ptr_, capacity_, size, size ? sign : 0);
+    ptr_ = nullptr;
+  }
+
+ private:
+  ContextState& st_;
+  Stream stream_;
+  std::size_t capacity_;
+  limb_t* ptr_ = nullptr;
+};
+
+/// Copies a CUDA integer's value into an mpz (host), for conversions.
+void device_to_mpz(const Integer& x, mpz_ptr z);
+/// Makes `r` (CUDA context) hold the value of z.
+void mpz_to_device(Integer& r, mpz_srcptr z, Stream s);
+
+}  // namespace mpgpu::detail

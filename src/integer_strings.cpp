@@ -1,0 +1,102 @@
+// Integer <-> text in bases 2..62, through GMP on the host. The text is
+// validated here first so that errors name the position and the character;
+// GMP's own parser only says "invalid" (and silently skips whitespace).
+#include <string>
+
+#include "integer_internal.hpp"
+
+namespace mpgpu {
+
+namespace {
+
+/// GMP's digit values: for bases <= 36 letters are case-insensitive
+/// (a/A = 10); above 36, 0-9, A-Z = 10..35, a-z = 36..61.
+int digit_value(char c, int base) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (base <= 36) {
+    if (c >= 'a' && c <= 'z') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
+  } else {
+    if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
+    if (c >= 'a' && c <= 'z') return c - 'a' + 36;
+  }
+  return -1;
+}
+
+std::string printable(char c) {
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + c + "'";
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned char>(c));
+  return buf;
+}
+
+}  // namespace
+
+Integer Integer::from_string(std::string_view text, int base, const Context& ctx) {
+  if (base != 0 && (base < 2 || base > 62))
+    throw InvalidArgument("mpgpu::Integer::from_string: base " + std::to_string(base) +
+                          " is out of range (expected 0 or 2..62)");
+  std::size_t pos = 0;
+  bool negative = false;
+  if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {
+    negative = text[pos] == '-';
+    ++pos;
+  }
+  if (base == 0) {  // C-style prefixes, as GMP's base 0
+    if (pos + 1 < text.size() && text[pos] == '0' && (text[pos + 1] == 'x' || text[pos + 1] == 'X')) {
+      base = 16;
+      pos += 2;
+    } else if (pos + 1 < text.size() && text[pos] == '0' &&
+               (text[pos + 1] == 'b' || text[pos + 1] == 'B')) {
+      base = 2;
+      pos += 2;
+    } else if (pos < text.size() && text[pos] == '0') {
+      base = 8;
+    } else {
+      base = 10;
+    }
+  }
+  if (pos == text.size())
+    throw ParseError(std::string("mpgpu::Integer::from_string: ") +
+                         (text.empty() ? "empty string" : "no digits after the sign or prefix") +
+                         " at position " + std::to_string(pos),
+                     pos);
+  for (std::size_t i = pos; i < text.size(); ++i) {
+    int d = digit_value(text[i], base);
+    if (d < 0 || d >= base)
+      throw ParseError("mpgpu::Integer::from_string: invalid digit " + printable(text[i]) +
+                           " at position " + std::to_string(i) + " for base " + std::to_string(base),
+                       i);
+  }
+  std::string digits(text.substr(pos));
+  mpz_t z;
+  mpz_init(z);
+  if (mpz_set_str(z, digits.c_str(), base) != 0) {  // cannot happen after validation
+    mpz_clear(z);
+    throw ParseError("mpgpu::Integer::from_string: GMP rejected the digits", pos);
+  }
+  if (negative) mpz_neg(z, z);
+  Integer r = from_mpz(z, ctx);
+  mpz_clear(z);
+  return r;
+}
+
+std::string Integer::to_string(int base) const {
+  if (base < 2 || base > 62)
+    throw InvalidArgument("mpgpu::Integer::to_string: base " + std::to_string(base) +
+                          " is out of range (expected 2..62)");
+  mpz_t tmp;
+  mpz_srcptr z = cpu_;
+  if (ctx_.is_cuda()) {
+    mpz_init(tmp);
+    to_mpz(tmp);
+    z = tmp;
+  }
+  std::string out(mpz_sizeinbase(z, base) + 2, '\0');
+  mpz_get_str(out.data(), base, z);
+  out.resize(std::char_traits<char>::length(out.c_str()));
+  if (ctx_.is_cuda()) mpz_clear(tmp);
+  return out;
+}
+
+}  // namespace mpgpu

@@ -1,0 +1,3 @@
+#include <iostream>
+#include "mpgpu/mpgpu.hpp"
+int main() { std::cout << mpgpu::Context::default_context().describe() << "\n"; }
