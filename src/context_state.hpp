@@ -18,7 +18,7 @@ struct ContextState {
   void* pinned_words = nullptr;  // owned (CUDA), 64 x 8 bytes
   // Device scratch words matching pinned_words, for atomics and flags.
   void* device_words = nullptr;  // owned (CUDA), 64 x 8 bytes
-  std::mutex mutex;              // guards the scratch words across threads
+  std::recursive_mutex mutex;    // guards the scratch words across threads
 
   ContextState() = default;
   ContextState(const ContextState&) = delete;

@@ -1,0 +1,89 @@
+// Device-wide searches for the highest or lowest limb index satisfying a
+// predicate (first differing limb for a comparison, highest nonzero limb for
+// normalization, lowest nonzero limb for two's complement).
+//
+// Blocks visit chunks in search order (the top chunk first for a highest
+// search) and skip their chunk once an earlier block has found a hit beyond
+// it, so a search that ends near where it starts costs a few blocks' reads,
+// not a pass over the number; the worst case (no hit) reads everything once.
+#pragma once
+
+#include <cub/block/block_reduce.cuh>
+#include <cuda/functional>
+
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu::device {
+
+struct LimbSearchPolicy {
+  static constexpr int kThreads = 256;
+  static constexpr int kItems = 8;
+  static constexpr int kChunk = kThreads * kItems;
+};
+
+/// Predicate results: 0 = no hit; 1 or 2 = hit, carrying one bit (result-1).
+/// Highest search: *out = max over hits of 2*(i+1) + bit (0 if none).
+/// Lowest search:  *out = max over hits of 2*(n-i) + bit (0 if none).
+template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
+__global__ void __launch_bounds__(Policy::kThreads)
+    limb_search_kernel(Pred pred, std::size_t n, unsigned long long* out) {
+  using BlockReduce = cub::BlockReduce<unsigned long long, Policy::kThreads>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  __shared__ bool skip;
+  const std::size_t k = blockIdx.x;
+  // Chunk [lo, hi) in index space.
+  const std::size_t lo = kHighest ? (n > (k + 1) * Policy::kChunk ? n - (k + 1) * Policy::kChunk : 0)
+                                  : k * Policy::kChunk;
+  const std::size_t hi = kHighest ? n - k * Policy::kChunk : min(n, (k + 1) * Policy::kChunk);
+  if (threadIdx.x == 0) {
+    const unsigned long long found = *static_cast<volatile unsigned long long*>(out);
+    // A hit in an earlier-visited chunk beats every index in this one.
+    skip = kHighest ? (found / 2 > hi) : (found / 2 > n - lo);
+  }
+  __syncthreads();
+  if (skip) return;
+  unsigned long long best = 0;
+#pragma unroll
+  for (int j = 0; j < Policy::kItems; ++j) {
+    const std::size_t i = lo + std::size_t(j) * Policy::kThreads + threadIdx.x;  // striped: coalesced
+    if (i < hi) {
+      const int hit = pred(i);
+      if (hit) {
+        const unsigned long long key = 2ull * (kHighest ? i + 1 : n - i) + (hit - 1);
+        best = key > best ? key : best;
+      }
+    }
+  }
+  const unsigned long long block_best = BlockReduce(temp).Reduce(best, ::cuda::maximum<>{});
+  if (threadIdx.x == 0 && block_best) atomicMax(out, block_best);
+}
+
+/// Queues a search over [0, n) on `stream`; *out must start at 0 (or hold
+/// an earlier result of the same search to continue from). Returns the
+/// launch error, if any.
+template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
+cudaError_t launch_limb_search(Pred pred, std::size_t n, unsigned long long* out, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  const std::size_t blocks = (n + Policy::kChunk - 1) / Policy::kChunk;
+  limb_search_kernel<kHighest, Pred, Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, stream>>>(
+      pred, n, out);
+  return cudaGetLastError();
+}
+
+/// a[i] != 0
+struct NonzeroLimb {
+  const limb_t* a;
+  __device__ int operator()(std::size_t i) const { return a[i] != 0; }
+};
+
+/// a[i] != b[i], carrying a[i] > b[i]
+struct DifferingLimb {
+  const limb_t* a;
+  const limb_t* b;
+  __device__ int operator()(std::size_t i) const {
+    const limb_t x = a[i], y = b[i];
+    return x == y ? 0 : (x > y ? 2 : 1);
+  }
+};
+
+}  // namespace mpgpu::device

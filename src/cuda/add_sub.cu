@@ -1,0 +1,58 @@
+// Launchers of the one-pass scan add/sub (include/mpgpu/device/scan_add.cuh).
+#include "cuda/backend.hpp"
+#include "cuda/check.cuh"
+#include "cuda/words.cuh"
+#include "mpgpu/device/scan_add.cuh"
+
+namespace mpgpu::detail::cuda {
+
+namespace {
+
+using Policy = device::ScanAddPolicy;
+
+template <bool kSubtract>
+std::size_t run_scan_add(ContextState& st, Stream s, limb_t* r, Operand a, device::AddendB b) {
+  WordsLock lock(st.mutex);
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  clear_words(st, s);
+  const std::size_t tiles = (a.size + Policy::kTile - 1) / Policy::kTile;
+  if (tiles > static_cast<std::size_t>(INT32_MAX))
+    throw Overflow("mpgpu: add/sub of " + std::to_string(a.size) + " limbs exceeds the tile count limit");
+  device::CarryTileState tile_state;
+  void* tile_storage = nullptr;
+  if (tiles > 1) {
+    std::size_t bytes = 0;
+    MPGPU_CUDA_CHECK(device::CarryTileState::AllocationSize(static_cast<int>(tiles), bytes));
+    tile_storage = allocate(st, s, bytes);
+    MPGPU_CUDA_CHECK(tile_state.Init(static_cast<int>(tiles), tile_storage, bytes));
+    const int init_threads = 256;
+    device::init_tile_state<<<static_cast<unsigned>((tiles + init_threads - 1) / init_threads),
+                                     init_threads, 0, s>>>(tile_state, static_cast<int>(tiles));
+    MPGPU_CHECK_LAUNCH("init_tile_state");
+  }
+  device::scan_add_kernel<kSubtract><<<static_cast<unsigned>(tiles), Policy::kThreads, 0, s>>>(
+      r, a.limbs, a.size, b, tile_state, device_words(st) + kSlotSize);
+  MPGPU_CHECK_LAUNCH("scan_add_kernel");
+  deallocate(st, s, tile_storage);
+  return read_words(st, s)[kSlotSize];
+}
+
+}  // namespace
+
+std::size_t add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+  return run_scan_add<false>(st, s, r, a, {b.limbs, b.size, 0});
+}
+
+std::size_t add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
+  return run_scan_add<false>(st, s, r, a, {nullptr, 1, b});
+}
+
+std::size_t sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+  return run_scan_add<true>(st, s, r, a, {b.limbs, b.size, 0});
+}
+
+std::size_t sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
+  return run_scan_add<true>(st, s, r, a, {nullptr, 1, b});
+}
+
+}  // namespace mpgpu::detail::cuda

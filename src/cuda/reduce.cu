@@ -1,0 +1,65 @@
+// popcount (CUB device reduction) and the delayed-carry sum of many integers.
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <vector>
+
+#include "cuda/backend.hpp"
+#include "cuda/check.cuh"
+#include "cuda/words.cuh"
+#include "mpgpu/device/column_sum.cuh"
+#include "mpgpu/limb/arith.cuh"
+
+namespace mpgpu::detail::cuda {
+
+namespace {
+struct LimbPopcount {
+  __device__ unsigned long long operator()(limb_t x) const { return limb::popcount(x); }
+};
+
+/// Pool memory released when the scope ends (stream-ordered).
+struct ScopedDeviceMemory {
+  ContextState& st;
+  Stream s;
+  void* p;
+  ScopedDeviceMemory(ContextState& st_, Stream s_, std::size_t bytes) : st(st_), s(s_), p(allocate(st_, s_, bytes)) {}
+  ~ScopedDeviceMemory() { deallocate(st, s, p); }
+  template <class T>
+  T* as() const { return static_cast<T*>(p); }
+};
+}  // namespace
+
+std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
+  WordsLock lock(st.mutex);
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  auto in = thrust::make_transform_iterator(a.limbs, LimbPopcount{});
+  unsigned long long* out = device_words(st) + kSlotFound;
+  std::size_t temp_bytes = 0;
+  MPGPU_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, static_cast<std::int64_t>(a.size), s));
+  ScopedDeviceMemory temp(st, s, temp_bytes ? temp_bytes : 1);
+  MPGPU_CUDA_CHECK(cub::DeviceReduce::Sum(temp.p, temp_bytes, in, out, static_cast<std::int64_t>(a.size), s));
+  return read_words(st, s)[kSlotFound];
+}
+
+std::size_t sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  std::vector<device::ColumnTerm> host_terms(count);
+  std::size_t width = 0;
+  for (std::size_t j = 0; j < count; ++j) {
+    host_terms[j] = {terms[j].limbs, terms[j].size};
+    width = std::max(width, terms[j].size);
+  }
+  if (width == 0) return 0;
+  ScopedDeviceMemory dev_terms(st, s, count * sizeof(device::ColumnTerm));
+  copy_to_device(st, s, dev_terms.p, host_terms.data(), count * sizeof(device::ColumnTerm));
+  ScopedDeviceMemory lo(st, s, width * sizeof(limb_t));
+  ScopedDeviceMemory hi(st, s, (width + 1) * sizeof(limb_t));
+  device::column_sum_kernel<<<static_cast<unsigned>((width + 255) / 256), 256, 0, s>>>(
+      lo.as<limb_t>(), hi.as<limb_t>(), dev_terms.as<device::ColumnTerm>(), count, width);
+  MPGPU_CHECK_LAUNCH("column_sum_kernel");
+  // r = hi + lo; hi has width + 1 limbs (need not be normalized: the scan
+  // add reports the size of what it writes).
+  return add_abs(st, s, r, {hi.as<limb_t>(), width + 1}, {lo.as<limb_t>(), width});
+}
+
+}  // namespace mpgpu::detail::cuda

@@ -1,0 +1,136 @@
+// The CUDA runtime side of a Context: stream, stream-ordered memory pool,
+// pinned words for small read-backs, copies and device facts.
+#include <cstdint>
+#include <string>
+
+#include "cuda/backend.hpp"
+#include "cuda/check.cuh"
+#include "cuda/words.cuh"
+
+namespace mpgpu::detail::cuda {
+
+int device_count() noexcept {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: the CPU backend takes over
+    return 0;
+  }
+  return n;
+}
+
+void init_context(ContextState& st, int device) {
+  MPGPU_CUDA_CHECK(cudaSetDevice(device));
+  cudaStream_t stream = nullptr;
+  MPGPU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  st.stream = stream;
+  st.device = device;
+  // The device's default pool, told to keep freed memory: after warm-up,
+  // cudaMallocAsync is a pool lookup, never a driver allocation.
+  cudaMemPool_t pool = nullptr;
+  MPGPU_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  std::uint64_t keep = UINT64_MAX;
+  MPGPU_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  st.mem_pool = pool;
+  MPGPU_CUDA_CHECK(cudaMallocHost(&st.pinned_words, kWordCount * sizeof(std::uint64_t)));
+  MPGPU_CUDA_CHECK(cudaMalloc(&st.device_words, kWordCount * sizeof(std::uint64_t)));
+  st.backend = Backend::cuda;
+}
+
+void destroy_context(ContextState& st) noexcept {
+  cudaSetDevice(st.device);
+  if (st.stream) cudaStreamSynchronize(st.stream);
+  if (st.device_words) cudaFree(st.device_words);
+  if (st.pinned_words) cudaFreeHost(st.pinned_words);
+  if (st.stream) cudaStreamDestroy(st.stream);
+  st.stream = nullptr;
+  st.device_words = st.pinned_words = nullptr;
+}
+
+DeviceInfo device_info(int device) {
+  cudaDeviceProp p{};
+  MPGPU_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  DeviceInfo info;
+  info.backend = Backend::cuda;
+  info.device = device;
+  info.name = p.name;
+  info.multiprocessors = p.multiProcessorCount;
+  info.compute_major = p.major;
+  info.compute_minor = p.minor;
+  info.l2_cache = static_cast<std::size_t>(p.l2CacheSize);
+  MPGPU_CUDA_CHECK(cudaSetDevice(device));
+  MPGPU_CUDA_CHECK(cudaMemGetInfo(&info.free_memory, &info.total_memory));
+  MPGPU_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
+  MPGPU_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
+  return info;
+}
+
+void* allocate(ContextState& st, Stream s, std::size_t bytes) {
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  void* p = nullptr;
+  cudaError_t e = cudaMallocAsync(&p, bytes, s);
+  if (e == cudaErrorMemoryAllocation) {
+    // Memory the pool holds for other streams may be returned: trim, retry once.
+    cudaGetLastError();
+    cudaDeviceSynchronize();
+    cudaMemPoolTrimTo(static_cast<cudaMemPool_t>(st.mem_pool), 0);
+    e = cudaMallocAsync(&p, bytes, s);
+  }
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    std::size_t free_bytes = 0, total = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    throw OutOfMemory("mpgpu: out of device memory on cuda:" + std::to_string(st.device) + ": " +
+                          std::to_string(bytes) + " bytes requested, " + std::to_string(free_bytes) +
+                          " bytes free of " + std::to_string(total),
+                      bytes, free_bytes);
+  }
+  MPGPU_CUDA_CHECK(e);
+  return p;
+}
+
+void deallocate(ContextState& st, Stream s, void* p) noexcept {
+  if (!p) return;
+  cudaSetDevice(st.device);
+  cudaFreeAsync(p, s);
+}
+
+void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
+  MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
+  MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
+}
+
+void synchronize(Stream s) { MPGPU_CUDA_CHECK(cudaStreamSynchronize(s)); }
+
+namespace {
+__global__ void fill_kernel(limb_t* r, std::size_t n, limb_t value) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    r[i] = value;
+}
+}  // namespace
+
+void fill(ContextState& st, Stream s, limb_t* r, std::size_t n, limb_t value) {
+  if (!n) return;
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  if (value == 0 || value == ~limb_t{0}) {
+    MPGPU_CUDA_CHECK(cudaMemsetAsync(r, value ? 0xff : 0, n * sizeof(limb_t), s));
+    return;
+  }
+  unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
+  fill_kernel<<<blocks, 256, 0, s>>>(r, n, value);
+  MPGPU_CHECK_LAUNCH("fill_kernel");
+}
+
+}  // namespace mpgpu::detail::cuda

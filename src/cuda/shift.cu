@@ -1,0 +1,38 @@
+// Launchers of the device shifts (include/mpgpu/device/shift.cuh).
+#include "cuda/backend.hpp"
+#include "cuda/check.cuh"
+#include "cuda/words.cuh"
+#include "mpgpu/device/shift.cuh"
+
+namespace mpgpu::detail::cuda {
+
+namespace {
+using Policy = device::ShiftPolicy;
+unsigned blocks_for(std::size_t items) {
+  constexpr std::size_t per_block = std::size_t(Policy::kThreads) * Policy::kItems;
+  return static_cast<unsigned>((items + per_block - 1) / per_block);
+}
+}  // namespace
+
+std::size_t shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
+  WordsLock lock(st.mutex);
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  const std::size_t q = bits / 64;
+  if (q) MPGPU_CUDA_CHECK(cudaMemsetAsync(r, 0, q * sizeof(limb_t), s));
+  device::shift_left_kernel<<<blocks_for(a.size + 1), Policy::kThreads, 0, s>>>(
+      r, a.limbs, a.size, q, static_cast<unsigned>(bits % 64), device_words(st) + kSlotSize);
+  MPGPU_CHECK_LAUNCH("shift_left_kernel");
+  return read_words(st, s)[kSlotSize];
+}
+
+std::size_t shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
+  WordsLock lock(st.mutex);
+  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  const std::size_t q = bits / 64;
+  device::shift_right_kernel<<<blocks_for(a.size - q), Policy::kThreads, 0, s>>>(
+      r, a.limbs, a.size, q, static_cast<unsigned>(bits % 64), device_words(st) + kSlotSize);
+  MPGPU_CHECK_LAUNCH("shift_right_kernel");
+  return read_words(st, s)[kSlotSize];
+}
+
+}  // namespace mpgpu::detail::cuda
