@@ -1,3 +1,137 @@
+// mpgpu: the command-line tool.
+//   mpgpu [--device SPEC] info [--json]
+//   mpgpu [--device SPEC] bench [--quick] [--max-bits N] [--csv|--json] ...
+#include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "bench_table.hpp"
+#include "info.hpp"
 #include "mpgpu/mpgpu.hpp"
-int main() { std::cout << mpgpu::Context::default_context().describe() << "\n"; }
+
+#ifndef MPGPU_VERSION_STRING
+#define MPGPU_VERSION_STRING "unknown"
+#endif
+
+namespace {
+
+using namespace mpgpu::cli;
+
+void print_help(std::ostream& out) {
+  out << "usage: mpgpu [--device SPEC] <command> [options]\n"
+         "\n"
+         "mpgpu " MPGPU_VERSION_STRING ": multi-precision integers on NVIDIA GPUs, with a GMP CPU backend.\n"
+         "\n"
+         "commands:\n"
+         "  info     the backend and device: name, SMs, memory, compute capability,\n"
+         "           CUDA runtime and driver, GMP version\n"
+         "  bench    a table of operation x size: mpgpu against GMP, with verification\n"
+         "  help [COMMAND]   this help, or a command's help\n"
+         "\n"
+         "global options:\n"
+         "  --device SPEC   cpu, cuda, cuda:N or auto (default: $MPGPU_DEVICE, else auto:\n"
+         "                  CUDA device 0 if one is usable, else the CPU)\n"
+         "  -h, --help      this help (`mpgpu COMMAND --help` for a command's options)\n"
+         "  --version       the version\n"
+         "\n"
+         "exit status: 0 success, 1 a benchmark row did not match GMP, 2 bad command line,\n"
+         "3 other errors (backend unavailable, CUDA errors).\n";
+}
+
+bool print_command_help(const std::string& command, std::ostream& out) {
+  if (command == "info") print_info_help(out);
+  else if (command == "bench") print_bench_help(out);
+  else return false;
+  return true;
+}
+
+/// The context the command runs in: --device, else MPGPU_DEVICE, else auto.
+mpgpu::Context make_context(const std::optional<std::string>& device) {
+  if (device) {
+    try {
+      return mpgpu::Context::from_string(*device);
+    } catch (const mpgpu::BackendUnavailable&) {
+      throw;
+    } catch (const mpgpu::InvalidArgument& e) {
+      throw UsageError("--device " + *device + ": " + e.what());
+    }
+  }
+  try {
+    return mpgpu::Context::default_context();
+  } catch (const mpgpu::BackendUnavailable&) {
+    throw;
+  } catch (const mpgpu::InvalidArgument& e) {
+    const char* env = std::getenv("MPGPU_DEVICE");
+    throw UsageError(std::string("MPGPU_DEVICE=") + (env ? env : "") + ": " + e.what());
+  }
+}
+
+int run(int argc, char** argv) {
+  std::optional<std::string> device;
+  std::string command;
+  std::vector<std::string> rest;
+  bool help = false;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  // Global options may come before or after the command; everything else
+  // after the command belongs to it, passed on unchanged.
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--device" || a.rfind("--device=", 0) == 0) {
+      if (a.size() > 8) device = a.substr(9);
+      else if (i + 1 < args.size()) device = args[++i];
+      else throw UsageError("--device needs a value (cpu, cuda, cuda:N or auto)");
+      if (device->empty()) throw UsageError("--device needs a value (cpu, cuda, cuda:N or auto)");
+    } else if (a == "--version") {
+      std::cout << "mpgpu " MPGPU_VERSION_STRING "\n";
+      return kExitOk;
+    } else if (command.empty() && (a == "-h" || a == "--help")) {
+      help = true;
+    } else if (command.empty() && !a.empty() && a[0] != '-') {
+      command = a;
+    } else if (command.empty()) {
+      throw UsageError("unknown option " + a + " before the command");
+    } else {
+      rest.push_back(a);
+    }
+  }
+  if (help || command.empty()) {
+    print_help(std::cout);
+    return help ? kExitOk : kExitUsage;
+  }
+  if (command == "help") {
+    if (rest.empty()) {
+      print_help(std::cout);
+      return kExitOk;
+    }
+    if (!print_command_help(rest[0], std::cout)) throw UsageError("help: unknown command \"" + rest[0] + "\"");
+    return kExitOk;
+  }
+  if (command == "info") {
+    InfoOptions opt = parse_info_options(rest);
+    if (opt.help) return print_info_help(std::cout), kExitOk;
+    return run_info(make_context(device), opt);
+  }
+  if (command == "bench") {
+    BenchOptions opt = parse_bench_options(rest);
+    if (opt.help) return print_bench_help(std::cout), kExitOk;
+    return run_bench(make_context(device), opt);
+  }
+  throw UsageError("unknown command \"" + command + "\" (commands: info, bench, help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << "mpgpu: " << e.what() << "\n(see mpgpu --help)\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "mpgpu: error: " << e.what() << "\n";
+    return kExitError;
+  }
+}

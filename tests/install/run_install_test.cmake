@@ -1,0 +1,152 @@
+# cmake -P script behind the install_consumer test (see CMakeLists.txt here).
+# Inputs (-D): MPGPU_BUILD_DIR, MPGPU_SOURCE_DIR, WORK_DIR, CONSUMER_DIR,
+# CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, GMP_INCLUDE_DIR, GMP_LIBRARY,
+# MPGPU_SHARED (1 or 0).
+cmake_minimum_required(VERSION 3.25)
+
+foreach(v MPGPU_BUILD_DIR WORK_DIR CONSUMER_DIR CXX_COMPILER)
+  if(NOT ${v})
+    message(FATAL_ERROR "run_install_test.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+
+set(prefix "${WORK_DIR}/prefix")
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+file(READ "${CONSUMER_DIR}/expected.txt" expected)
+unset(ENV{DESTDIR})  # the install must land in ${prefix} itself
+
+# run(<step> COMMAND...): runs a command, fails the test with its output if it fails.
+function(run step)
+  execute_process(COMMAND ${ARGN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "install test: ${step} failed (${rc})\n"
+                        "command: ${ARGN}\n--- stdout\n${out}\n--- stderr\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+function(expect_output step actual)
+  string(REPLACE "\r\n" "\n" actual "${actual}")
+  if(NOT actual STREQUAL expected)
+    message(FATAL_ERROR "install test: ${step} printed\n${actual}\nexpected\n${expected}")
+  endif()
+  message(STATUS "${step}: output as expected")
+endfunction()
+
+# ---- 1. install -----------------------------------------------------------------------
+set(config_args "")
+if(CONFIG)
+  set(config_args --config "${CONFIG}")
+endif()
+run("cmake --install" "${CMAKE_COMMAND}" --install "${MPGPU_BUILD_DIR}" --prefix "${prefix}" ${config_args})
+message(STATUS "installed into ${prefix}")
+
+file(GLOB_RECURSE config_file "${prefix}/*mpgpuConfig.cmake")
+file(GLOB_RECURSE pc_file "${prefix}/*mpgpu.pc")
+list(FILTER config_file INCLUDE REGEX "/mpgpuConfig\\.cmake$")
+list(FILTER pc_file INCLUDE REGEX "/pkgconfig/mpgpu\\.pc$")
+foreach(f include/mpgpu/mpgpu.hpp include/mpgpu/integer.hpp include/mpgpu/limb/config.cuh bin/mpgpu)
+  if(NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "install test: ${f} was not installed")
+  endif()
+endforeach()
+if(NOT config_file OR NOT pc_file)
+  message(FATAL_ERROR "install test: mpgpuConfig.cmake or mpgpu.pc was not installed")
+endif()
+get_filename_component(config_dir "${config_file}" DIRECTORY)
+get_filename_component(pc_dir "${pc_file}" DIRECTORY)
+get_filename_component(libdir "${pc_dir}" DIRECTORY)
+foreach(f mpgpuConfigVersion.cmake mpgpuTargets.cmake FindGMP.cmake)
+  if(NOT EXISTS "${config_dir}/${f}")
+    message(FATAL_ERROR "install test: ${config_dir}/${f} was not installed")
+  endif()
+endforeach()
+
+# The shared library keeps the CUDA runtime inside: its users must not need
+# the CUDA toolkit, so the exported targets must not name CUDA:: at all.
+if(MPGPU_SHARED)
+  file(GLOB targets_files "${config_dir}/mpgpuTargets*.cmake")
+  foreach(f ${targets_files})
+    file(READ "${f}" text)
+    if(text MATCHES "CUDA::")
+      message(FATAL_ERROR "install test: ${f} names a CUDA:: target; consumers of the "
+                          "shared library would need the CUDA toolkit")
+    endif()
+  endforeach()
+  find_program(READELF readelf)
+  file(GLOB shared_libs "${libdir}/libmpgpu.so*")
+  if(READELF AND shared_libs)
+    list(GET shared_libs 0 lib)
+    execute_process(COMMAND "${READELF}" -d "${lib}" OUTPUT_VARIABLE dyn)
+    if(dyn MATCHES "NEEDED[^\n]*libcudart")
+      message(FATAL_ERROR "install test: ${lib} needs libcudart.so; cudart must be linked statically")
+    endif()
+  endif()
+endif()
+
+# The installed CLI runs from the prefix (rpath $ORIGIN/../lib), no LD_LIBRARY_PATH.
+run("installed mpgpu info" "${prefix}/bin/mpgpu" info)
+
+# ---- 2. find_package(mpgpu) --------------------------------------------------------------
+set(gen_args "")
+if(GENERATOR)
+  list(APPEND gen_args -G "${GENERATOR}")
+endif()
+if(MAKE_PROGRAM)
+  list(APPEND gen_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+endif()
+set(gmp_args "")
+if(GMP_INCLUDE_DIR)
+  list(APPEND gmp_args "-DGMP_INCLUDE_DIR=${GMP_INCLUDE_DIR}")
+endif()
+if(GMP_LIBRARY)
+  list(APPEND gmp_args "-DGMP_LIBRARY=${GMP_LIBRARY}")
+endif()
+set(consumer_build "${WORK_DIR}/consumer-build")
+run("configure consumer" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${consumer_build}"
+    ${gen_args} ${gmp_args}
+    "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
+    "-DCMAKE_BUILD_TYPE=Release"
+    "-DCMAKE_PREFIX_PATH=${prefix}"
+    "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF")
+file(STRINGS "${consumer_build}/CMakeCache.txt" mpgpu_dir_line REGEX "^mpgpu_DIR:")
+string(REGEX REPLACE "^[^=]*=" "" found_dir "${mpgpu_dir_line}")
+file(REAL_PATH "${found_dir}" found_dir)
+file(REAL_PATH "${config_dir}" expected_dir)
+if(NOT found_dir STREQUAL expected_dir)
+  message(FATAL_ERROR "install test: the consumer found mpgpu in ${found_dir}, not in ${expected_dir}")
+endif()
+run("build consumer" "${CMAKE_COMMAND}" --build "${consumer_build}" --config Release)
+set(consumer_exe "${consumer_build}/consumer")
+if(NOT EXISTS "${consumer_exe}")
+  set(consumer_exe "${consumer_build}/Release/consumer")  # multi-config generators
+endif()
+run("run consumer (find_package)" "${consumer_exe}")
+expect_output("consumer (find_package)" "${run_output}")
+
+# ---- 3. pkg-config ------------------------------------------------------------------------
+find_program(PKG_CONFIG_EXECUTABLE NAMES pkg-config pkgconf)
+if(NOT PKG_CONFIG_EXECUTABLE)
+  message(STATUS "pkg-config not found: skipping the mpgpu.pc check")
+  return()
+endif()
+set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
+run("pkg-config --modversion" "${PKG_CONFIG_EXECUTABLE}" --modversion mpgpu)
+string(STRIP "${run_output}" pc_version)
+file(READ "${config_dir}/mpgpuConfigVersion.cmake" version_text)
+string(REGEX MATCH "PACKAGE_VERSION \"([^\"]*)\"" _ "${version_text}")
+if(NOT pc_version STREQUAL CMAKE_MATCH_1)
+  message(FATAL_ERROR "install test: mpgpu.pc says version ${pc_version}, the CMake package ${CMAKE_MATCH_1}")
+endif()
+run("pkg-config --cflags --libs" "${PKG_CONFIG_EXECUTABLE}" --cflags --libs mpgpu)
+string(STRIP "${run_output}" pc_flags)
+message(STATUS "pkg-config --cflags --libs mpgpu: ${pc_flags}")
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+set(pc_exe "${WORK_DIR}/consumer-pkgconfig")
+run("compile with pkg-config flags" "${CXX_COMPILER}" -std=c++20 -O1
+    "${CONSUMER_DIR}/main.cpp" ${pc_flags} -o "${pc_exe}")
+set(ENV{LD_LIBRARY_PATH} "${libdir}:$ENV{LD_LIBRARY_PATH}")
+run("run consumer (pkg-config)" "${pc_exe}")
+expect_output("consumer (pkg-config)" "${run_output}")

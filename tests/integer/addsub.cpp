@@ -1,0 +1,241 @@
+// add, sub, neg, abs, cmp, cmpabs, sgn and sum against GMP: every sign
+// combination of the adversarial set, random and unbalanced sizes, full carry
+// and borrow chains, results that shrink or vanish, aliasing, and sizes around
+// the device's 2048-limb tiles (1M-limb carry chain included).
+#include <span>
+#include <vector>
+
+#include "integer_test.hpp"
+
+namespace {
+
+using mpgpu::Integer;
+using namespace mpgpu_test;
+
+class AddSub : public IntegerTest {
+ protected:
+  /// a + b, a - b, b - a, cmp and cmpabs both ways, into fresh results.
+  ::testing::AssertionResult check_pair(const Mpz& a, const Mpz& b) const {
+    const Integer x = make(a), y = make(b);
+    Mpz want;
+    Integer r(ctx());
+    mpgpu::add(r, x, y);
+    mpz_add(want, a, b);
+    if (auto m = matches(r, want); !m) return m << " in " << a << " + " << b;
+    mpgpu::sub(r, x, y);
+    mpz_sub(want, a, b);
+    if (auto m = matches(r, want); !m) return m << " in " << a << " - " << b;
+    mpgpu::sub(r, y, x);
+    mpz_sub(want, b, a);
+    if (auto m = matches(r, want); !m) return m << " in " << b << " - " << a;
+    if (int c = mpgpu::cmp(x, y); c != sign_of(mpz_cmp(a, b)))
+      return ::testing::AssertionFailure() << "cmp " << c << " for " << a << " vs " << b;
+    if (int c = mpgpu::cmp(y, x); c != sign_of(mpz_cmp(b, a)))
+      return ::testing::AssertionFailure() << "cmp " << c << " for " << b << " vs " << a;
+    if (int c = mpgpu::cmpabs(x, y); c != sign_of(mpz_cmpabs(a, b)))
+      return ::testing::AssertionFailure() << "cmpabs " << c << " for " << a << " vs " << b;
+    if (int c = mpgpu::cmpabs(y, x); c != sign_of(mpz_cmpabs(b, a)))
+      return ::testing::AssertionFailure() << "cmpabs " << c << " for " << b << " vs " << a;
+    if (!matches(x, a) || !matches(y, b)) return ::testing::AssertionFailure() << "an operand changed";
+    return ::testing::AssertionSuccess();
+  }
+
+  /// sum() of the terms against repeated mpz_add.
+  ::testing::AssertionResult check_sum(const std::vector<Mpz>& terms) const {
+    std::vector<Integer> xs;
+    Mpz want;
+    for (const Mpz& v : terms) {
+      xs.push_back(make(v));
+      mpz_add(want, want, v);
+    }
+    Integer r = make(Mpz::from_si(99));  // overwritten
+    mpgpu::sum(r, std::span<const Integer>(xs));
+    return matches(r, want) << " (sum of " << terms.size() << " terms)";
+  }
+};
+MPGPU_INSTANTIATE_ON_BACKEND(AddSub);
+
+TEST_P(AddSub, EverySignCombinationOfEdgeValues) {
+  const std::vector<Mpz> values = edge_pair_values();
+  for (const Mpz& a : values)
+    for (const Mpz& b : values) ASSERT_TRUE(check_pair(a, b));
+}
+
+TEST_P(AddSub, RandomAndUnbalancedSizes) {
+  Operands gen;
+  for (int i = 0; i < 150; ++i) ASSERT_TRUE(check_pair(gen.random_signed(3000), gen.random_signed(3000)));
+  for (int i = 0; i < 50; ++i) {
+    Mpz big = gen.random_bits(64 * (1000 + gen.below(100))), small = gen.random_bits(1 + gen.below(64));
+    if (gen.coin()) big = -big;
+    if (gen.coin()) small = -small;
+    ASSERT_TRUE(check_pair(big, small));
+  }
+}
+
+TEST_P(AddSub, CarryAndBorrowChains) {
+  std::vector<std::uint64_t> bits = boundary_bits();
+  for (std::uint64_t limbs : {2047, 2048, 2049, 4097, 100000}) bits.push_back(64 * limbs);
+  const Mpz one = Mpz::from_ui(1);
+  for (std::uint64_t n : bits) {
+    const Mpz ones = Mpz::all_ones(n), pow = Mpz::pow2(n);
+    ASSERT_TRUE(check_pair(ones, one)) << "2^" << n << " - 1 and 1";          // carry through every limb
+    ASSERT_TRUE(check_pair(-ones, -one)) << "-(2^" << n << " - 1) and -1";
+    ASSERT_TRUE(check_pair(pow, one)) << "2^" << n << " and 1";               // borrow through every limb
+    ASSERT_TRUE(check_pair(pow, -one)) << "2^" << n << " and -1";
+    ASSERT_TRUE(check_pair(ones, ones)) << "2^" << n << " - 1 twice";
+    ASSERT_TRUE(check_pair(ones, -pow)) << "2^" << n << " - 1 and -2^" << n;
+  }
+}
+
+TEST_P(AddSub, MillionLimbCarryChain) {
+  const std::uint64_t n = 64ull << 20;  // 2^20 limbs
+  const Integer ones = Integer::all_ones(n, ctx());
+  ASSERT_TRUE(matches(ones, Mpz::all_ones(n), false));
+  const Integer one(1, ctx());
+  Integer r(ctx());
+  mpgpu::add(r, ones, one);
+  ASSERT_TRUE(matches(r, Mpz::pow2(n), false));
+  mpgpu::sub(r, r, one);  // and the borrow back down
+  ASSERT_TRUE(matches(r, Mpz::all_ones(n), false));
+  mpgpu::sub(r, one, Integer::power_of_two(n, ctx()));
+  Mpz want = Mpz::all_ones(n);
+  ASSERT_TRUE(matches(r, -want, false));
+}
+
+TEST_P(AddSub, TileBoundarySizes) {
+  Operands gen;
+  for (std::size_t limbs : {1, 2, 2047, 2048, 2049, 4095, 4096, 4097, 6143, 100000}) {
+    for (int round = 0; round < 3; ++round) {
+      Mpz a = gen.random_bits(64 * limbs), b = gen.random_bits(64 * limbs - gen.below(64 * limbs));
+      ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs";
+      ASSERT_TRUE(check_pair(-a, b)) << limbs << " limbs";
+    }
+    // Equal except one limb at a tile edge: the difference is short.
+    Mpz a = gen.runs(64 * limbs), b = a;
+    mpz_combit(b, 64 * std::min<std::size_t>(limbs - 1, 2047) + 5);
+    ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs, one bit apart";
+    ASSERT_TRUE(check_pair(a, -b)) << limbs << " limbs, one bit apart";
+  }
+}
+
+TEST_P(AddSub, ResultsThatShrinkOrVanish) {
+  Operands gen;
+  std::vector<Mpz> values = edge_values();
+  for (int i = 0; i < 30; ++i) values.push_back(gen.random_signed(2000));
+  for (const Mpz& a : values) {
+    const Integer x = make(a);
+    Integer r(ctx());
+    mpgpu::sub(r, x, x);
+    ASSERT_TRUE(matches(r, Mpz())) << a << " - itself";
+    mpgpu::add(r, x, make(-a));
+    ASSERT_TRUE(matches(r, Mpz())) << a << " + its negation";
+  }
+  for (std::uint64_t n : {64, 65, 128, 1000, 64 * 2048, 64 * 5000}) {
+    Mpz big = Mpz::pow2(n), small = Mpz::from_ui(5);
+    mpz_add(big, big, small);  // 2^n + 5
+    Integer r(ctx());
+    mpgpu::sub(r, make(big), make(Mpz::pow2(n)));
+    ASSERT_TRUE(matches(r, small)) << "(2^" << n << " + 5) - 2^" << n;
+    mpgpu::add(r, make(-Mpz::pow2(n)), make(big));
+    ASSERT_TRUE(matches(r, small)) << "-2^" << n << " + (2^" << n << " + 5)";
+    // A random number minus itself with a changed low limb.
+    Mpz a = gen.runs(n), b = a;
+    mpz_add_ui(b, b, 12345);
+    ASSERT_TRUE(check_pair(a, b)) << n << " bits";
+  }
+}
+
+TEST_P(AddSub, NegAbsSgn) {
+  for (const Mpz& a : edge_values()) {
+    const Integer x = make(a);
+    Integer r(ctx());
+    mpgpu::neg(r, x);
+    ASSERT_TRUE(matches(r, -a));
+    mpgpu::abs(r, x);
+    ASSERT_TRUE(matches(r, a.abs()));
+    ASSERT_EQ(mpgpu::sgn(x), a.sgn());
+    Integer y = x;
+    y.negate();
+    ASSERT_TRUE(matches(y, -a));
+    ASSERT_TRUE(matches(-x, -a));
+    ASSERT_TRUE(matches(x, a));  // operands untouched
+  }
+}
+
+TEST_P(AddSub, ResultsMayAliasOperands) {
+  Operands gen;
+  std::vector<Mpz> values = edge_pair_values();
+  for (int i = 0; i < 10; ++i) values.push_back(gen.random_signed(500));
+  for (std::size_t i = 0; i < values.size(); i += 3)
+    for (std::size_t j = 0; j < values.size(); j += 2) {
+      const Mpz &a = values[i], &b = values[j];
+      Mpz want;
+      Integer x = make(a);
+      mpgpu::add(x, x, x);
+      mpz_add(want, a, a);
+      ASSERT_TRUE(matches(x, want)) << "add(a, a, a), a = " << a;
+      x = make(a);
+      Integer y = make(b);
+      mpgpu::sub(x, x, y);
+      mpz_sub(want, a, b);
+      ASSERT_TRUE(matches(x, want)) << "sub(a, a, b), " << a << ", " << b;
+      ASSERT_TRUE(matches(y, b));
+      x = make(a);
+      mpgpu::sub(y, x, y);
+      ASSERT_TRUE(matches(y, want)) << "sub(b, a, b), " << a << ", " << b;
+      y = make(b);
+      mpgpu::add(y, x, y);
+      mpz_add(want, a, b);
+      ASSERT_TRUE(matches(y, want)) << "add(b, a, b), " << a << ", " << b;
+      mpgpu::sub(x, x, x);
+      ASSERT_TRUE(matches(x, Mpz())) << "sub(a, a, a)";
+      x = make(a);
+      mpgpu::neg(x, x);
+      ASSERT_TRUE(matches(x, -a));
+      mpgpu::abs(x, x);
+      ASSERT_TRUE(matches(x, a.abs()));
+    }
+}
+
+TEST_P(AddSub, SumOfManyTerms) {
+  Operands gen;
+  EXPECT_TRUE(check_sum({}));
+  EXPECT_TRUE(check_sum({Mpz::from_si(-7)}));
+  EXPECT_TRUE(check_sum({Mpz(), Mpz(), Mpz()}));
+  // Mixed signs and lengths.
+  for (int round = 0; round < 6; ++round) {
+    std::vector<Mpz> terms;
+    const std::size_t count = 2 + gen.below(round < 3 ? 10 : 300);
+    for (std::size_t i = 0; i < count; ++i) terms.push_back(gen.random_signed(round < 3 ? 3000 : 100));
+    ASSERT_TRUE(check_sum(terms));
+  }
+  // Many all-ones terms: every column sum overflows 64 bits many times over.
+  for (std::size_t count : {2, 3, 257, 1000}) {
+    std::vector<Mpz> terms(count, Mpz::all_ones(64 * 50));
+    ASSERT_TRUE(check_sum(terms));
+    for (std::size_t i = 0; i < count; i += 2) terms[i] = -terms[i];  // alternating signs
+    ASSERT_TRUE(check_sum(terms));
+    for (std::size_t i = 0; i < count; ++i) terms[i] = -Mpz::all_ones(64 * (1 + i % 70));  // all negative
+    ASSERT_TRUE(check_sum(terms));
+  }
+  // Terms that cancel exactly, and long chains across tiles.
+  Mpz a = gen.runs(64 * 3000), b = gen.uniform(64 * 2500);
+  ASSERT_TRUE(check_sum({a, b, -a, -b}));
+  ASSERT_TRUE(check_sum({Mpz::all_ones(64 * 4097), Mpz::from_ui(1), Mpz::all_ones(64 * 2049)}));
+}
+
+TEST_P(AddSub, SumIntoOneOfItsTerms) {
+  Operands gen;
+  std::vector<Mpz> terms;
+  Mpz want;
+  for (int i = 0; i < 20; ++i) {
+    terms.push_back(gen.random_signed(200));
+    mpz_add(want, want, terms.back());
+  }
+  std::vector<Integer> xs;
+  for (const Mpz& v : terms) xs.push_back(make(v));
+  mpgpu::sum(xs[3], std::span<const Integer>(xs));
+  EXPECT_TRUE(matches(xs[3], want));
+}
+
+}  // namespace

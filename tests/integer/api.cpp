@@ -1,0 +1,215 @@
+// The rest of the Integer API: operators against the named functions' GMP
+// results, copies and moves, moving values between contexts, operands from
+// different contexts (InvalidArgument), and the guarantee that a throwing
+// operation leaves every operand untouched.
+#include <compare>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "integer_test.hpp"
+
+namespace {
+
+using mpgpu::Integer;
+using namespace mpgpu_test;
+
+class Api : public IntegerTest {};
+MPGPU_INSTANTIATE_ON_BACKEND(Api);
+
+TEST_P(Api, Operators) {
+  Operands gen;
+  std::vector<Mpz> values = edge_pair_values();
+  for (int i = 0; i < 8; ++i) values.push_back(gen.random_signed(300));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    for (std::size_t j = 0; j < values.size(); j += 3) {
+      const Mpz &a = values[i], &b = values[j];
+      const Integer x = make(a), y = make(b);
+      Mpz want;
+      mpz_add(want, a, b);
+      ASSERT_TRUE(matches(x + y, want)) << a << " + " << b;
+      mpz_sub(want, a, b);
+      ASSERT_TRUE(matches(x - y, want)) << a << " - " << b;
+      mpz_and(want, a, b);
+      ASSERT_TRUE(matches(x & y, want)) << a << " & " << b;
+      mpz_ior(want, a, b);
+      ASSERT_TRUE(matches(x | y, want)) << a << " | " << b;
+      mpz_xor(want, a, b);
+      ASSERT_TRUE(matches(x ^ y, want)) << a << " ^ " << b;
+      const int c = sign_of(mpz_cmp(a, b));
+      ASSERT_EQ(x == y, c == 0) << a << " == " << b;
+      ASSERT_EQ(x != y, c != 0) << a << " != " << b;
+      ASSERT_EQ(x < y, c < 0) << a << " < " << b;
+      ASSERT_EQ(x >= y, c >= 0) << a << " >= " << b;
+      const std::strong_ordering want_order =
+          c < 0 ? std::strong_ordering::less : c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal;
+      ASSERT_TRUE((x <=> y) == want_order) << a << " <=> " << b;
+    }
+  for (const Mpz& a : values) {
+    const Integer x = make(a);
+    Mpz want;
+    ASSERT_TRUE(matches(-x, -a));
+    mpz_com(want, a);
+    ASSERT_TRUE(matches(~x, want));
+    for (std::uint64_t k : {0, 1, 63, 64, 65, 130}) {
+      mpz_mul_2exp(want, a, k);
+      ASSERT_TRUE(matches(x << k, want)) << a << " << " << k;
+      mpz_fdiv_q_2exp(want, a, k);  // >> floors, as mpz_class
+      ASSERT_TRUE(matches(x >> k, want)) << a << " >> " << k;
+    }
+  }
+}
+
+TEST_P(Api, CompoundAssignment) {
+  Operands gen;
+  for (int i = 0; i < 50; ++i) {
+    const Mpz a = gen.random_signed(200), b = gen.random_signed(200);
+    const std::uint64_t k = gen.below(200);
+    Integer x = make(a);
+    const Integer y = make(b);
+    Mpz want = a;
+    x += y;
+    mpz_add(want, want, b);
+    ASSERT_TRUE(matches(x, want));
+    x -= y;
+    mpz_sub(want, want, b);
+    ASSERT_TRUE(matches(x, want));
+    x ^= y;
+    mpz_xor(want, want, b);
+    ASSERT_TRUE(matches(x, want));
+    x |= y;
+    mpz_ior(want, want, b);
+    ASSERT_TRUE(matches(x, want));
+    x &= y;
+    mpz_and(want, want, b);
+    ASSERT_TRUE(matches(x, want));
+    x <<= k;
+    mpz_mul_2exp(want, want, k);
+    ASSERT_TRUE(matches(x, want));
+    x >>= k + 3;
+    mpz_fdiv_q_2exp(want, want, k + 3);
+    ASSERT_TRUE(matches(x, want));
+    x += x;  // self
+    mpz_add(want, want, want);
+    ASSERT_TRUE(matches(x, want));
+    ASSERT_TRUE(matches(y, b));
+  }
+}
+
+TEST_P(Api, CopyAndMove) {
+  Operands gen;
+  const Mpz a = gen.runs(64 * 300), b = -gen.runs(64 * 7);
+  Integer x = make(a);
+  Integer copy(x);
+  ASSERT_TRUE(matches(copy, a));
+  copy += copy;  // the copy owns its storage
+  ASSERT_TRUE(matches(x, a));
+  Integer moved(std::move(copy));
+  Mpz twice;
+  mpz_add(twice, a, a);
+  ASSERT_TRUE(matches(moved, twice));
+  Integer y = make(b);
+  y = x;
+  ASSERT_TRUE(matches(y, a));
+  y = make(b);
+  ASSERT_TRUE(matches(y, b));
+  x = std::move(y);
+  ASSERT_TRUE(matches(x, b));
+  const Integer& alias = x;
+  x = alias;  // self-assignment
+  ASSERT_TRUE(matches(x, b));
+  EXPECT_TRUE(x.context() == ctx());
+}
+
+TEST_P(Api, ToContext) {
+  Operands gen;
+  const mpgpu::Context cpu = mpgpu::Context::cpu();
+  for (const Mpz& a : {Mpz(), Mpz::from_si(-1), gen.runs(64 * 1000), -gen.uniform(64 * 2049 + 1)}) {
+    const Integer x = make(a);
+    const Integer on_cpu = x.to_context(cpu);
+    ASSERT_TRUE(on_cpu.context() == cpu);
+    ASSERT_TRUE(matches(on_cpu, a));
+    const Integer back = on_cpu.to_context(ctx());
+    ASSERT_TRUE(back.context() == ctx());
+    ASSERT_TRUE(matches(back, a));
+    const Integer same = x.to_context(ctx());
+    ASSERT_TRUE(matches(same, a));
+    ASSERT_TRUE(matches(x, a));
+  }
+}
+
+TEST_P(Api, MixingContextsThrows) {
+  // Each Context::cpu() call makes a new context; copies of one share it.
+  const mpgpu::Context other = mpgpu::Context::cpu();
+  ASSERT_FALSE(other == ctx());
+  const Integer x = make(Mpz::from_ui(5)), y = Integer::from_mpz(Mpz::from_ui(7), other);
+  Integer r(ctx());
+  EXPECT_THROW(mpgpu::add(r, x, y), mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::sub(r, y, x), mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::and_(r, x, y), mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::ior(r, x, y), mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::xor_(r, x, y), mpgpu::InvalidArgument);
+  EXPECT_THROW((void)mpgpu::cmp(x, y), mpgpu::InvalidArgument);
+  EXPECT_THROW((void)mpgpu::cmpabs(x, y), mpgpu::InvalidArgument);
+  EXPECT_THROW((void)(x + y), mpgpu::InvalidArgument);
+  EXPECT_THROW((void)(x == y), mpgpu::InvalidArgument);
+  std::vector<Integer> terms = {x, x, y};
+  EXPECT_THROW(mpgpu::sum(r, std::span<const Integer>(terms)), mpgpu::InvalidArgument);
+  // A copy of the context is the same context.
+  const mpgpu::Context same = ctx();
+  EXPECT_TRUE(matches(x + Integer::from_mpz(Mpz::from_ui(7), same), Mpz::from_ui(12)));
+}
+
+TEST_P(Api, FailedOperationsLeaveOperandsUntouched) {
+  Operands gen;
+  const Mpz a = gen.runs(64 * 100), b = -gen.runs(64 * 50), r0 = gen.uniform(64 * 3);
+  const Integer y = make(b);
+  const Integer foreign = Integer::from_mpz(a, mpgpu::Context::cpu());
+  Integer x = make(a), r = make(r0);
+
+  EXPECT_THROW(mpgpu::add(r, x, foreign), mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::xor_(x, x, foreign), mpgpu::InvalidArgument);  // result aliases an operand
+  EXPECT_THROW(mpgpu::sub(x, foreign, x), mpgpu::InvalidArgument);
+  EXPECT_TRUE(matches(x, a));
+  EXPECT_TRUE(matches(r, r0));
+  EXPECT_TRUE(matches(foreign, a));
+
+  // Shift counts that cannot be represented.
+  const std::uint64_t too_big = std::uint64_t{1} << 63;
+  EXPECT_THROW(mpgpu::mul_2exp(r, x, too_big), mpgpu::Overflow);
+  EXPECT_THROW(mpgpu::mul_2exp(x, x, too_big), mpgpu::Overflow);
+  EXPECT_THROW(x <<= too_big, mpgpu::Overflow);
+  EXPECT_THROW(mpgpu::setbit(x, too_big), mpgpu::Overflow);
+  EXPECT_TRUE(matches(x, a));
+  EXPECT_TRUE(matches(r, r0));
+
+  // Conversions that do not fit.
+  EXPECT_THROW((void)x.to_int64(), mpgpu::Overflow);
+  EXPECT_THROW((void)y.to_uint64(), mpgpu::Overflow);
+  EXPECT_TRUE(matches(x, a));
+  EXPECT_TRUE(matches(y, b));
+
+  if (on_gpu()) {
+    // A result far larger than device memory: OutOfMemory, nothing changed.
+    // (Not on the CPU: GMP aborts the process instead of reporting it.)
+    const std::uint64_t huge = std::uint64_t{1} << 50;  // 2^44 limbs, 128 TiB
+    EXPECT_THROW(mpgpu::mul_2exp(r, x, huge), mpgpu::OutOfMemory);
+    EXPECT_THROW(mpgpu::mul_2exp(x, x, huge), mpgpu::OutOfMemory);
+    EXPECT_TRUE(matches(x, a));
+    EXPECT_TRUE(matches(r, r0));
+  }
+}
+
+// GMP's mpz cannot hold more than INT_MAX limbs and aborts the process
+// ("gmp: overflow in mpz type") when asked to. The CPU backend accepts shift
+// counts up to 2^62 bits, so this aborts instead of throwing. Disabled until
+// the backend checks the result size; enable to reproduce.
+TEST_P(Api, DISABLED_HugeShiftThrowsInsteadOfAborting) {
+  if (on_gpu()) GTEST_SKIP() << "the device backend reports OutOfMemory (see above)";
+  Integer x = make(Mpz::from_ui(1));
+  EXPECT_THROW(mpgpu::mul_2exp(x, x, std::uint64_t{1} << 40), mpgpu::Error);
+  EXPECT_THROW(mpgpu::setbit(x, std::uint64_t{1} << 40), mpgpu::Error);
+  EXPECT_TRUE(matches(x, Mpz::from_ui(1)));
+}
+
+}  // namespace

@@ -1,0 +1,85 @@
+// Operands of more than 2^31 bits (2^25 limbs, 256 MiB each) on the device:
+// sizes whose bit counts no longer fit in 32 bits, and carry chains across
+// 16384 tiles. Checked against GMP on the host (an add of this size takes
+// GMP about 0.1 s).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "mpgpu/mpgpu.hpp"
+#include "support/integer_check.hpp"
+#include "support/operands.hpp"
+
+namespace {
+
+using mpgpu::Integer;
+using namespace mpgpu_test;
+
+constexpr std::uint64_t huge_bits = std::uint64_t{1} << 31;
+
+class Huge : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (mpgpu::Context::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+    ctx_.emplace(mpgpu::Context::cuda(0));
+    // Inputs, results and temporaries: a few GiB at most.
+    if (ctx_->info().free_memory < (std::size_t{8} << 30)) GTEST_SKIP() << "less than 8 GiB of device memory free";
+  }
+  const mpgpu::Context& ctx() const { return *ctx_; }
+  Integer make(const Mpz& v) const { return Integer::from_mpz(v, ctx()); }
+
+ private:
+  std::optional<mpgpu::Context> ctx_;
+};
+
+TEST_F(Huge, FullCarryAndBorrowChains) {
+  const Integer ones = Integer::all_ones(huge_bits, ctx());
+  ASSERT_EQ(ones.size(), huge_bits / 64);
+  const Integer one(1, ctx());
+  Integer r(ctx());
+  mpgpu::add(r, ones, one);  // carry through 2^25 limbs
+  ASSERT_TRUE(matches(r, Mpz::pow2(huge_bits), false));
+  mpgpu::sub(r, r, one);     // and the borrow back down
+  ASSERT_TRUE(matches(r, Mpz::all_ones(huge_bits), false));
+  mpgpu::sub(r, Integer(-1, ctx()), ones);
+  ASSERT_TRUE(matches(r, -Mpz::pow2(huge_bits), false));
+}
+
+TEST_F(Huge, RandomAddSubXorShifts) {
+  Operands gen;
+  const Mpz a = gen.uniform(huge_bits + 13), b = gen.runs(huge_bits - 1000);
+  const Integer x = make(a), y = make(b);
+  Integer r(ctx());
+  Mpz want;
+
+  mpgpu::add(r, x, y);
+  mpz_add(want, a, b);
+  ASSERT_TRUE(matches(r, want, false)) << "add";
+  mpgpu::sub(r, y, x);
+  mpz_sub(want, b, a);
+  ASSERT_TRUE(matches(r, want, false)) << "sub";
+  mpgpu::add(r, x, -x);
+  ASSERT_TRUE(matches(r, Mpz(), false)) << "a + (-a)";
+
+  mpgpu::xor_(r, x, y);
+  mpz_xor(want, a, b);
+  ASSERT_TRUE(matches(r, want, false)) << "xor";
+  mpgpu::xor_(r, -x, y);
+  mpz_xor(want, (-a).get(), b);
+  ASSERT_TRUE(matches(r, want, false)) << "xor, negative operand";
+
+  for (std::uint64_t k : {std::uint64_t{1}, std::uint64_t{64}, std::uint64_t{1000003}}) {
+    mpgpu::mul_2exp(r, x, k);
+    mpz_mul_2exp(want, a, k);
+    ASSERT_TRUE(matches(r, want, false)) << "<< " << k;
+    mpgpu::tdiv_q_2exp(r, y, k);
+    mpz_tdiv_q_2exp(want, b, k);
+    ASSERT_TRUE(matches(r, want, false)) << "tdiv_q_2exp " << k;
+    mpgpu::fdiv_q_2exp(r, -y, k);
+    mpz_fdiv_q_2exp(want, (-b).get(), k);
+    ASSERT_TRUE(matches(r, want, false)) << "fdiv_q_2exp of a negative, " << k;
+  }
+}
+
+}  // namespace

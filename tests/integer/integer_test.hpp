@@ -1,0 +1,51 @@
+// The fixture shared by the Integer differential tests. Each test body file
+// is compiled once and linked into two executables: integer_<area>_test runs
+// it on Context::cpu() (GMP backend, in CI), integer_<area>_gpu_test on
+// Context::cuda(0) (skipped without a device). The executable's backend comes
+// from test_backend(), defined by backend_cpu.cpp or backend_cuda.cpp, and
+// becomes the test parameter, so test names end in /cpu or /cuda.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "mpgpu/mpgpu.hpp"
+#include "support/integer_check.hpp"
+#include "support/operands.hpp"
+
+namespace mpgpu_test {
+
+/// The backend this executable tests.
+mpgpu::Backend test_backend();
+
+class IntegerTest : public ::testing::TestWithParam<mpgpu::Backend> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == mpgpu::Backend::cuda) {
+      if (mpgpu::Context::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+      ctx_.emplace(mpgpu::Context::cuda(0));
+    } else {
+      ctx_.emplace(mpgpu::Context::cpu());
+    }
+  }
+  const mpgpu::Context& ctx() const { return *ctx_; }
+  bool on_gpu() const { return ctx_->is_cuda(); }
+  /// The oracle value as an Integer of this test's context.
+  mpgpu::Integer make(const Mpz& v) const { return mpgpu::Integer::from_mpz(v, ctx()); }
+
+ private:
+  std::optional<mpgpu::Context> ctx_;
+};
+
+inline std::string backend_name(const ::testing::TestParamInfo<mpgpu::Backend>& info) {
+  return info.param == mpgpu::Backend::cuda ? "cuda" : "cpu";
+}
+
+}  // namespace mpgpu_test
+
+/// Runs the fixture `Suite` (derived from IntegerTest) on this executable's backend.
+#define MPGPU_INSTANTIATE_ON_BACKEND(Suite)                                                 \
+  INSTANTIATE_TEST_SUITE_P(On, Suite, ::testing::Values(::mpgpu_test::test_backend()), \
+                           ::mpgpu_test::backend_name)

@@ -1,0 +1,173 @@
+#include "bench_ops.hpp"
+
+#include <functional>
+#include <stdexcept>
+
+namespace mpgpu::cli {
+
+// ---- operands -------------------------------------------------------------------
+
+Workload::Workload(const Context& ctx, std::uint64_t bits, unsigned long seed)
+    : ctx_(ctx), bits_(bits), A_(ctx), B_(ctx), A_near_(ctx) {
+  gmp_randinit_default(rand_);
+  // Seeded per size, so a row's operands do not depend on which rows ran before.
+  gmp_randseed_ui(rand_, seed ^ (bits * 0x9E3779B97F4A7C15ull));
+  random_operand(a_.get());
+  random_operand(b_.get());
+  mpz_set(a_near_.get(), a_.get());
+  mpz_combit(a_near_.get(), 0);
+  A_ = Integer::from_mpz(a_.get(), ctx_);
+  B_ = Integer::from_mpz(b_.get(), ctx_);
+  A_near_ = Integer::from_mpz(a_near_.get(), ctx_);
+}
+
+Workload::~Workload() { gmp_randclear(rand_); }
+
+void Workload::random_operand(mpz_ptr z) {
+  mpz_urandomb(z, rand_, bits_);
+  mpz_setbit(z, bits_ - 1);  // exactly `bits` bits: full-size operands
+}
+
+const std::vector<Mpz>& Workload::gmp_terms() {
+  if (gmp_terms_.empty()) {
+    gmp_terms_.reserve(kSumTerms);
+    for (std::size_t i = 0; i < kSumTerms; ++i) {
+      Mpz t;
+      if (i == 0) mpz_set(t.get(), a_.get());
+      else if (i == 1) mpz_set(t.get(), b_.get());
+      else random_operand(t.get());
+      gmp_terms_.push_back(std::move(t));
+    }
+  }
+  return gmp_terms_;
+}
+
+const std::vector<Integer>& Workload::terms() {
+  if (terms_.empty()) {
+    terms_.reserve(kSumTerms);
+    for (const Mpz& t : gmp_terms()) terms_.push_back(Integer::from_mpz(t.get(), ctx_));
+  }
+  return terms_;
+}
+
+void Workload::drop_terms() {
+  terms_.clear();
+  terms_.shrink_to_fit();
+  gmp_terms_.clear();
+  gmp_terms_.shrink_to_fit();
+}
+
+// ---- cases ------------------------------------------------------------------------
+
+namespace {
+
+/// An operation whose result is an integer: compared through to_mpz.
+class IntegerCase : public OpCase {
+ public:
+  using MpgpuFn = std::function<void(Integer&)>;
+  using GmpFn = std::function<void(mpz_ptr)>;
+  IntegerCase(const Context& ctx, MpgpuFn mp, GmpFn gmp)
+      : r_(ctx), mp_(std::move(mp)), gmp_(std::move(gmp)) {}
+  void run_mpgpu() override { mp_(r_); }
+  void run_gmp() override { gmp_(z_.get()); }
+  bool verify() override {
+    Mpz got;
+    r_.to_mpz(got.get());
+    return mpz_cmp(got.get(), z_.get()) == 0;
+  }
+
+ private:
+  Integer r_;
+  Mpz z_;
+  MpgpuFn mp_;
+  GmpFn gmp_;
+};
+
+/// An operation whose result is a machine number (cmp, popcount).
+template <class T>
+class ScalarCase : public OpCase {
+ public:
+  ScalarCase(std::function<T()> mp, std::function<T()> gmp) : mp_(std::move(mp)), gmp_(std::move(gmp)) {}
+  void run_mpgpu() override { got_ = mp_(); }
+  void run_gmp() override { want_ = gmp_(); }
+  bool verify() override { return got_ == want_; }
+
+ private:
+  std::function<T()> mp_, gmp_;
+  T got_{}, want_{};
+};
+
+int sign_of(int c) { return (c > 0) - (c < 0); }
+
+}  // namespace
+
+const std::vector<OpInfo>& all_ops() {
+  static const std::vector<OpInfo> ops = {
+      {"add", 3.0 / 8, "a + b"},
+      {"sub", 3.0 / 8, "a - b"},
+      {"and", 3.0 / 8, "a & b"},
+      {"ior", 3.0 / 8, "a | b"},
+      {"xor", 3.0 / 8, "a ^ b"},
+      {"mul_2exp", 0, "a << 1003"},
+      {"fdiv_q_2exp", 0, "floor(a / 2^1003)"},
+      {"cmp", 0, "cmp(a, a ^ 1): operands differ in the lowest bit only"},
+      {"popcount", 0, "popcount(a)"},
+      {"sum", 0, "sum of 8 terms"},
+  };
+  return ops;
+}
+
+const OpInfo* find_op(std::string_view name) {
+  for (const OpInfo& op : all_ops())
+    if (op.name == name) return &op;
+  return nullptr;
+}
+
+std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w) {
+  const Integer& A = w.A();
+  const Integer& B = w.B();
+  mpz_srcptr a = w.a();
+  mpz_srcptr b = w.b();
+  auto integer_case = [&](IntegerCase::MpgpuFn mp, IntegerCase::GmpFn gmp) {
+    return std::make_unique<IntegerCase>(w.context(), std::move(mp), std::move(gmp));
+  };
+  if (name == "add")
+    return integer_case([&A, &B](Integer& r) { add(r, A, B); }, [a, b](mpz_ptr z) { mpz_add(z, a, b); });
+  if (name == "sub")
+    return integer_case([&A, &B](Integer& r) { sub(r, A, B); }, [a, b](mpz_ptr z) { mpz_sub(z, a, b); });
+  if (name == "and")
+    return integer_case([&A, &B](Integer& r) { and_(r, A, B); }, [a, b](mpz_ptr z) { mpz_and(z, a, b); });
+  if (name == "ior")
+    return integer_case([&A, &B](Integer& r) { ior(r, A, B); }, [a, b](mpz_ptr z) { mpz_ior(z, a, b); });
+  if (name == "xor")
+    return integer_case([&A, &B](Integer& r) { xor_(r, A, B); }, [a, b](mpz_ptr z) { mpz_xor(z, a, b); });
+  if (name == "mul_2exp")
+    return integer_case([&A](Integer& r) { mul_2exp(r, A, kBenchShift); },
+                        [a](mpz_ptr z) { mpz_mul_2exp(z, a, kBenchShift); });
+  if (name == "fdiv_q_2exp")
+    return integer_case([&A](Integer& r) { fdiv_q_2exp(r, A, kBenchShift); },
+                        [a](mpz_ptr z) { mpz_fdiv_q_2exp(z, a, kBenchShift); });
+  if (name == "cmp") {
+    const Integer& N = w.A_near();
+    mpz_srcptr n = w.a_near();
+    return std::make_unique<ScalarCase<int>>([&A, &N] { return sign_of(cmp(A, N)); },
+                                             [a, n] { return sign_of(mpz_cmp(a, n)); });
+  }
+  if (name == "popcount")
+    return std::make_unique<ScalarCase<std::uint64_t>>(
+        [&A] { return popcount(A); }, [a] { return static_cast<std::uint64_t>(mpz_popcount(a)); });
+  if (name == "sum") {
+    const std::vector<Integer>& terms = w.terms();
+    const std::vector<Mpz>& gmp_terms = w.gmp_terms();
+    // GMP has no sum: the plain loop of additions a GMP user writes.
+    return integer_case([&terms](Integer& r) { sum(r, terms); },
+                        [&gmp_terms](mpz_ptr z) {
+                          mpz_add(z, gmp_terms[0].get(), gmp_terms[1].get());
+                          for (std::size_t i = 2; i < gmp_terms.size(); ++i)
+                            mpz_add(z, z, gmp_terms[i].get());
+                        });
+  }
+  throw std::logic_error("mpgpu bench: unknown operation " + std::string(name));
+}
+
+}  // namespace mpgpu::cli

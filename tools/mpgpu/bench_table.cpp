@@ -1,0 +1,320 @@
+#include "bench_table.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "args.hpp"
+#include "bench_ops.hpp"
+#include "mpgpu/mpgpu.hpp"
+#include "output.hpp"
+
+namespace mpgpu::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// One warm-up call (which also sizes the run), then `reps` timed calls.
+/// `sync` waits for queued device work, before and after each call, so a
+/// timing covers exactly the call's own work.
+template <class F, class Sync>
+Measurement measure(F&& call, Sync&& sync, const RepPolicy& policy) {
+  sync();
+  auto t0 = Clock::now();
+  call();
+  sync();
+  const double warm = seconds_since(t0);
+  int reps = policy.max_reps;
+  if (warm > 0 && policy.target_s > 0) {
+    const double fit = std::ceil(policy.target_s / warm);
+    reps = static_cast<int>(std::clamp(fit, double(policy.min_reps), double(policy.max_reps)));
+  }
+  std::vector<double> times(static_cast<std::size_t>(reps));
+  for (double& t : times) {
+    sync();
+    t0 = Clock::now();
+    call();
+    sync();
+    t = seconds_since(t0);
+  }
+  std::sort(times.begin(), times.end());
+  const std::size_t n = times.size();
+  Measurement m;
+  m.median_s = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  m.reps = reps;
+  return m;
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+RepPolicy policy_for(const BenchOptions& opt) {
+  if (opt.reps) return {*opt.reps, *opt.reps, 0};
+  // Full: up to 21 calls or ~0.25 s per measurement; at 2^30 bits a GMP add
+  // takes ~15 ms, so the big rows run the minimum of 3 timed calls.
+  if (!opt.quick) return {3, 21, 0.25};
+  return {3, 7, 0.05};
+}
+
+/// Error messages go into one table cell: one line.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+void progress_line(const BenchRow& row, std::size_t index, std::size_t total) {
+  std::cerr << "[" << index << "/" << total << "] " << row.op << " " << format_bits(row.bits) << ": ";
+  if (row.mpgpu.reps) std::cerr << "mpgpu " << format_seconds(row.mpgpu.median_s) << ", ";
+  if (row.gmp.reps) std::cerr << "GMP " << format_seconds(row.gmp.median_s) << ", ";
+  std::cerr << (row.verified ? "verified" : "NOT VERIFIED");
+  if (!row.error.empty()) std::cerr << " (" << row.error << ")";
+  std::cerr << std::endl;
+}
+
+}  // namespace
+
+double BenchRow::speedup() const {
+  if (!mpgpu.reps || !gmp.reps || mpgpu.median_s <= 0) return 0;
+  return gmp.median_s / mpgpu.median_s;
+}
+
+double BenchRow::gbps() const {
+  if (!mpgpu.reps || bytes <= 0 || mpgpu.median_s <= 0) return 0;
+  return bytes / mpgpu.median_s / 1e9;
+}
+
+bool BenchReport::all_verified() const {
+  return std::all_of(rows.begin(), rows.end(), [](const BenchRow& r) { return r.verified; });
+}
+
+std::vector<std::uint64_t> bench_sizes(const BenchOptions& opt) {
+  std::vector<std::uint64_t> sizes = opt.bits;
+  if (sizes.empty()) {
+    if (opt.quick) sizes = {1u << 16, 1u << 20, 1u << 24};
+    else
+      for (int e = 16; e <= 30; e += 2) sizes.push_back(std::uint64_t{1} << e);
+  }
+  std::erase_if(sizes, [&](std::uint64_t b) { return b > opt.max_bits; });
+  return sizes;
+}
+
+BenchReport run_bench_table(const Context& ctx, const BenchOptions& opt) {
+  const auto start = Clock::now();
+  BenchReport report;
+  report.context = ctx.describe();
+  const DeviceInfo info = ctx.info();
+  report.device_name = info.name;
+  report.gmp_release = info.gmp_release;
+  report.date = utc_now();
+  report.quick = opt.quick;
+  report.policy = policy_for(opt);
+
+  std::vector<const OpInfo*> ops;
+  if (opt.ops.empty())
+    for (const OpInfo& op : all_ops()) ops.push_back(&op);
+  else
+    for (const std::string& name : opt.ops) ops.push_back(find_op(name));
+  const std::vector<std::uint64_t> sizes = bench_sizes(opt);
+  const std::size_t total = sizes.size() * ops.size();
+
+  auto sync = [&ctx] { ctx.synchronize(); };
+  auto no_sync = [] {};
+  for (std::uint64_t bits : sizes) {
+    std::unique_ptr<Workload> work;
+    std::string setup_error;
+    try {
+      work = std::make_unique<Workload>(ctx, bits, opt.seed);
+    } catch (const std::exception& e) {
+      setup_error = one_line(std::string("making the operands failed: ") + e.what());
+    }
+    for (const OpInfo* op : ops) {
+      BenchRow row;
+      row.op = std::string(op->name);
+      row.bits = bits;
+      row.bytes = op->bytes_per_bit * static_cast<double>(bits);
+      row.error = setup_error;
+      if (work) {
+        std::unique_ptr<OpCase> c;
+        bool mpgpu_ok = false;
+        try {
+          c = make_case(op->name, *work);
+          row.mpgpu = measure([&] { c->run_mpgpu(); }, sync, report.policy);
+          mpgpu_ok = true;
+        } catch (const std::exception& e) {
+          row.error = one_line(std::string("mpgpu: ") + e.what());
+        }
+        if (c) {
+          try {
+            row.gmp = measure([&] { c->run_gmp(); }, no_sync, report.policy);
+            if (mpgpu_ok) {
+              row.verified = c->verify();
+              if (!row.verified) row.error = "result differs from GMP's";
+            }
+          } catch (const std::exception& e) {
+            if (row.error.empty()) row.error = one_line(std::string("GMP or verification: ") + e.what());
+          }
+        }
+        if (op->name == "sum") work->drop_terms();
+      }
+      report.rows.push_back(std::move(row));
+      if (opt.progress) progress_line(report.rows.back(), report.rows.size(), total);
+    }
+  }
+  report.total_s = seconds_since(start);
+  return report;
+}
+
+int run_bench(const Context& ctx, const BenchOptions& opt) {
+  if (opt.progress)
+    std::cerr << "mpgpu bench: " << ctx.describe() << ", " << bench_sizes(opt).size() << " sizes"
+              << std::endl;
+  const BenchReport report = run_bench_table(ctx, opt);
+  write_report(std::cout, report, opt.format);
+  std::cout.flush();
+
+  auto save = [&report](const std::string& path, Format format) {
+    if (path.empty()) return true;
+    std::ofstream file(path);
+    if (file) write_report(file, report, format);
+    if (!file) {
+      std::cerr << "mpgpu bench: cannot write " << path << "\n";
+      return false;
+    }
+    return true;
+  };
+  bool saved = save(opt.csv_out, Format::csv);
+  saved = save(opt.json_out, Format::json) && saved;
+  saved = save(opt.text_out, Format::text) && saved;
+
+  if (!report.all_verified()) {
+    std::size_t bad = std::count_if(report.rows.begin(), report.rows.end(),
+                                    [](const BenchRow& r) { return !r.verified; });
+    std::cerr << "mpgpu bench: " << bad << " of " << report.rows.size()
+              << " rows NOT verified against GMP\n";
+    return kExitNotVerified;
+  }
+  return saved ? kExitOk : kExitError;
+}
+
+// ---- command line -----------------------------------------------------------------
+
+void print_bench_help(std::ostream& out) {
+  out << "usage: mpgpu [--device SPEC] bench [options]\n"
+         "\n"
+         "Times each operation at each size with mpgpu (in the chosen context) and with\n"
+         "plain GMP mpz calls on the host, on the same random full-size operands, and\n"
+         "checks that the results are equal. Times are medians of repeated calls after a\n"
+         "warm-up call; device work is synchronized before and after each call.\n"
+         "\n"
+         "operations: ";
+  for (const OpInfo& op : all_ops()) out << op.name << (&op == &all_ops().back() ? "\n" : ", ");
+  out << "sizes:      2^16, 2^18, ..., 2^30 bits (--quick: 2^16, 2^20, 2^24)\n"
+         "GB/s:       for add, sub, and, ior, xor: 3 x bits/8 bytes (two reads, one write)\n"
+         "            divided by the mpgpu time\n"
+         "\n"
+         "options:\n"
+         "  --quick            three sizes, fewer repetitions\n"
+         "  --max-bits N       skip sizes above N bits (N: 1048576 or 2^20)\n"
+         "  --bits LIST        measure these sizes instead (e.g. 2^20,3000000)\n"
+         "  --ops LIST         only these operations (e.g. add,sub,popcount)\n"
+         "  --reps N           exactly N timed calls per measurement (default: adaptive,\n"
+         "                     3..21, or 3..7 with --quick)\n"
+         "  --csv, --json      print CSV or JSON instead of the text table\n"
+         "  --csv-out FILE     also write the table as CSV to FILE\n"
+         "  --json-out FILE    also write it as JSON to FILE\n"
+         "  --text-out FILE    also write the text table to FILE\n"
+         "  --progress         one line per finished row on stderr\n"
+         "  --seed N           seed of the random operands (default 20261122)\n"
+         "  -h, --help         this help\n"
+         "\n"
+         "exit status: 0 if every row matched GMP, 1 if any did not (or failed), 2 for a\n"
+         "bad command line, 3 for other errors. Speed never makes the command fail.\n";
+}
+
+BenchOptions parse_bench_options(std::vector<std::string> args) {
+  BenchOptions opt;
+  opt.progress = isatty(STDERR_FILENO);
+  bool format_set = false;
+  auto set_format = [&](Format f, const std::string& name) {
+    if (format_set && opt.format != f) throw UsageError("bench: " + name + " conflicts with an earlier format option");
+    opt.format = f;
+    format_set = true;
+  };
+  ArgReader r(std::move(args));
+  while (!r.done()) {
+    const std::string a = r.next();
+    if (a == "-h" || a == "--help") {
+      opt.help = true;
+    } else if (a == "--quick") {
+      r.no_value(a);
+      opt.quick = true;
+    } else if (a == "--csv") {
+      r.no_value(a);
+      set_format(Format::csv, a);
+    } else if (a == "--json") {
+      r.no_value(a);
+      set_format(Format::json, a);
+    } else if (a == "--text") {
+      r.no_value(a);
+      set_format(Format::text, a);
+    } else if (a == "--max-bits") {
+      opt.max_bits = parse_bits(a, r.value(a));
+    } else if (a == "--bits") {
+      opt.bits.clear();
+      for (const std::string& item : split_list(a, r.value(a))) opt.bits.push_back(parse_bits(a, item));
+    } else if (a == "--ops") {
+      opt.ops = split_list(a, r.value(a));
+      for (const std::string& name : opt.ops)
+        if (!find_op(name)) {
+          std::string known;
+          for (const OpInfo& op : all_ops()) known += (known.empty() ? "" : ", ") + std::string(op.name);
+          throw UsageError("--ops: unknown operation \"" + name + "\" (known: " + known + ")");
+        }
+    } else if (a == "--reps") {
+      opt.reps = static_cast<int>(parse_count(a, r.value(a), 100000));
+    } else if (a == "--csv-out") {
+      opt.csv_out = r.value(a);
+    } else if (a == "--json-out") {
+      opt.json_out = r.value(a);
+    } else if (a == "--text-out") {
+      opt.text_out = r.value(a);
+    } else if (a == "--progress") {
+      r.no_value(a);
+      opt.progress = true;
+    } else if (a == "--no-progress") {
+      r.no_value(a);
+      opt.progress = false;
+    } else if (a == "--seed") {
+      opt.seed = static_cast<unsigned long>(parse_count(a, r.value(a), ~0ul));
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("bench: unknown option " + a);
+    } else {
+      throw UsageError("bench: unexpected argument \"" + a + "\"");
+    }
+  }
+  if (!opt.help && bench_sizes(opt).empty())
+    throw UsageError("bench: no size left to measure: every size is above --max-bits " +
+                     std::to_string(opt.max_bits) + " (the smallest default size is 2^16 bits)");
+  return opt;
+}
+
+}  // namespace mpgpu::cli

@@ -1,0 +1,187 @@
+#include "output.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <ostream>
+#include <vector>
+
+namespace mpgpu::cli {
+
+namespace {
+
+std::string printf_string(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+/// Three significant digits: 1.23, 12.3, 123.
+std::string three_digits(double v) {
+  if (v >= 99.95) return printf_string("%.0f", v);
+  if (v >= 9.995) return printf_string("%.1f", v);
+  return printf_string("%.2f", v);
+}
+
+/// Text table columns: name, right-aligned?
+struct Column {
+  const char* title;
+  bool right;
+};
+
+}  // namespace
+
+std::string format_seconds(double s) {
+  if (s <= 0) return "-";
+  if (s < 1e-6) return three_digits(s * 1e9) + " ns";
+  if (s < 1e-3) return three_digits(s * 1e6) + " us";
+  if (s < 1) return three_digits(s * 1e3) + " ms";
+  return three_digits(s) + " s";
+}
+
+std::string format_bits(std::uint64_t bits) {
+  if (bits && std::has_single_bit(bits)) return "2^" + std::to_string(std::countr_zero(bits));
+  return std::to_string(bits);
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return (u ? three_digits(v) : std::to_string(bytes)) + " " + units[u];
+}
+
+std::string json_quote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// ---- text ---------------------------------------------------------------------------
+
+void write_text(std::ostream& out, const BenchReport& report) {
+  out << "mpgpu bench (" << (report.quick ? "quick" : "full") << "): " << report.context << " vs GMP "
+      << report.gmp_release << " on the host, " << report.date << "\n";
+  out << "times: median of " << report.policy.min_reps;
+  if (report.policy.max_reps != report.policy.min_reps) out << "-" << report.policy.max_reps;
+  out << " calls after a warm-up; GB/s = 3 x bits/8 bytes / mpgpu time\n\n";
+
+  const std::vector<Column> cols = {{"op", false},       {"bits", true}, {"mpgpu", true}, {"GMP", true},
+                                    {"speed-up", true}, {"GB/s", true}, {"verified", false}};
+  std::vector<std::vector<std::string>> cells;
+  for (const BenchRow& r : report.rows) {
+    const double su = r.speedup(), gb = r.gbps();
+    cells.push_back({r.op, format_bits(r.bits), r.mpgpu.reps ? format_seconds(r.mpgpu.median_s) : "failed",
+                     r.gmp.reps ? format_seconds(r.gmp.median_s) : "failed",
+                     su > 0 ? three_digits(su) + "x" : "-", gb > 0 ? three_digits(gb) : "-",
+                     r.verified ? "yes" : "no"});
+  }
+  std::vector<std::size_t> width(cols.size());
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    width[c] = std::string(cols[c].title).size();
+    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](auto cell_of) {
+    std::string s;
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const std::string cell = cell_of(c);
+      const std::string pad(width[c] - cell.size(), ' ');
+      if (c) s += "  ";
+      s += cols[c].right ? pad + cell : cell + (c + 1 < cols.size() ? pad : "");
+    }
+    out << s << "\n";
+  };
+  line([&](std::size_t c) { return std::string(cols[c].title); });
+  line([&](std::size_t c) { return std::string(width[c], '-'); });
+  for (const auto& row : cells) line([&](std::size_t c) { return row[c]; });
+
+  std::size_t bad = 0;
+  for (const BenchRow& r : report.rows) bad += !r.verified;
+  out << "\n" << report.rows.size() << " rows, ";
+  if (bad) out << bad << " NOT verified";
+  else out << "all verified against GMP";
+  out << "; " << three_digits(report.total_s) << " s in all\n";
+  for (const BenchRow& r : report.rows)
+    if (!r.error.empty()) out << "  " << r.op << " " << format_bits(r.bits) << ": " << r.error << "\n";
+}
+
+// ---- CSV --------------------------------------------------------------------------------
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string number(double v) { return printf_string("%.6g", v); }
+
+}  // namespace
+
+void write_csv(std::ostream& out, const BenchReport& report) {
+  out << "op,bits,mpgpu_s,mpgpu_reps,gmp_s,gmp_reps,speedup,gbps,verified,error\n";
+  for (const BenchRow& r : report.rows) {
+    out << r.op << ',' << r.bits << ',' << (r.mpgpu.reps ? number(r.mpgpu.median_s) : "") << ','
+        << r.mpgpu.reps << ',' << (r.gmp.reps ? number(r.gmp.median_s) : "") << ',' << r.gmp.reps << ','
+        << (r.speedup() > 0 ? number(r.speedup()) : "") << ',' << (r.gbps() > 0 ? number(r.gbps()) : "")
+        << ',' << (r.verified ? "yes" : "no") << ',' << csv_field(r.error) << '\n';
+  }
+}
+
+// ---- JSON -------------------------------------------------------------------------------
+
+void write_json(std::ostream& out, const BenchReport& report) {
+  auto num_or_null = [](double v) { return v > 0 ? number(v) : std::string("null"); };
+  out << "{\n"
+      << "  \"context\": " << json_quote(report.context) << ",\n"
+      << "  \"device\": " << json_quote(report.device_name) << ",\n"
+      << "  \"gmp\": " << json_quote(report.gmp_release) << ",\n"
+      << "  \"date\": " << json_quote(report.date) << ",\n"
+      << "  \"mode\": " << json_quote(report.quick ? "quick" : "full") << ",\n"
+      << "  \"total_s\": " << number(report.total_s) << ",\n"
+      << "  \"all_verified\": " << (report.all_verified() ? "true" : "false") << ",\n"
+      << "  \"rows\": [";
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const BenchRow& r = report.rows[i];
+    out << (i ? ",\n" : "\n") << "    {\"op\": " << json_quote(r.op) << ", \"bits\": " << r.bits
+        << ", \"mpgpu_s\": " << (r.mpgpu.reps ? number(r.mpgpu.median_s) : "null")
+        << ", \"mpgpu_reps\": " << r.mpgpu.reps
+        << ", \"gmp_s\": " << (r.gmp.reps ? number(r.gmp.median_s) : "null") << ", \"gmp_reps\": " << r.gmp.reps
+        << ", \"speedup\": " << num_or_null(r.speedup()) << ", \"gbps\": " << num_or_null(r.gbps())
+        << ", \"verified\": " << (r.verified ? "true" : "false")
+        << ", \"error\": " << (r.error.empty() ? "null" : json_quote(r.error)) << "}";
+  }
+  out << (report.rows.empty() ? "]\n" : "\n  ]\n") << "}\n";
+}
+
+void write_report(std::ostream& out, const BenchReport& report, Format format) {
+  switch (format) {
+    case Format::text: write_text(out, report); break;
+    case Format::csv: write_csv(out, report); break;
+    case Format::json: write_json(out, report); break;
+  }
+}
+
+}  // namespace mpgpu::cli

@@ -1,0 +1,26 @@
+// Formatting of `mpgpu bench` reports: aligned text, CSV and JSON.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "bench_table.hpp"
+
+namespace mpgpu::cli {
+
+/// "12.3 us", "1.05 ms", "2.00 s" (three significant digits).
+std::string format_seconds(double s);
+/// "2^20" for powers of two, else the decimal count.
+std::string format_bits(std::uint64_t bits);
+/// "1.5 GiB" style byte counts.
+std::string format_bytes(std::uint64_t bytes);
+/// A JSON string literal, quotes included.
+std::string json_quote(const std::string& s);
+
+void write_text(std::ostream& out, const BenchReport& report);
+void write_csv(std::ostream& out, const BenchReport& report);
+void write_json(std::ostream& out, const BenchReport& report);
+void write_report(std::ostream& out, const BenchReport& report, Format format);
+
+}  // namespace mpgpu::cli
