@@ -13,11 +13,14 @@ struct ContextState {
   int device = -1;
   Stream stream = nullptr;       // owned (CUDA)
   void* mem_pool = nullptr;      // cudaMemPool_t of the device (not owned)
-  // Pinned host words that kernels' small results (sizes, flags) are copied
-  // into before the stream is synchronized; see cuda_runtime.hpp.
-  void* pinned_words = nullptr;  // owned (CUDA), 64 x 8 bytes
-  // Device scratch words matching pinned_words, for atomics and flags.
-  void* device_words = nullptr;  // owned (CUDA), 64 x 8 bytes
+  // Small results of device operations (sizes, flags): kernels combine them
+  // in device_words and the last block publishes them into pinned_words,
+  // host memory mapped into the device (mapped_words is its device address).
+  // See include/mpgpu/device/result_words.cuh.
+  void* pinned_words = nullptr;  // owned (CUDA)
+  void* mapped_words = nullptr;  // device view of pinned_words
+  void* device_words = nullptr;  // owned (CUDA)
+  bool words_dirty = false;      // a failed operation may have left words set
   std::recursive_mutex mutex;    // guards the scratch words across threads
 
   ContextState() = default;

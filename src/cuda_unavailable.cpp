@@ -27,6 +27,9 @@ std::size_t add_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavaila
 std::size_t add_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("add"); }
 std::size_t sub_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("sub"); }
 std::size_t sub_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("sub"); }
+std::size_t sub_abs_ordered(ContextState&, Stream, limb_t*, const limb_t*, const limb_t*, std::size_t, int&) {
+  unavailable("sub");
+}
 int cmp_same_size(ContextState&, Stream, const limb_t*, const limb_t*, std::size_t) { unavailable("cmp"); }
 std::size_t lowest_nonzero(ContextState&, Stream, Operand) { unavailable("search"); }
 std::size_t normalized_size(ContextState&, Stream, Operand) { unavailable("search"); }

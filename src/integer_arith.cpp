@@ -39,15 +39,12 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
     out.commit(r, n, a_sign);
     return;
   }
-  int c = big.size > small.size ? 1 : dc::cmp_same_size(ctx.state(), st, big.limbs, small.limbs, big.size);
-  if (c == 0) {
-    DeviceResult out(ctx, st, 1);
-    out.commit(r, 0, 0);
+  if (big.size == small.size) {  // which magnitude is larger is decided on the device
+    DeviceResult out(ctx, st, big.size);
+    int order = 0;
+    std::size_t n = dc::sub_abs_ordered(ctx.state(), st, out.get(), big.limbs, small.limbs, big.size, order);
+    out.commit(r, n, order >= 0 ? big_sign : small_sign);
     return;
-  }
-  if (c < 0) {
-    std::swap(big, small);
-    std::swap(big_sign, small_sign);
   }
   DeviceResult out(ctx, st, big.size);
   std::size_t n = dc::sub_abs(ctx.state(), st, out.get(), big, small);
@@ -59,11 +56,7 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
 void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("add", a, b);
   if (!a.context().is_cuda()) {
-    Integer out(a.context());
-    mpz_add(out.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    out.refresh_cpu_meta();
-    r = std::move(out);
-    return;
+    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_add(z, a.cpu_mpz(), b.cpu_mpz()); });
   }
   add_signed_device(r, a, b, b.sign(), s);
 }
@@ -71,11 +64,7 @@ void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
 void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("sub", a, b);
   if (!a.context().is_cuda()) {
-    Integer out(a.context());
-    mpz_sub(out.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    out.refresh_cpu_meta();
-    r = std::move(out);
-    return;
+    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_sub(z, a.cpu_mpz(), b.cpu_mpz()); });
   }
   add_signed_device(r, a, b, -b.sign(), s);
 }

@@ -12,17 +12,10 @@ namespace mpgpu {
 using detail::device_operand;
 using detail::DeviceResult;
 namespace dc = detail::cuda;
+using detail::on_cpu;
 
 namespace {
 
-/// Runs a GMP call into a fresh Integer, then moves it into r.
-template <class F>
-void on_cpu(Integer& r, const Context& ctx, F&& f) {
-  Integer out(ctx);
-  f(out.cpu_mpz());
-  out.refresh_cpu_meta();
-  r = std::move(out);
-}
 
 limb_t read_limb(const Integer& a, std::size_t i, Stream s) {
   limb_t v = 0;
@@ -90,7 +83,13 @@ void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
     return;
   }
   DeviceResult out(ctx, st, t.size() + 1);
-  std::size_t n = dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(t), 1);
+  std::size_t n = 1;
+  if (t.is_zero()) {  // every bit was shifted out: floor is -1
+    const limb_t one = 1;
+    dc::copy_to_device(ctx.state(), st, out.get(), &one, sizeof one);
+  } else {
+    n = dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(t), 1);
+  }
   out.commit(r, n, -1);
 }
 

@@ -49,6 +49,15 @@ class DeviceResult {
   limb_t* ptr_ = nullptr;
 };
 
+/// Runs a GMP call with r's mpz as destination (GMP allows it to alias the
+/// operands); r moves to `ctx` first if it lives elsewhere.
+template <class F>
+void on_cpu(Integer& r, const Context& ctx, F&& f) {
+  if (r.context() != ctx) r = Integer(ctx);
+  f(r.cpu_mpz());
+  r.refresh_cpu_meta();
+}
+
 /// Copies a CUDA integer's value into an mpz (host), for conversions.
 void device_to_mpz(const Integer& x, mpz_ptr z);
 /// Makes `r` (CUDA context) hold the value of z.

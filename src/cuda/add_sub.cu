@@ -2,6 +2,7 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/words.cuh"
+#include "mpgpu/device/limb_search.cuh"
 #include "mpgpu/device/scan_add.cuh"
 
 namespace mpgpu::detail::cuda {
@@ -10,31 +11,37 @@ namespace {
 
 using Policy = device::ScanAddPolicy;
 
+/// Queues the scan add/sub of a and b into r as the last kernel of the
+/// operation `ow` (a.size >= 1).
 template <bool kSubtract>
-std::size_t run_scan_add(ContextState& st, Stream s, limb_t* r, Operand a, device::AddendB b) {
-  WordsLock lock(st.mutex);
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
-  clear_words(st, s);
+void queue_scan_add(ContextState& st, Stream s, OpWords& ow, limb_t* r, Operand a, device::AddendB b,
+                    bool order_from_slot) {
   const std::size_t tiles = (a.size + Policy::kTile - 1) / Policy::kTile;
   if (tiles > static_cast<std::size_t>(INT32_MAX))
     throw Overflow("mpgpu: add/sub of " + std::to_string(a.size) + " limbs exceeds the tile count limit");
   device::CarryTileState tile_state;
   void* tile_storage = nullptr;
-  if (tiles > 1) {
+  if (tiles > 1) {  // one tile needs no look-back, hence no tile state
     std::size_t bytes = 0;
     MPGPU_CUDA_CHECK(device::CarryTileState::AllocationSize(static_cast<int>(tiles), bytes));
     tile_storage = allocate(st, s, bytes);
     MPGPU_CUDA_CHECK(tile_state.Init(static_cast<int>(tiles), tile_storage, bytes));
     const int init_threads = 256;
-    device::init_tile_state<<<static_cast<unsigned>((tiles + init_threads - 1) / init_threads),
-                                     init_threads, 0, s>>>(tile_state, static_cast<int>(tiles));
+    device::init_tile_state<<<static_cast<unsigned>((tiles + init_threads - 1) / init_threads), init_threads, 0,
+                              s>>>(tile_state, static_cast<int>(tiles));
     MPGPU_CHECK_LAUNCH("init_tile_state");
   }
   device::scan_add_kernel<kSubtract><<<static_cast<unsigned>(tiles), Policy::kThreads, 0, s>>>(
-      r, a.limbs, a.size, b, tile_state, device_words(st) + kSlotSize);
+      r, a.limbs, a.size, b, tile_state, ow.words(), order_from_slot);
   MPGPU_CHECK_LAUNCH("scan_add_kernel");
-  deallocate(st, s, tile_storage);
-  return read_words(st, s)[kSlotSize];
+  deallocate(st, s, tile_storage);  // stream-ordered: after the kernel
+}
+
+template <bool kSubtract>
+std::size_t run_scan_add(ContextState& st, Stream s, limb_t* r, Operand a, device::AddendB b) {
+  OpWords ow(st, s);
+  queue_scan_add<kSubtract>(st, s, ow, r, a, b, false);
+  return ow.wait()[kSlotSize];
 }
 
 }  // namespace
@@ -53,6 +60,18 @@ std::size_t sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b)
 
 std::size_t sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
   return run_scan_add<true>(st, s, r, a, {nullptr, 1, b});
+}
+
+std::size_t sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b,
+                            std::size_t n, int& order) {
+  OpWords ow(st, s);
+  // The comparison stays on the device: the subtraction reads its key.
+  MPGPU_CUDA_CHECK(device::launch_limb_search<true>(device::DifferingLimb{a, b}, n, ow.words(), kSlotOrder,
+                                                    false, s));
+  queue_scan_add<true>(st, s, ow, r, {a, n}, {b, n, 0}, true);
+  const std::uint64_t* words = ow.wait();
+  order = words[kSlotOrder] == 0 ? 0 : ((words[kSlotOrder] & 1) ? 1 : -1);
+  return words[kSlotSize];
 }
 
 }  // namespace mpgpu::detail::cuda

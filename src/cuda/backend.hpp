@@ -49,6 +49,11 @@ std::size_t add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, lim
 /// r = |a| - |b|, requires |a| >= |b|; r has room for a.size limbs. Returns the size.
 std::size_t sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 std::size_t sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
+/// r = ||a| - |b|| for a and b of equal size n, comparing them on the device
+/// (one synchronize in all); `order` receives the sign of |a| - |b|. r has
+/// room for n limbs. Returns the size.
+std::size_t sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b,
+                            std::size_t n, int& order);
 
 // ---- searches (limb_search.cu) ----------------------------------------------------
 /// Sign of |a| - |b| for operands of equal size n.

@@ -1,5 +1,5 @@
 // Launcher of the two's-complement bitwise operations: up to three searches
-// and one map, all queued on the stream, one read-back of the size.
+// and one map, all queued on the stream, one synchronize for the size.
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/words.cuh"
@@ -11,26 +11,26 @@ namespace mpgpu::detail::cuda {
 std::size_t bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a, bool a_negative,
                     Operand b, bool b_negative) {
   using Policy = device::BitwisePolicy;
-  WordsLock lock(st.mutex);
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
-  clear_words(st, s);
-  unsigned long long* words = device_words(st);
-  const device::TwosComplementOperand ta{a.limbs, a.size, a_negative, words + kSlotLowA};
-  const device::TwosComplementOperand tb{b.limbs, b.size, b_negative, words + kSlotLowB};
+  OpWords ow(st, s);
+  const ResultWords words = ow.words();
+  const device::TwosComplementOperand ta{a.limbs, a.size, a_negative, words.slots + kSlotLowA};
+  const device::TwosComplementOperand tb{b.limbs, b.size, b_negative, words.slots + kSlotLowB};
   if (a_negative)
-    MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::NonzeroLimb{a.limbs}, a.size, words + kSlotLowA, s));
+    MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::NonzeroLimb{a.limbs}, a.size, words, kSlotLowA,
+                                                       false, s));
   if (b_negative)
-    MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::NonzeroLimb{b.limbs}, b.size, words + kSlotLowB, s));
+    MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::NonzeroLimb{b.limbs}, b.size, words, kSlotLowB,
+                                                       false, s));
   const bool r_negative = limb::bitwise_result_negative(op, a_negative, b_negative);
   const std::size_t L = std::max(a.size, b.size);
   if (r_negative)
-    MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::BitwiseResultNonzero{op, ta, tb}, L,
-                                                       words + kSlotLowR, s));
+    MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::BitwiseResultNonzero{op, ta, tb}, L, words,
+                                                       kSlotLowR, false, s));
   constexpr std::size_t per_block = std::size_t(Policy::kThreads) * Policy::kItems;
   device::bitwise_kernel<<<static_cast<unsigned>((L + 1 + per_block - 1) / per_block), Policy::kThreads, 0, s>>>(
-      r, op, ta, tb, r_negative, words + kSlotLowR, words + kSlotSize);
+      r, op, ta, tb, r_negative, words);
   MPGPU_CHECK_LAUNCH("bitwise_kernel");
-  return read_words(st, s)[kSlotSize];
+  return ow.wait()[kSlotSize];
 }
 
 }  // namespace mpgpu::detail::cuda

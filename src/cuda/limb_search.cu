@@ -7,36 +7,32 @@
 
 namespace mpgpu::detail::cuda {
 
+namespace {
+/// Runs one publishing search and returns its key.
+template <bool kHighest, class Pred>
+std::uint64_t search(ContextState& st, Stream s, Pred pred, std::size_t n) {
+  OpWords ow(st, s);
+  MPGPU_CUDA_CHECK(device::launch_limb_search<kHighest>(pred, n, ow.words(), kSlotFound, true, s));
+  return ow.wait()[kSlotFound];
+}
+}  // namespace
+
 int cmp_same_size(ContextState& st, Stream s, const limb_t* a, const limb_t* b, std::size_t n) {
-  WordsLock lock(st.mutex);
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
-  clear_words(st, s);
-  MPGPU_CUDA_CHECK(device::launch_limb_search<true>(device::DifferingLimb{a, b}, n,
-                                                    device_words(st) + kSlotFound, s));
-  const std::uint64_t found = read_words(st, s)[kSlotFound];
+  if (n == 0) return 0;
+  const std::uint64_t found = search<true>(st, s, device::DifferingLimb{a, b}, n);
   if (found == 0) return 0;
   return (found & 1) ? 1 : -1;
 }
 
 std::size_t lowest_nonzero(ContextState& st, Stream s, Operand a) {
   if (a.size == 0) return 0;
-  WordsLock lock(st.mutex);
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
-  clear_words(st, s);
-  MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::NonzeroLimb{a.limbs}, a.size,
-                                                     device_words(st) + kSlotFound, s));
-  const std::uint64_t found = read_words(st, s)[kSlotFound];
+  const std::uint64_t found = search<false>(st, s, device::NonzeroLimb{a.limbs}, a.size);
   return found == 0 ? a.size : a.size - found / 2;
 }
 
 std::size_t normalized_size(ContextState& st, Stream s, Operand a) {
   if (a.size == 0) return 0;
-  WordsLock lock(st.mutex);
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
-  clear_words(st, s);
-  MPGPU_CUDA_CHECK(device::launch_limb_search<true>(device::NonzeroLimb{a.limbs}, a.size,
-                                                    device_words(st) + kSlotFound, s));
-  return read_words(st, s)[kSlotFound] / 2;
+  return search<true>(st, s, device::NonzeroLimb{a.limbs}, a.size) / 2;
 }
 
 bool any_low_bits(ContextState& st, Stream s, Operand a, std::uint64_t bits) {

@@ -30,19 +30,19 @@ struct ScopedDeviceMemory {
 }  // namespace
 
 std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
-  WordsLock lock(st.mutex);
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  OpWords ow(st, s);
   auto in = thrust::make_transform_iterator(a.limbs, LimbPopcount{});
-  unsigned long long* out = device_words(st) + kSlotFound;
+  // CUB writes the total straight into the host-mapped word (no slot is used).
+  unsigned long long* out = ow.words().published + kSlotFound;
   std::size_t temp_bytes = 0;
   MPGPU_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, static_cast<std::int64_t>(a.size), s));
   ScopedDeviceMemory temp(st, s, temp_bytes ? temp_bytes : 1);
   MPGPU_CUDA_CHECK(cub::DeviceReduce::Sum(temp.p, temp_bytes, in, out, static_cast<std::int64_t>(a.size), s));
-  return read_words(st, s)[kSlotFound];
+  return ow.wait()[kSlotFound];
 }
 
 std::size_t sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  use_device(st.device);
   std::vector<device::ColumnTerm> host_terms(count);
   std::size_t width = 0;
   for (std::size_t j = 0; j < count; ++j) {

@@ -31,8 +31,10 @@ void init_context(ContextState& st, int device) {
   std::uint64_t keep = UINT64_MAX;
   MPGPU_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
   st.mem_pool = pool;
-  MPGPU_CUDA_CHECK(cudaMallocHost(&st.pinned_words, kWordCount * sizeof(std::uint64_t)));
-  MPGPU_CUDA_CHECK(cudaMalloc(&st.device_words, kWordCount * sizeof(std::uint64_t)));
+  MPGPU_CUDA_CHECK(cudaHostAlloc(&st.pinned_words, OpWords::kWordsBytes, cudaHostAllocMapped));
+  MPGPU_CUDA_CHECK(cudaHostGetDevicePointer(&st.mapped_words, st.pinned_words, 0));
+  MPGPU_CUDA_CHECK(cudaMalloc(&st.device_words, OpWords::kWordsBytes));
+  MPGPU_CUDA_CHECK(cudaMemset(st.device_words, 0, OpWords::kWordsBytes));
   st.backend = Backend::cuda;
 }
 
@@ -65,7 +67,7 @@ DeviceInfo device_info(int device) {
 }
 
 void* allocate(ContextState& st, Stream s, std::size_t bytes) {
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  use_device(st.device);
   void* p = nullptr;
   cudaError_t e = cudaMallocAsync(&p, bytes, s);
   if (e == cudaErrorMemoryAllocation) {
@@ -90,24 +92,25 @@ void* allocate(ContextState& st, Stream s, std::size_t bytes) {
 
 void deallocate(ContextState& st, Stream s, void* p) noexcept {
   if (!p) return;
-  cudaSetDevice(st.device);
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current != st.device) cudaSetDevice(st.device);
   cudaFreeAsync(p, s);
 }
 
 void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  use_device(st.device);
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  use_device(st.device);
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  use_device(st.device);
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
 }
 
@@ -123,7 +126,7 @@ __global__ void fill_kernel(limb_t* r, std::size_t n, limb_t value) {
 
 void fill(ContextState& st, Stream s, limb_t* r, std::size_t n, limb_t value) {
   if (!n) return;
-  MPGPU_CUDA_CHECK(cudaSetDevice(st.device));
+  use_device(st.device);
   if (value == 0 || value == ~limb_t{0}) {
     MPGPU_CUDA_CHECK(cudaMemsetAsync(r, value ? 0xff : 0, n * sizeof(limb_t), s));
     return;

@@ -1,7 +1,6 @@
-// Small device results (sizes, found indices, flags) travel through a few
-// scratch words per context: kernels atomically update device words, one
-// copy brings them to pinned host memory, one synchronize makes them
-// readable. Holders of a WordsLock own the words until it is released.
+// Host side of include/mpgpu/device/result_words.cuh: one OpWords per
+// operation holds the context's lock, hands kernels the ResultWords, and
+// waits for the published results.
 #pragma once
 
 #include <cstdint>
@@ -9,40 +8,54 @@
 
 #include "context_state.hpp"
 #include "cuda/check.cuh"
+#include "mpgpu/device/result_words.cuh"
 
 namespace mpgpu::detail::cuda {
 
-inline constexpr int kWordCount = 64;
+using device::ResultWords;
+using device::kSlotCount;
+using device::kSlotFound;
+using device::kSlotLowA;
+using device::kSlotLowB;
+using device::kSlotLowR;
+using device::kSlotOrder;
+using device::kSlotSize;
 
-/// Slots used by the backend. Indices are "found" with atomicMax only, so
-/// every slot starts at zero (a memset) and "not found" is 0.
-enum WordSlot : int {
-  kSlotSize = 0,      ///< 1 + index of the highest nonzero result limb
-  kSlotCarry = 1,     ///< carry or flag out of a kernel
-  kSlotLowA = 2,      ///< n - (lowest nonzero limb index of a), 0 if none
-  kSlotLowB = 3,      ///< same for b
-  kSlotLowR = 4,      ///< same for a two's-complement result
-  kSlotFound = 5,     ///< generic search result
-  kSlotsUsed = 6,
+/// Makes `device` current if it is not (cudaGetDevice costs no driver call).
+inline void use_device(int device) {
+  int current = -1;
+  MPGPU_CUDA_CHECK(cudaGetDevice(&current));
+  if (current != device) MPGPU_CUDA_CHECK(cudaSetDevice(device));
+}
+
+/// One operation's use of the context's result words.
+class OpWords {
+ public:
+  OpWords(ContextState& st, cudaStream_t s) : st_(st), lock_(st.mutex), stream_(s) {
+    use_device(st.device);
+    if (st.words_dirty) {  // an earlier operation failed between launch and read-back
+      MPGPU_CUDA_CHECK(cudaMemsetAsync(st.device_words, 0, kWordsBytes, s));
+    }
+    st.words_dirty = true;
+  }
+  ResultWords words() const {
+    auto* base = static_cast<unsigned long long*>(st_.device_words);
+    return {base, reinterpret_cast<unsigned int*>(base + kSlotCount),
+            static_cast<unsigned long long*>(st_.mapped_words)};
+  }
+  /// Waits for the stream; returns the words the final kernel published.
+  const std::uint64_t* wait() {
+    MPGPU_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    st_.words_dirty = false;
+    return static_cast<const std::uint64_t*>(st_.pinned_words);
+  }
+  /// The device words (slots + arrival counter) occupy this many bytes.
+  static constexpr std::size_t kWordsBytes = (kSlotCount + 1) * sizeof(std::uint64_t);
+
+ private:
+  ContextState& st_;
+  std::lock_guard<std::recursive_mutex> lock_;
+  cudaStream_t stream_;
 };
-
-using WordsLock = std::lock_guard<std::recursive_mutex>;
-
-inline unsigned long long* device_words(ContextState& st) {
-  return static_cast<unsigned long long*>(st.device_words);
-}
-
-/// Zeroes all slots on stream s.
-inline void clear_words(ContextState& st, cudaStream_t s) {
-  MPGPU_CUDA_CHECK(cudaMemsetAsync(st.device_words, 0, kSlotsUsed * sizeof(std::uint64_t), s));
-}
-
-/// Copies the slots to pinned memory, waits for the stream, returns them.
-inline const std::uint64_t* read_words(ContextState& st, cudaStream_t s) {
-  MPGPU_CUDA_CHECK(cudaMemcpyAsync(st.pinned_words, st.device_words, kSlotsUsed * sizeof(std::uint64_t),
-                                   cudaMemcpyDeviceToHost, s));
-  MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
-  return static_cast<const std::uint64_t*>(st.pinned_words);
-}
 
 }  // namespace mpgpu::detail::cuda

@@ -23,7 +23,12 @@ struct OpResults {
   using word = typename Field::word;
   word add, sub, neg, mont_mul, to_mont, from_mont, mul, shoup, mul_shoup, mul_shoup_full, pow,
       inv;
-  bool operator==(const OpResults&) const = default;
+  bool operator==(const OpResults& o) const {
+    return add == o.add && sub == o.sub && neg == o.neg && mont_mul == o.mont_mul &&
+           to_mont == o.to_mont && from_mont == o.from_mont && mul == o.mul &&
+           shoup == o.shoup && mul_shoup == o.mul_shoup && mul_shoup_full == o.mul_shoup_full &&
+           pow == o.pow && inv == o.inv;
+  }
 };
 
 /// One operand triple through every operation; `a_full` is an unreduced

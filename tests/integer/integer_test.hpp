@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "mpgpu/mpgpu.hpp"
@@ -20,10 +21,17 @@ namespace mpgpu_test {
 /// The backend this executable tests.
 mpgpu::Backend test_backend();
 
-class IntegerTest : public ::testing::TestWithParam<mpgpu::Backend> {
+/// The test parameter: a backend, printed by name in test listings.
+struct BackendParam {
+  mpgpu::Backend backend;
+};
+inline const char* backend_name(mpgpu::Backend b) { return b == mpgpu::Backend::cuda ? "cuda" : "cpu"; }
+inline void PrintTo(const BackendParam& p, std::ostream* os) { *os << backend_name(p.backend); }
+
+class IntegerTest : public ::testing::TestWithParam<BackendParam> {
  protected:
   void SetUp() override {
-    if (GetParam() == mpgpu::Backend::cuda) {
+    if (GetParam().backend == mpgpu::Backend::cuda) {
       if (mpgpu::Context::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
       ctx_.emplace(mpgpu::Context::cuda(0));
     } else {
@@ -39,13 +47,14 @@ class IntegerTest : public ::testing::TestWithParam<mpgpu::Backend> {
   std::optional<mpgpu::Context> ctx_;
 };
 
-inline std::string backend_name(const ::testing::TestParamInfo<mpgpu::Backend>& info) {
-  return info.param == mpgpu::Backend::cuda ? "cuda" : "cpu";
+inline std::string backend_test_name(const ::testing::TestParamInfo<BackendParam>& info) {
+  return backend_name(info.param.backend);
 }
 
 }  // namespace mpgpu_test
 
 /// Runs the fixture `Suite` (derived from IntegerTest) on this executable's backend.
 #define MPGPU_INSTANTIATE_ON_BACKEND(Suite)                                                 \
-  INSTANTIATE_TEST_SUITE_P(On, Suite, ::testing::Values(::mpgpu_test::test_backend()), \
-                           ::mpgpu_test::backend_name)
+  INSTANTIATE_TEST_SUITE_P(On, Suite,                                                      \
+                           ::testing::Values(::mpgpu_test::BackendParam{::mpgpu_test::test_backend()}), \
+                           ::mpgpu_test::backend_test_name)

@@ -20,13 +20,17 @@ using mpgpu_test::Operands;
 
 constexpr int random_rounds = 200000;
 
-/// Edge limbs paired with each other, then random pairs.
+/// Edge limbs paired with each other, then random pairs; stops at the first
+/// failed assertion.
 template <class F>
 void for_limb_pairs(F&& check) {
   for (limb_t a : edge_limbs())
-    for (limb_t b : edge_limbs()) check(a, b);
+    for (limb_t b : edge_limbs()) {
+      check(a, b);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
   Operands gen;
-  for (int i = 0; i < random_rounds; ++i) {
+  for (int i = 0; i < random_rounds && !::testing::Test::HasFatalFailure(); ++i) {
     limb_t a = gen.limb();
     check(a, gen.coin() ? gen.limb() : ~a);  // ~a: a + b == all ones, propagates
   }

@@ -8,6 +8,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cuda/functional>
 
+#include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/twos_complement.cuh"
 
 namespace mpgpu::device {
@@ -46,19 +47,19 @@ struct BitwiseResultNonzero {
 };
 
 /// r[0..L] = magnitude of op(a, b), L = max(a.size, b.size). For a negative
-/// result, `r_low_key` holds the lowest-nonzero search over its two's
-/// complement. Writes 1 + highest nonzero index to *size_out (atomicMax).
+/// result, slot kSlotLowR holds the lowest-nonzero search over its two's
+/// complement. Publishes 1 + highest nonzero index as kSlotSize.
 template <class Policy = BitwisePolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
     bitwise_kernel(limb_t* __restrict__ r, limb::BitwiseOp op, TwosComplementOperand a, TwosComplementOperand b,
-                   bool r_negative, const unsigned long long* r_low_key, unsigned long long* size_out) {
+                   bool r_negative, ResultWords words) {
   using BlockReduce = cub::BlockReduce<unsigned long long, Policy::kThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
   const std::size_t L = a.size > b.size ? a.size : b.size;
   const std::size_t za = a.lowest_nonzero(), zb = b.lowest_nonzero();
   std::size_t zr = L;
   if (r_negative) {
-    const unsigned long long key = *r_low_key;
+    const unsigned long long key = words.slots[kSlotLowR];
     zr = key ? L - key / 2 : L;
   }
   const std::size_t base = std::size_t(blockIdx.x) * Policy::kThreads * Policy::kItems + threadIdx.x;
@@ -79,7 +80,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
     if (v) top = i + 1;
   }
   const unsigned long long block_top = BlockReduce(temp).Reduce(top, ::cuda::maximum<>{});
-  if (threadIdx.x == 0 && block_top) atomicMax(size_out, block_top);
+  if (threadIdx.x == 0 && block_top) atomicMax(&words.slots[kSlotSize], block_top);
+  words.publish_when_last();
 }
 
 }  // namespace mpgpu::device

@@ -11,6 +11,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cuda/functional>
 
+#include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/config.cuh"
 
 namespace mpgpu::device {
@@ -24,9 +25,12 @@ struct LimbSearchPolicy {
 /// Predicate results: 0 = no hit; 1 or 2 = hit, carrying one bit (result-1).
 /// Highest search: *out = max over hits of 2*(i+1) + bit (0 if none).
 /// Lowest search:  *out = max over hits of 2*(n-i) + bit (0 if none).
+/// The result goes to words.slots[slot]; with `publish`, this kernel ends
+/// the operation and publishes the slots.
 template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
-    limb_search_kernel(Pred pred, std::size_t n, unsigned long long* out) {
+    limb_search_kernel(Pred pred, std::size_t n, ResultWords words, int slot, bool publish) {
+  unsigned long long* out = &words.slots[slot];
   using BlockReduce = cub::BlockReduce<unsigned long long, Policy::kThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
   __shared__ bool skip;
@@ -41,12 +45,11 @@ __global__ void __launch_bounds__(Policy::kThreads)
     skip = kHighest ? (found / 2 > hi) : (found / 2 > n - lo);
   }
   __syncthreads();
-  if (skip) return;
   unsigned long long best = 0;
 #pragma unroll
   for (int j = 0; j < Policy::kItems; ++j) {
     const std::size_t i = lo + std::size_t(j) * Policy::kThreads + threadIdx.x;  // striped: coalesced
-    if (i < hi) {
+    if (!skip && i < hi) {
       const int hit = pred(i);
       if (hit) {
         const unsigned long long key = 2ull * (kHighest ? i + 1 : n - i) + (hit - 1);
@@ -56,17 +59,17 @@ __global__ void __launch_bounds__(Policy::kThreads)
   }
   const unsigned long long block_best = BlockReduce(temp).Reduce(best, ::cuda::maximum<>{});
   if (threadIdx.x == 0 && block_best) atomicMax(out, block_best);
+  if (publish) words.publish_when_last();
 }
 
-/// Queues a search over [0, n) on `stream`; *out must start at 0 (or hold
-/// an earlier result of the same search to continue from). Returns the
-/// launch error, if any.
+/// Queues a search over [0, n) (n >= 1) on `stream` into words.slots[slot],
+/// which must be zero. Returns the launch error, if any.
 template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
-cudaError_t launch_limb_search(Pred pred, std::size_t n, unsigned long long* out, cudaStream_t stream) {
-  if (n == 0) return cudaSuccess;
+cudaError_t launch_limb_search(Pred pred, std::size_t n, ResultWords words, int slot, bool publish,
+                               cudaStream_t stream) {
   const std::size_t blocks = (n + Policy::kChunk - 1) / Policy::kChunk;
   limb_search_kernel<kHighest, Pred, Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, stream>>>(
-      pred, n, out);
+      pred, n, words, slot, publish);
   return cudaGetLastError();
 }
 

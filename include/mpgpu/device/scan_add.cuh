@@ -13,6 +13,7 @@
 #include <cuda/functional>
 
 #include "mpgpu/limb/arith.cuh"
+#include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/carry_status.cuh"
 
 namespace mpgpu::device {
@@ -41,12 +42,14 @@ __global__ void init_tile_state(TileState state, int num_tiles) {
 }
 
 /// r[0..an) = a +/- b, and for addition r[an] = carry out. Requires an >= 1,
-/// b.size <= an, and for subtraction |a| >= |b|. Writes 1 + index of the
-/// highest nonzero limb of r into *size_out (atomicMax; caller zeroes it).
+/// b.size <= an, and for subtraction |a| >= |b| -- or, with
+/// `order_from_slot`, a and b of equal size ordered by the comparison key a
+/// preceding search left in words.slots[kSlotOrder] (a < b: compute b - a).
+/// Publishes 1 + index of the highest nonzero limb of r as kSlotSize.
 template <bool kSubtract, class Policy = ScanAddPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
-    scan_add_kernel(limb_t* __restrict__ r, const limb_t* __restrict__ a, std::size_t an, AddendB b,
-                    CarryTileState tile_state, unsigned long long* size_out) {
+    scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
+                    CarryTileState tile_state, ResultWords words, bool order_from_slot) {
   using BlockScan = cub::BlockScan<std::uint32_t, Policy::kThreads>;
   using BlockReduce = cub::BlockReduce<unsigned long long, Policy::kThreads>;
   using Prefix = cub::TilePrefixCallbackOp<std::uint32_t, limb::CarryCombine, CarryTileState>;
@@ -56,6 +59,14 @@ __global__ void __launch_bounds__(Policy::kThreads)
   } temp;
   __shared__ typename Prefix::TempStorage prefix_temp;
 
+  if (order_from_slot) {
+    const unsigned long long key = words.slots[kSlotOrder];
+    if (key != 0 && (key & 1) == 0) {  // |a| < |b|: swap (equal sizes)
+      const limb_t* t = a;
+      a = b.limbs;
+      b.limbs = t;
+    }
+  }
   const int tile = blockIdx.x;
   const std::size_t first = std::size_t(tile) * Policy::kTile + std::size_t(threadIdx.x) * Policy::kItems;
   limb_t x[Policy::kItems], y[Policy::kItems];
@@ -91,7 +102,9 @@ __global__ void __launch_bounds__(Policy::kThreads)
 
   // Wrapped sums and their carry statuses; fold them into one per thread.
   std::uint32_t status[Policy::kItems];
-  std::uint32_t thread_status = limb::carry_kill;
+  // propagate is the identity of CarryCombine: a thread whose limbs all
+  // propagate passes its incoming carry through.
+  std::uint32_t thread_status = limb::carry_propagate;
 #pragma unroll
   for (int j = 0; j < Policy::kItems; ++j) {
     if constexpr (kSubtract) {
@@ -149,7 +162,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
     if (c) top = an + 1;
   }
   const unsigned long long tile_top = BlockReduce(temp.reduce).Reduce(top, ::cuda::maximum<>{});
-  if (threadIdx.x == 0 && tile_top) atomicMax(size_out, tile_top);
+  if (threadIdx.x == 0 && tile_top) atomicMax(&words.slots[kSlotSize], tile_top);
+  words.publish_when_last();
 }
 
 }  // namespace mpgpu::device

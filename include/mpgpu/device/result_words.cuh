@@ -1,0 +1,51 @@
+// How device-wide algorithms hand small results (sizes, signs, found
+// indices) to the host with one kernel launch and one synchronize, no
+// memset and no copy: kernels combine their results in device "slots" with
+// atomicMax; the last block to finish the final kernel of an operation moves
+// the slots into host-mapped pinned memory and zeroes them (and the arrival
+// counter) for the next operation.
+#pragma once
+
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu::device {
+
+/// Slot indices. Every slot is zero between operations; results are
+/// combined with atomicMax, so 0 means "nothing found".
+enum ResultSlot : int {
+  kSlotSize = 0,   ///< 1 + index of the highest nonzero result limb
+  kSlotOrder = 1,  ///< comparison key of two operands (see limb_search.cuh)
+  kSlotLowA = 2,   ///< lowest-nonzero search over operand a
+  kSlotLowB = 3,   ///< same over operand b
+  kSlotLowR = 4,   ///< same over a two's-complement result
+  kSlotFound = 5,  ///< generic search or reduction result
+  kSlotCount = 6,
+};
+
+struct ResultWords {
+  unsigned long long* slots;      ///< device memory, kSlotCount words
+  unsigned int* arrivals;         ///< device memory, counts finished blocks
+  unsigned long long* published;  ///< host-mapped pinned memory, kSlotCount words
+
+#if defined(__CUDACC__)
+  /// Called by every thread of every block at the end of an operation's
+  /// final kernel (after the block's atomics).
+  __device__ void publish_when_last() const {
+    __shared__ bool last;
+    __threadfence();  // this thread's slot updates before the arrival below
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+      last = atomicAdd(arrivals, 1u) == blocks - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x < kSlotCount) {
+      __threadfence();
+      published[threadIdx.x] = atomicExch(&slots[threadIdx.x], 0ull);
+      if (threadIdx.x == 0) atomicExch(arrivals, 0u);
+    }
+  }
+#endif
+};
+
+}  // namespace mpgpu::device
