@@ -44,6 +44,8 @@ Context Context::from_string(const std::string& spec) {
     if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos)
       throw InvalidArgument("mpgpu::Context::from_string: bad device index in \"" + spec +
                             "\" (expected cuda:N)");
+    if (n.size() > 6)
+      throw InvalidArgument("mpgpu::Context::from_string: device index in \"" + spec + "\" is out of range");
     return cuda(std::stoi(n));
   }
   if (spec.empty() || spec == "auto") return cuda_device_count() > 0 ? cuda(0) : cpu();

@@ -20,7 +20,8 @@ struct ContextState {
   void* pinned_words = nullptr;  // owned (CUDA)
   void* mapped_words = nullptr;  // device view of pinned_words
   void* device_words = nullptr;  // owned (CUDA)
-  bool words_dirty = false;      // a failed operation may have left words set
+  bool words_dirty = false;
+  std::size_t total_memory = 0;  // bytes of device memory      // a failed operation may have left words set
   std::recursive_mutex mutex;    // guards the scratch words across threads
 
   ContextState() = default;

@@ -2,6 +2,7 @@
 // semantics for negative numbers. The CPU backend calls GMP; the CUDA
 // backend handles signs here and runs the limbs through shift.cu,
 // bitwise.cu, limb_search.cu and reduce.cu.
+#include <climits>
 #include <limits>
 
 #include "integer_internal.hpp"
@@ -23,11 +24,17 @@ limb_t read_limb(const Integer& a, std::size_t i, Stream s) {
   return v;
 }
 
-std::uint64_t checked_bits(std::uint64_t bits, const char* op) {
-  // Limb counts must stay representable; 2^63 bits is far beyond any memory.
-  if (bits > (std::uint64_t{1} << 62))
-    throw Overflow(std::string("mpgpu::") + op + ": shift of " + std::to_string(bits) +
-                   " bits is too large");
+/// Rejects results that cannot be represented: a GMP mpz (the CPU backend)
+/// holds at most INT_MAX limbs and aborts the process beyond that; device
+/// sizes are bounded by 2^62 bits, far beyond any memory.
+std::uint64_t checked_bits(const Integer& a, std::uint64_t bits, const char* op) {
+  const std::uint64_t limit_limbs = a.context().is_cuda() ? (std::uint64_t{1} << 56)
+                                                          : static_cast<std::uint64_t>(INT_MAX);
+  if (bits / 64 + a.size() + 1 > limit_limbs)
+    throw Overflow(std::string("mpgpu::") + op + ": a result of " + std::to_string(bits) + " + " +
+                   std::to_string(a.size() * 64) + " bits does not fit the " +
+                   (a.context().is_cuda() ? "device" : "CPU (GMP)") + " backend's size limit of " +
+                   std::to_string(limit_limbs) + " limbs");
   return bits;
 }
 
@@ -49,7 +56,7 @@ void shift_right_device(Integer& r, const Integer& a, std::uint64_t bits, Stream
 }  // namespace
 
 void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
-  checked_bits(bits, "mul_2exp");
+  if (!a.is_zero()) checked_bits(a, bits, "mul_2exp");  // zero stays zero at any shift
   const Context& ctx = a.context();
   if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_mul_2exp(z, a.cpu_mpz(), bits); });
   Stream st = ctx.resolve(s);
@@ -217,7 +224,7 @@ void change_bit_nonnegative(Integer& a, std::uint64_t index, bool set, Stream s)
 }  // namespace
 
 void setbit(Integer& a, std::uint64_t index, Stream s) {
-  checked_bits(index, "setbit");
+  checked_bits(a, index, "setbit");
   const Context& ctx = a.context();
   if (!ctx.is_cuda()) {
     mpz_setbit(a.cpu_mpz(), index);
@@ -229,7 +236,7 @@ void setbit(Integer& a, std::uint64_t index, Stream s) {
 }
 
 void clrbit(Integer& a, std::uint64_t index, Stream s) {
-  checked_bits(index, "clrbit");
+  checked_bits(a, index, "clrbit");
   const Context& ctx = a.context();
   if (!ctx.is_cuda()) {
     mpz_clrbit(a.cpu_mpz(), index);

@@ -57,8 +57,8 @@ class Integer {
   ~Integer();
 
   // ---- construction from outside data -------------------------------------
-  /// Parses [+-]digits in `base` (2..62, GMP's digit set: 0-9, then a-z, then
-  /// A-Z for bases > 36; for bases <= 36 letters are case-insensitive), or base 0
+  /// Parses [+-]digits in `base` (2..62, GMP's digit set: 0-9, then A-Z, then
+  /// a-z for bases > 36; for bases <= 36 letters are case-insensitive), or base 0
   /// for C-style prefixes (0x, 0b, 0 for octal). No whitespace. Throws
   /// ParseError (with the position) for a bad digit, an empty string or a lone
   /// sign, InvalidArgument for a base out of range.

@@ -35,6 +35,8 @@ void init_context(ContextState& st, int device) {
   MPGPU_CUDA_CHECK(cudaHostGetDevicePointer(&st.mapped_words, st.pinned_words, 0));
   MPGPU_CUDA_CHECK(cudaMalloc(&st.device_words, OpWords::kWordsBytes));
   MPGPU_CUDA_CHECK(cudaMemset(st.device_words, 0, OpWords::kWordsBytes));
+  std::size_t free_bytes = 0;
+  MPGPU_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &st.total_memory));
   st.backend = Backend::cuda;
 }
 
@@ -68,6 +70,14 @@ DeviceInfo device_info(int device) {
 
 void* allocate(ContextState& st, Stream s, std::size_t bytes) {
   use_device(st.device);
+  if (bytes > st.total_memory) {  // hopeless: say so without asking the driver
+    std::size_t free_bytes = 0, total = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    throw OutOfMemory("mpgpu: out of device memory on cuda:" + std::to_string(st.device) + ": " +
+                          std::to_string(bytes) + " bytes requested, more than the device's " +
+                          std::to_string(st.total_memory) + " (" + std::to_string(free_bytes) + " free)",
+                      bytes, free_bytes);
+  }
   void* p = nullptr;
   cudaError_t e = cudaMallocAsync(&p, bytes, s);
   if (e == cudaErrorMemoryAllocation) {

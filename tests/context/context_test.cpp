@@ -39,10 +39,8 @@ TEST(Context, FromString) {
   EXPECT_EQ(automatic.is_cuda(), Context::cuda_device_count() > 0);
 }
 
-// Context::from_string parses the index with std::stoi, whose
-// std::out_of_range escapes for indexes beyond int (src/context.cpp).
-// Disabled until it throws an mpgpu error; enable to reproduce.
-TEST(Context, DISABLED_HugeDeviceIndexThrowsMpgpuError) {
+// A device index beyond int must give an mpgpu error, not std::out_of_range.
+TEST(Context, HugeDeviceIndexThrowsMpgpuError) {
   EXPECT_THROW(Context::from_string("cuda:99999999999"), mpgpu::Error);
 }
 

@@ -1,4 +1,5 @@
-// The NTT prime table and the root search, against GMP: every prime is prime,
+// The NTT prime table and the root search, against GMP: every prime is prime
+// (and is_prime agrees with GMP on small, random and pseudoprime inputs),
 // p - 1 == k * 2^n exactly, every generator is a primitive root, every
 // root_of_unity(p, g, m) has order exactly 2^m, and seed 000's stated
 // "generators" are primitive 2^n-th roots of unity.
@@ -12,6 +13,7 @@
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/field/roots.hpp"
 #include "support/mpz.hpp"
+#include "support/operands.hpp"
 
 namespace {
 
@@ -153,6 +155,23 @@ TEST(NttPrimes, RootsOfUnityHaveExactOrder) {
   }
 }
 
+TEST(NttPrimes, IsPrimeMatchesGmp) {
+  auto gmp_prime = [](std::uint64_t x) { return mpz_probab_prime_p(from_u64(x), 50) != 0; };
+  for (std::uint64_t x = 0; x < 20000; ++x) ASSERT_EQ(field::is_prime(x), gmp_prime(x)) << x;
+  // Strong pseudoprimes to small bases (3825123056546413051 fools bases 2..23),
+  // Carmichael numbers, squares, products of two large primes, extremes.
+  for (std::uint64_t x : {2047ull, 1373653ull, 3215031751ull, 3825123056546413051ull, 561ull,
+                          41041ull, 4294967291ull * 4294967291ull, 4294967291ull * 4294967279ull,
+                          0xffffffffffffffc5ull, 0xffffffffffffffffull, 0xfffffffffffffffeull})
+    EXPECT_EQ(field::is_prime(x), gmp_prime(x)) << x;
+  for (const field::NttPrime& q : all_primes()) EXPECT_TRUE(field::is_prime(q.p)) << q.p;
+  mpgpu_test::Operands gen(17);
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t x = gen.limb() | 1;
+    ASSERT_EQ(field::is_prime(x), gmp_prime(x)) << x;
+  }
+}
+
 TEST(NttPrimes, SearchWorksOffTheTable) {
   // 97 = 3 * 2^5 + 1, smallest primitive root 5; 7681 = 15 * 2^9 + 1, root 17.
   EXPECT_EQ(field::find_generator(97), 5u);
@@ -163,6 +182,7 @@ TEST(NttPrimes, SearchWorksOffTheTable) {
   EXPECT_EQ(powm(w, from_u64(16), 97), 96u);
   EXPECT_THROW(field::find_generator(2), mpgpu::InvalidArgument);
   EXPECT_THROW(field::find_generator(100), mpgpu::InvalidArgument);
+  EXPECT_THROW(field::find_generator(65), mpgpu::InvalidArgument);  // 5 * 13
   EXPECT_THROW(field::two_adicity(1), mpgpu::InvalidArgument);
 }
 

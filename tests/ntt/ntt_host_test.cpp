@@ -189,6 +189,7 @@ TYPED_TEST(NttHostTest, RejectsUnsupportedLengths) {
   EXPECT_THROW(Plan(3221225473, 29), mpgpu::InvalidArgument);  // beyond max_log_n = 28
   EXPECT_THROW(Plan(1000, 2), mpgpu::InvalidArgument);         // even
   EXPECT_THROW(Plan(1, 0), mpgpu::InvalidArgument);
+  EXPECT_THROW(Plan(65, 2), mpgpu::InvalidArgument);           // 5 * 13, off the table
   if constexpr (TypeParam::word_bits == 32) {
     EXPECT_THROW(Plan(4179340454199820289ull, 4), mpgpu::InvalidArgument);  // does not fit
   }

@@ -1,16 +1,14 @@
 // Device-wide addition and subtraction of long limb vectors in one pass over
 // memory: each block loads a tile, forms limb sums and carry statuses, scans
-// the statuses across the block (cub::BlockScan) and across tiles by
-// decoupled look-back (cub::TilePrefixCallbackOp over cub::ScanTileState),
-// then adds the carries in and stores. No carry buffer, no second pass.
+// the statuses across each warp (shuffles), across the block's warps, and
+// across tiles by decoupled look-back (cub::TilePrefixCallbackOp over
+// cub::ScanTileState), then adds the carries in and stores. No carry buffer,
+// no second pass.
 //
 // Bytes moved: read a and b once, write r once (3n limbs), the floor.
 #pragma once
 
 #include <cub/agent/single_pass_scan_operators.cuh>
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
-#include <cuda/functional>
 
 #include "mpgpu/limb/arith.cuh"
 #include "mpgpu/device/result_words.cuh"
@@ -18,11 +16,15 @@
 
 namespace mpgpu::device {
 
-/// Tuning of the scan add: a tile is kThreads x kItems limbs.
+/// Tuning of the scan add. A warp owns kRows rows of 64 limbs; in each row
+/// lane l holds limbs 2l and 2l+1, so every load and store is a 16-byte
+/// access and a warp instruction moves 512 contiguous bytes.
 struct ScanAddPolicy {
   static constexpr int kThreads = 256;
-  static constexpr int kItems = 8;  // 64 bytes per operand per thread: four 16-byte loads
-  static constexpr int kTile = kThreads * kItems;
+  static constexpr int kRows = 4;
+  static constexpr int kWarps = kThreads / 32;
+  static constexpr int kWarpLimbs = kRows * 64;
+  static constexpr int kTile = kWarps * kWarpLimbs;  // 2048 limbs
 };
 
 using CarryTileState = cub::ScanTileState<std::uint32_t>;
@@ -41,6 +43,28 @@ __global__ void init_tile_state(TileState state, int num_tiles) {
   state.InitializeStatus(num_tiles);
 }
 
+/// Inclusive scan of carry statuses across a warp (lane order = limb order).
+__device__ __forceinline__ std::uint32_t warp_carry_scan(std::uint32_t v, int lane) {
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const std::uint32_t lower = __shfl_up_sync(0xffffffffu, v, d);
+    if (lane >= d) v = limb::CarryCombine{}(lower, v);
+  }
+  return v;
+}
+
+__device__ __forceinline__ void load_pair(const limb_t* p, std::size_t i, std::size_t n, bool vector_ok,
+                                          limb_t& lo, limb_t& hi) {
+  if (vector_ok && i + 1 < n) {
+    const ulonglong2 v = *reinterpret_cast<const ulonglong2*>(p + i);
+    lo = v.x;
+    hi = v.y;
+  } else {
+    lo = i < n ? p[i] : 0;
+    hi = i + 1 < n ? p[i + 1] : 0;
+  }
+}
+
 /// r[0..an) = a +/- b, and for addition r[an] = carry out. Requires an >= 1,
 /// b.size <= an, and for subtraction |a| >= |b| -- or, with
 /// `order_from_slot`, a and b of equal size ordered by the comparison key a
@@ -50,14 +74,11 @@ template <bool kSubtract, class Policy = ScanAddPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
     scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
                     CarryTileState tile_state, ResultWords words, bool order_from_slot) {
-  using BlockScan = cub::BlockScan<std::uint32_t, Policy::kThreads>;
-  using BlockReduce = cub::BlockReduce<unsigned long long, Policy::kThreads>;
   using Prefix = cub::TilePrefixCallbackOp<std::uint32_t, limb::CarryCombine, CarryTileState>;
-  __shared__ union {
-    typename BlockScan::TempStorage scan;
-    typename BlockReduce::TempStorage reduce;
-  } temp;
   __shared__ typename Prefix::TempStorage prefix_temp;
+  __shared__ std::uint32_t warp_status[Policy::kWarps];
+  __shared__ unsigned long long warp_top[Policy::kWarps];
+  constexpr limb::CarryCombine combine{};
 
   if (order_from_slot) {
     const unsigned long long key = words.slots[kSlotOrder];
@@ -68,101 +89,115 @@ __global__ void __launch_bounds__(Policy::kThreads)
     }
   }
   const int tile = blockIdx.x;
-  const std::size_t first = std::size_t(tile) * Policy::kTile + std::size_t(threadIdx.x) * Policy::kItems;
-  limb_t x[Policy::kItems], y[Policy::kItems];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::size_t warp_base = std::size_t(tile) * Policy::kTile + std::size_t(warp) * Policy::kWarpLimbs;
+  const bool a_vec = (reinterpret_cast<std::uintptr_t>(a) & 15) == 0;
+  const bool b_vec = b.limbs && (reinterpret_cast<std::uintptr_t>(b.limbs) & 15) == 0;
 
-  // Load a blocked run of kItems limbs per thread (16-byte loads when whole
-  // and aligned; the pool's allocations are 256-byte aligned).
-  const bool whole = first + Policy::kItems <= an;
-  if (whole && (reinterpret_cast<std::uintptr_t>(a) & 15) == 0) {
+  // Load, form wrapped sums and per-limb statuses, fold each lane's pair.
+  limb_t s[Policy::kRows][2];
+  std::uint32_t st[Policy::kRows][2], pair[Policy::kRows];
 #pragma unroll
-    for (int j = 0; j < Policy::kItems; j += 2) {
-      ulonglong2 v = *reinterpret_cast<const ulonglong2*>(a + first + j);
-      x[j] = v.x;
-      x[j + 1] = v.y;
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < Policy::kItems; ++j) x[j] = first + j < an ? a[first + j] : 0;
-  }
-  if (b.limbs && first + Policy::kItems <= b.size && (reinterpret_cast<std::uintptr_t>(b.limbs) & 15) == 0) {
-#pragma unroll
-    for (int j = 0; j < Policy::kItems; j += 2) {
-      ulonglong2 v = *reinterpret_cast<const ulonglong2*>(b.limbs + first + j);
-      y[j] = v.x;
-      y[j + 1] = v.y;
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < Policy::kItems; ++j) {
-      const std::size_t i = first + j;
-      y[j] = i < b.size ? (b.limbs ? b.limbs[i] : (i == 0 ? b.scalar : 0)) : 0;
-    }
-  }
-
-  // Wrapped sums and their carry statuses; fold them into one per thread.
-  std::uint32_t status[Policy::kItems];
-  // propagate is the identity of CarryCombine: a thread whose limbs all
-  // propagate passes its incoming carry through.
-  std::uint32_t thread_status = limb::carry_propagate;
-#pragma unroll
-  for (int j = 0; j < Policy::kItems; ++j) {
-    if constexpr (kSubtract) {
-      const limb_t d = x[j] - y[j];
-      status[j] = limb::sub_status(x[j], y[j], d);
-      x[j] = d;
+  for (int k = 0; k < Policy::kRows; ++k) {
+    const std::size_t i = warp_base + k * 64 + 2 * lane;
+    limb_t x[2], y[2];
+    load_pair(a, i, an, a_vec, x[0], x[1]);
+    if (b.limbs) {
+      load_pair(b.limbs, i, b.size, b_vec, y[0], y[1]);
     } else {
-      const limb_t s = x[j] + y[j];
-      status[j] = limb::add_status(x[j], s);
-      x[j] = s;
+      y[0] = i == 0 ? b.scalar : 0;
+      y[1] = 0;
     }
-    thread_status = limb::CarryCombine{}(thread_status, status[j]);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      if constexpr (kSubtract) {
+        s[k][h] = x[h] - y[h];
+        st[k][h] = limb::sub_status(x[h], y[h], s[k][h]);
+      } else {
+        s[k][h] = x[h] + y[h];
+        st[k][h] = limb::add_status(x[h], s[k][h]);
+      }
+    }
+    pair[k] = combine(st[k][0], st[k][1]);
   }
 
-  // Carry into this thread: block scan, seeded with the tiles before it.
-  std::uint32_t carry_in_status;
-  if (gridDim.x == 1) {
-    BlockScan(temp.scan).ExclusiveScan(thread_status, carry_in_status, limb::carry_kill, limb::CarryCombine{});
-  } else if (tile == 0) {
-    std::uint32_t aggregate;
-    BlockScan(temp.scan).ExclusiveScan(thread_status, carry_in_status, limb::carry_kill, limb::CarryCombine{},
-                                       aggregate);
-    if (threadIdx.x == 0) tile_state.SetInclusive(0, aggregate);
-  } else {
-    Prefix prefix(tile_state, prefix_temp, limb::CarryCombine{}, tile);
-    BlockScan(temp.scan).ExclusiveScan(thread_status, carry_in_status, limb::CarryCombine{}, prefix);
+  // Scan each row across the warp; carry_propagate is the identity.
+  std::uint32_t excl[Policy::kRows], row_total[Policy::kRows];
+  std::uint32_t warp_total = limb::carry_propagate;
+#pragma unroll
+  for (int k = 0; k < Policy::kRows; ++k) {
+    const std::uint32_t incl = warp_carry_scan(pair[k], lane);
+    row_total[k] = __shfl_sync(0xffffffffu, incl, 31);
+    const std::uint32_t e = __shfl_up_sync(0xffffffffu, incl, 1);
+    excl[k] = lane == 0 ? std::uint32_t(limb::carry_propagate) : e;
+    warp_total = combine(warp_total, row_total[k]);
   }
-  __syncthreads();  // temp.scan is reused by the reduction below
+  if (lane == 0) warp_status[warp] = warp_total;
+  __syncthreads();
 
-  unsigned carry = carry_in_status == limb::carry_generate;
-  unsigned long long top = 0;  // 1 + highest nonzero index written by this thread
-#pragma unroll
-  for (int j = 0; j < Policy::kItems; ++j) {
-    const limb_t v = kSubtract ? x[j] - carry : x[j] + carry;
-    carry = status[j] == limb::carry_generate || (status[j] == limb::carry_propagate && carry);
-    x[j] = v;
-    if (v != 0 && first + j < an) top = first + j + 1;
+  // Warp 0: scan the warps' totals and take the tile's prefix by decoupled
+  // look-back; leave each warp's carry-in status in warp_status.
+  if (warp == 0) {
+    const std::uint32_t mine = lane < Policy::kWarps ? warp_status[lane] : std::uint32_t(limb::carry_propagate);
+    const std::uint32_t incl = warp_carry_scan(mine, lane);
+    const std::uint32_t block_total = __shfl_sync(0xffffffffu, incl, Policy::kWarps - 1);
+    const std::uint32_t e = __shfl_up_sync(0xffffffffu, incl, 1);
+    const std::uint32_t warp_excl = lane == 0 ? std::uint32_t(limb::carry_propagate) : e;
+    std::uint32_t tile_prefix = limb::carry_kill;  // nothing carries into limb 0
+    if (gridDim.x > 1) {
+      if (tile == 0) {
+        if (lane == 0) tile_state.SetInclusive(0, block_total);
+      } else {
+        Prefix prefix(tile_state, prefix_temp, combine, tile);
+        prefix(block_total);
+        __syncwarp();
+        tile_prefix = prefix.GetExclusivePrefix();
+      }
+    }
+    __syncwarp();
+    if (lane < Policy::kWarps) warp_status[lane] = combine(tile_prefix, warp_excl);
   }
-  if (whole && (reinterpret_cast<std::uintptr_t>(r) & 15) == 0) {
+  __syncthreads();
+
+  // Add the carries in, store, and note the highest nonzero limb.
+  std::uint32_t row_in = warp_status[warp];
+  unsigned long long top = 0;
 #pragma unroll
-    for (int j = 0; j < Policy::kItems; j += 2)
-      *reinterpret_cast<ulonglong2*>(r + first + j) = make_ulonglong2(x[j], x[j + 1]);
-  } else {
+  for (int k = 0; k < Policy::kRows; ++k) {
+    const std::size_t i = warp_base + k * 64 + 2 * lane;
+    unsigned carry = combine(row_in, excl[k]) == limb::carry_generate;
+    limb_t v[2];
 #pragma unroll
-    for (int j = 0; j < Policy::kItems; ++j)
-      if (first + j < an) r[first + j] = x[j];
+    for (int h = 0; h < 2; ++h) {
+      v[h] = kSubtract ? s[k][h] - carry : s[k][h] + carry;
+      carry = st[k][h] == limb::carry_generate || (st[k][h] == limb::carry_propagate && carry);
+      if (v[h] != 0 && i + h < an) top = i + h + 1;
+      if (!kSubtract && i + h == an - 1) {  // the carry out of the whole number
+        r[an] = carry;
+        if (carry) top = an + 1;
+      }
+    }
+    if (a_vec && (reinterpret_cast<std::uintptr_t>(r) & 15) == 0 && i + 1 < an) {
+      *reinterpret_cast<ulonglong2*>(r + i) = make_ulonglong2(v[0], v[1]);
+    } else {
+      if (i < an) r[i] = v[0];
+      if (i + 1 < an) r[i + 1] = v[1];
+    }
+    row_in = combine(row_in, row_total[k]);
   }
-  // The thread that holds limb an-1 knows the carry out of the whole number.
-  if (!kSubtract && first <= an - 1 && an - 1 < first + Policy::kItems) {
-    // Recompute the carry out of limb an-1 from its status and its carry in.
-    unsigned c = carry_in_status == limb::carry_generate;
-    for (int j = 0; j < Policy::kItems && first + j < an; ++j)
-      c = status[j] == limb::carry_generate || (status[j] == limb::carry_propagate && c);
-    r[an] = c;
-    if (c) top = an + 1;
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) {
+    const unsigned long long other = __shfl_xor_sync(0xffffffffu, top, d);
+    top = other > top ? other : top;
   }
-  const unsigned long long tile_top = BlockReduce(temp.reduce).Reduce(top, ::cuda::maximum<>{});
-  if (threadIdx.x == 0 && tile_top) atomicMax(&words.slots[kSlotSize], tile_top);
+  if (lane == 0) warp_top[warp] = top;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long tile_top = 0;
+#pragma unroll
+    for (int w = 0; w < Policy::kWarps; ++w) tile_top = warp_top[w] > tile_top ? warp_top[w] : tile_top;
+    if (tile_top) atomicMax(&words.slots[kSlotSize], tile_top);
+  }
   words.publish_when_last();
 }
 

@@ -8,6 +8,10 @@
 
 namespace mpgpu::field {
 
+/// Whether x is prime: deterministic Miller-Rabin (the first 12 primes as
+/// bases are a proof for every x < 3.3 * 10^24, so for all 64-bit x).
+bool is_prime(std::uint64_t x);
+
 /// 2-adic valuation of p - 1 (p odd): the largest n with 2^n | p - 1.
 int two_adicity(std::uint64_t p);
 
@@ -18,8 +22,8 @@ int two_adicity(std::uint64_t p);
 std::vector<std::uint64_t> prime_factors(std::uint64_t x);
 
 /// The smallest primitive root mod the odd prime p: the least g >= 2 with
-/// g^((p-1)/q) != 1 for every prime q | p - 1. p is not checked for
-/// primality. Throws mpgpu::InvalidArgument for p < 3 or p even.
+/// g^((p-1)/q) != 1 for every prime q | p - 1. Throws
+/// mpgpu::InvalidArgument unless p is an odd prime.
 std::uint64_t find_generator(std::uint64_t p);
 
 /// A primitive 2^m-th root of unity mod p: generator^((p-1)/2^m), which has

@@ -34,8 +34,8 @@ class HostPlan {
   static constexpr int max_log_n = 28;
 
   /// Precomputes the twiddles for length 2^log_n mod the prime p. Throws
-  /// mpgpu::InvalidArgument if p does not fit the word, is even, or 2^log_n
-  /// is not a supported length for it.
+  /// mpgpu::InvalidArgument if p does not fit the word, is not prime (checked
+  /// for primes outside the table), or 2^log_n is not a supported length.
   HostPlan(std::uint64_t p, int log_n);
 
   const Field& field() const noexcept { return field_; }
