@@ -26,7 +26,7 @@ std::size_t bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, O
   if (r_negative)
     MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::BitwiseResultNonzero{op, ta, tb}, L, words,
                                                        kSlotLowR, false, s));
-  constexpr std::size_t per_block = std::size_t(Policy::kThreads) * Policy::kItems;
+  constexpr std::size_t per_block = Policy::kTile;
   device::bitwise_kernel<<<static_cast<unsigned>((L + 1 + per_block - 1) / per_block), Policy::kThreads, 0, s>>>(
       r, op, ta, tb, r_negative, words);
   MPGPU_CHECK_LAUNCH("bitwise_kernel");

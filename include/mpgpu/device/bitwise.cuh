@@ -5,17 +5,20 @@
 // stay in device memory; the map itself is one pass: read a and b, write r.
 #pragma once
 
-#include <cub/block/block_reduce.cuh>
-#include <cuda/functional>
 
+#include "mpgpu/device/limb_pairs.cuh"
 #include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/twos_complement.cuh"
 
 namespace mpgpu::device {
 
+/// Same layout as the scan add: a warp owns kRows rows of 64 limbs, lane l
+/// holds limbs 2l and 2l+1 of each row (16-byte accesses).
 struct BitwisePolicy {
   static constexpr int kThreads = 256;
-  static constexpr int kItems = 4;
+  static constexpr int kRows = 4;
+  static constexpr int kWarps = kThreads / 32;
+  static constexpr int kTile = kWarps * kRows * 64;
 };
 
 /// One operand seen in two's complement. `low_key` points at the result of
@@ -53,8 +56,7 @@ template <class Policy = BitwisePolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
     bitwise_kernel(limb_t* __restrict__ r, limb::BitwiseOp op, TwosComplementOperand a, TwosComplementOperand b,
                    bool r_negative, ResultWords words) {
-  using BlockReduce = cub::BlockReduce<unsigned long long, Policy::kThreads>;
-  __shared__ typename BlockReduce::TempStorage temp;
+  __shared__ unsigned long long warp_top[Policy::kWarps];
   const std::size_t L = a.size > b.size ? a.size : b.size;
   const std::size_t za = a.lowest_nonzero(), zb = b.lowest_nonzero();
   std::size_t zr = L;
@@ -62,25 +64,44 @@ __global__ void __launch_bounds__(Policy::kThreads)
     const unsigned long long key = words.slots[kSlotLowR];
     zr = key ? L - key / 2 : L;
   }
-  const std::size_t base = std::size_t(blockIdx.x) * Policy::kThreads * Policy::kItems + threadIdx.x;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::size_t warp_base =
+      std::size_t(blockIdx.x) * Policy::kTile + std::size_t(warp) * (Policy::kRows * 64);
+  const bool vec = aligned16(a.limbs) && aligned16(b.limbs) && aligned16(r);
   unsigned long long top = 0;
 #pragma unroll
-  for (int it = 0; it < Policy::kItems; ++it) {
-    const std::size_t i = base + std::size_t(it) * Policy::kThreads;
-    if (i > L) break;
-    limb_t v;
-    if (i < L) {
-      const limb_t t = limb::apply_bitwise(op, a.limb(i, za), b.limb(i, zb));
-      v = r_negative ? limb::twos_complement_limb(t, i, L, zr, true) : t;
-    } else {
-      // An all-zero two's complement on L limbs is -2^(64L): one more limb.
-      v = (r_negative && zr == L) ? 1 : 0;
+  for (int k = 0; k < Policy::kRows; ++k) {
+    const std::size_t i = warp_base + k * 64 + 2 * lane;
+    limb_t x[2], y[2], v[2];
+    load_pair(a.limbs, i, a.size, vec, x[0], x[1]);
+    load_pair(b.limbs, i, b.size, vec, y[0], y[1]);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const std::size_t j = i + h;
+      if (j < L) {
+        const limb_t t = limb::apply_bitwise(op, limb::twos_complement_limb(x[h], j, a.size, za, a.negative),
+                                             limb::twos_complement_limb(y[h], j, b.size, zb, b.negative));
+        v[h] = r_negative ? limb::twos_complement_limb(t, j, L, zr, true) : t;
+      } else {
+        // An all-zero two's complement on L limbs is -2^(64L): one more limb.
+        v[h] = (j == L && r_negative && zr == L) ? 1 : 0;
+      }
+      if (v[h] && j <= L) top = j + 1;
     }
-    r[i] = v;
-    if (v) top = i + 1;
+    store_pair(r, i, L + 1, vec, v[0], v[1]);
   }
-  const unsigned long long block_top = BlockReduce(temp).Reduce(top, ::cuda::maximum<>{});
-  if (threadIdx.x == 0 && block_top) atomicMax(&words.slots[kSlotSize], block_top);
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) {
+    const unsigned long long other = __shfl_xor_sync(0xffffffffu, top, d);
+    top = other > top ? other : top;
+  }
+  if (lane == 0) warp_top[warp] = top;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long block_top = 0;
+    for (int w = 0; w < Policy::kWarps; ++w) block_top = warp_top[w] > block_top ? warp_top[w] : block_top;
+    if (block_top) atomicMax(&words.slots[kSlotSize], block_top);
+  }
   words.publish_when_last();
 }
 

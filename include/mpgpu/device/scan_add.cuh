@@ -11,6 +11,7 @@
 #include <cub/agent/single_pass_scan_operators.cuh>
 
 #include "mpgpu/limb/arith.cuh"
+#include "mpgpu/device/limb_pairs.cuh"
 #include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/carry_status.cuh"
 
@@ -53,15 +54,33 @@ __device__ __forceinline__ std::uint32_t warp_carry_scan(std::uint32_t v, int la
   return v;
 }
 
-__device__ __forceinline__ void load_pair(const limb_t* p, std::size_t i, std::size_t n, bool vector_ok,
-                                          limb_t& lo, limb_t& hi) {
-  if (vector_ok && i + 1 < n) {
-    const ulonglong2 v = *reinterpret_cast<const ulonglong2*>(p + i);
-    lo = v.x;
-    hi = v.y;
-  } else {
-    lo = i < n ? p[i] : 0;
-    hi = i + 1 < n ? p[i + 1] : 0;
+/// Spin pause between polls of a predecessor's status.
+struct ShortPause {
+  __device__ void operator()() const { __nanosleep(20); }
+};
+
+/// Carry status into tile `tile` (> 0): combines the statuses of the tiles
+/// before it, walking back 32 tiles at a time (one per lane) until the
+/// nearest INCLUSIVE one. Called by a whole warp; the result is uniform.
+__device__ __forceinline__ std::uint32_t look_back_carry(CarryTileState& state, int tile, int lane) {
+  constexpr limb::CarryCombine combine{};
+  std::uint32_t later = limb::carry_propagate;  // combined statuses of the tiles already walked
+  for (int window_end = tile - 1;; window_end -= 32) {
+    const int idx = window_end - lane;  // lane 0: the nearest tile
+    typename CarryTileState::StatusWord status;
+    std::uint32_t value;
+    // Indices below 0 read CUB's padding, whose status is "out of bounds":
+    // nothing carries in from there.
+    state.WaitForValid(idx, status, value, ShortPause{});
+    const bool stop = idx < 0 || status == typename CarryTileState::StatusWord(cub::SCAN_TILE_INCLUSIVE);
+    if (idx < 0) value = limb::carry_kill;
+    const unsigned stops = __ballot_sync(0xffffffffu, stop);
+    const int last = stops ? __ffs(stops) - 1 : 31;  // lanes 0..last matter
+    // Fold lanes last..0 (tile order ascending), then the tiles walked before.
+    std::uint32_t acc = __shfl_sync(0xffffffffu, value, last);
+    for (int l = last - 1; l >= 0; --l) acc = combine(acc, __shfl_sync(0xffffffffu, value, l));
+    later = combine(acc, later);
+    if (stops) return later;
   }
 }
 
@@ -74,8 +93,6 @@ template <bool kSubtract, class Policy = ScanAddPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
     scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
                     CarryTileState tile_state, ResultWords words, bool order_from_slot) {
-  using Prefix = cub::TilePrefixCallbackOp<std::uint32_t, limb::CarryCombine, CarryTileState>;
-  __shared__ typename Prefix::TempStorage prefix_temp;
   __shared__ std::uint32_t warp_status[Policy::kWarps];
   __shared__ unsigned long long warp_top[Policy::kWarps];
   constexpr limb::CarryCombine combine{};
@@ -91,8 +108,9 @@ __global__ void __launch_bounds__(Policy::kThreads)
   const int tile = blockIdx.x;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t warp_base = std::size_t(tile) * Policy::kTile + std::size_t(warp) * Policy::kWarpLimbs;
-  const bool a_vec = (reinterpret_cast<std::uintptr_t>(a) & 15) == 0;
-  const bool b_vec = b.limbs && (reinterpret_cast<std::uintptr_t>(b.limbs) & 15) == 0;
+  const bool a_vec = aligned16(a);
+  const bool b_vec = b.limbs && aligned16(b.limbs);
+  const bool r_vec = aligned16(r);
 
   // Load, form wrapped sums and per-limb statuses, fold each lane's pair.
   limb_t s[Policy::kRows][2];
@@ -135,8 +153,11 @@ __global__ void __launch_bounds__(Policy::kThreads)
   if (lane == 0) warp_status[warp] = warp_total;
   __syncthreads();
 
-  // Warp 0: scan the warps' totals and take the tile's prefix by decoupled
-  // look-back; leave each warp's carry-in status in warp_status.
+  // Warp 0: scan the warps' totals and find the tile's carry-in status.
+  // Unlike a generic look-back scan, a tile's inclusive status is known as
+  // soon as its own total is not `propagate` (a carry chain is cut inside
+  // the tile), so such tiles publish INCLUSIVE before looking back and their
+  // successors find the prefix one tile away, without waiting chains.
   if (warp == 0) {
     const std::uint32_t mine = lane < Policy::kWarps ? warp_status[lane] : std::uint32_t(limb::carry_propagate);
     const std::uint32_t incl = warp_carry_scan(mine, lane);
@@ -145,16 +166,16 @@ __global__ void __launch_bounds__(Policy::kThreads)
     const std::uint32_t warp_excl = lane == 0 ? std::uint32_t(limb::carry_propagate) : e;
     std::uint32_t tile_prefix = limb::carry_kill;  // nothing carries into limb 0
     if (gridDim.x > 1) {
-      if (tile == 0) {
-        if (lane == 0) tile_state.SetInclusive(0, block_total);
-      } else {
-        Prefix prefix(tile_state, prefix_temp, combine, tile);
-        prefix(block_total);
-        __syncwarp();
-        tile_prefix = prefix.GetExclusivePrefix();
+      const bool known = tile == 0 || block_total != limb::carry_propagate;
+      if (lane == 0) {
+        if (known) tile_state.SetInclusive(tile, tile == 0 ? combine(limb::carry_kill, block_total) : block_total);
+        else tile_state.SetPartial(tile, block_total);
+      }
+      if (tile > 0) {
+        tile_prefix = look_back_carry(tile_state, tile, lane);
+        if (!known && lane == 0) tile_state.SetInclusive(tile, combine(tile_prefix, block_total));
       }
     }
-    __syncwarp();
     if (lane < Policy::kWarps) warp_status[lane] = combine(tile_prefix, warp_excl);
   }
   __syncthreads();
@@ -177,12 +198,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
         if (carry) top = an + 1;
       }
     }
-    if (a_vec && (reinterpret_cast<std::uintptr_t>(r) & 15) == 0 && i + 1 < an) {
-      *reinterpret_cast<ulonglong2*>(r + i) = make_ulonglong2(v[0], v[1]);
-    } else {
-      if (i < an) r[i] = v[0];
-      if (i + 1 < an) r[i + 1] = v[1];
-    }
+    store_pair(r, i, an, r_vec, v[0], v[1]);
     row_in = combine(row_in, row_total[k]);
   }
 #pragma unroll
