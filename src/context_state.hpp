@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 
 #include "mpgpu/context.hpp"
@@ -21,6 +22,7 @@ struct ContextState {
   void* mapped_words = nullptr;  // device view of pinned_words
   void* device_words = nullptr;  // owned (CUDA)
   bool words_dirty = false;
+  std::uint64_t sequence = 0;    // numbers operations for the "done" word
   std::size_t total_memory = 0;  // bytes of device memory      // a failed operation may have left words set
   std::recursive_mutex mutex;    // guards the scratch words across threads
 

@@ -34,19 +34,19 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
     std::swap(big_sign, small_sign);
   }
   if (a_sign == b_sign) {
-    DeviceResult out(ctx, st, big.size + 1);
+    DeviceResult out(ctx, st, big.size + 1, &r, {&a, &b});
     std::size_t n = dc::add_abs(ctx.state(), st, out.get(), big, small);
     out.commit(r, n, a_sign);
     return;
   }
   if (big.size == small.size) {  // which magnitude is larger is decided on the device
-    DeviceResult out(ctx, st, big.size);
+    DeviceResult out(ctx, st, big.size, &r, {&a, &b});
     int order = 0;
     std::size_t n = dc::sub_abs_ordered(ctx.state(), st, out.get(), big.limbs, small.limbs, big.size, order);
     out.commit(r, n, order >= 0 ? big_sign : small_sign);
     return;
   }
-  DeviceResult out(ctx, st, big.size);
+  DeviceResult out(ctx, st, big.size, &r, {&a, &b});
   std::size_t n = dc::sub_abs(ctx.state(), st, out.get(), big, small);
   out.commit(r, n, big_sign);
 }

@@ -48,7 +48,7 @@ void shift_right_device(Integer& r, const Integer& a, std::uint64_t bits, Stream
     out.commit(r, 0, 0);
     return;
   }
-  DeviceResult out(ctx, st, a.size() - q);
+  DeviceResult out(ctx, st, a.size() - q, &r, {&a});
   std::size_t n = dc::shift_right(ctx.state(), st, out.get(), device_operand(a), bits);
   out.commit(r, n, a.sign());
 }
@@ -64,7 +64,7 @@ void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
     if (&r != &a) r = a;
     return;
   }
-  DeviceResult out(ctx, st, a.size() + bits / 64 + 1);
+  DeviceResult out(ctx, st, a.size() + bits / 64 + 1, &r, {&a});
   std::size_t n = dc::shift_left(ctx.state(), st, out.get(), device_operand(a), bits);
   out.commit(r, n, a.sign());
 }
@@ -116,7 +116,7 @@ void bitwise_device(Integer& r, limb::BitwiseOp op, const Integer& a, const Inte
     return;
   }
   const bool r_negative = limb::bitwise_result_negative(op, a.sign() < 0, b.sign() < 0);
-  DeviceResult out(ctx, st, std::max(a.size(), b.size()) + 1);
+  DeviceResult out(ctx, st, std::max(a.size(), b.size()) + 1, &r, {&a, &b});
   std::size_t n = dc::bitwise(ctx.state(), st, op, out.get(), device_operand(a), a.sign() < 0,
                               device_operand(b), b.sign() < 0);
   out.commit(r, n, r_negative ? -1 : 1);

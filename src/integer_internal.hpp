@@ -1,6 +1,7 @@
 // Helpers shared by the Integer implementation files. Private to the library.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 #include "context_state.hpp"
@@ -20,25 +21,50 @@ inline void require_same_context(const char* op, const Integer& a, const Integer
 
 inline cuda::Operand device_operand(const Integer& x) { return {x.device_data(), x.size()}; }
 
-/// A fresh device buffer for a result. Freed on destruction unless handed to
-/// an Integer with `commit`, so an exception leaves nothing behind and the
-/// destination untouched.
+/// Device storage for a result. Freed on destruction unless handed to an
+/// Integer with `commit`, so an exception leaves nothing behind.
+///
+/// Small operations are dominated by fixed costs, so when the destination
+/// already owns a buffer of about the right size and is not one of the
+/// operands, that buffer is written in place instead of allocating and
+/// freeing (a failed operation then leaves the destination zero; operands
+/// are never touched).
 class DeviceResult {
  public:
-  DeviceResult(const Context& ctx, Stream s, std::size_t limbs)
+  DeviceResult(const Context& ctx, Stream s, std::size_t limbs, Integer* reuse = nullptr,
+               std::initializer_list<const Integer*> operands = {})
       : st_(ctx.state()), stream_(s), capacity_(limbs ? limbs : 1) {
+    if (reuse && reuse->context() == ctx && reuse->device_data() && capacity_ <= reuse->device_capacity() &&
+        reuse->device_capacity() <= 4 * capacity_ + 64) {
+      bool aliased = false;
+      for (const Integer* op : operands) aliased |= op == reuse || op->device_data() == reuse->device_data();
+      if (!aliased) {
+        borrowed_ = reuse;
+        ptr_ = reuse->device_data();
+        capacity_ = reuse->device_capacity();
+        return;
+      }
+    }
     ptr_ = static_cast<limb_t*>(cuda::allocate(st_, stream_, capacity_ * sizeof(limb_t)));
   }
   DeviceResult(const DeviceResult&) = delete;
   DeviceResult& operator=(const DeviceResult&) = delete;
   ~DeviceResult() {
-    if (ptr_) cuda::deallocate(st_, stream_, ptr_);
+    if (borrowed_) borrowed_->adopt_device_size(0);  // failed half-way: the destination reads zero
+    else if (ptr_) cuda::deallocate(st_, stream_, ptr_);
   }
   limb_t* get() const { return ptr_; }
   std::size_t capacity() const { return capacity_; }
-  /// Moves the buffer into `r` as its value (size limbs, sign).
+  /// Makes the buffer `r`'s value (size limbs, sign); r must be the
+  /// destination given to the constructor, if one was.
   void commit(Integer& r, std::size_t size, int sign) {
-    r.adopt_device(ptr_, capacity_, size, size ? sign : 0);
+    if (borrowed_) {  // == &r: the limbs are already in place
+      r.adopt_device_size(size);
+      r.set_sign_internal(size ? sign : 0);
+      borrowed_ = nullptr;
+    } else {
+      r.adopt_device(ptr_, capacity_, size, size ? sign : 0);
+    }
     ptr_ = nullptr;
   }
 
@@ -47,6 +73,7 @@ class DeviceResult {
   Stream stream_;
   std::size_t capacity_;
   limb_t* ptr_ = nullptr;
+  Integer* borrowed_ = nullptr;
 };
 
 /// Runs a GMP call with r's mpz as destination (GMP allows it to alias the

@@ -120,7 +120,7 @@ class Integer {
   /// Replaces the device storage; takes ownership of `limbs` (pool memory).
   void adopt_device(limb_t* limbs, std::size_t capacity, std::size_t size, int sign);
   limb_t* device_data() const { return dev_; }
-  /// Shrinks the recorded size after an in-place change (setbit/clrbit).
+  /// Sets the recorded size after an in-place change of the device limbs.
   void adopt_device_size(std::size_t size) {
     size_ = size;
     if (!size) sign_ = 0;

@@ -38,7 +38,7 @@ std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
   MPGPU_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, static_cast<std::int64_t>(a.size), s));
   ScopedDeviceMemory temp(st, s, temp_bytes ? temp_bytes : 1);
   MPGPU_CUDA_CHECK(cub::DeviceReduce::Sum(temp.p, temp_bytes, in, out, static_cast<std::int64_t>(a.size), s));
-  return ow.wait()[kSlotFound];
+  return ow.wait_stream()[kSlotFound];
 }
 
 std::size_t sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {

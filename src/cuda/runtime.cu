@@ -1,6 +1,7 @@
 // The CUDA runtime side of a Context: stream, stream-ordered memory pool,
 // pinned words for small read-backs, copies and device facts.
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "cuda/backend.hpp"
@@ -33,6 +34,7 @@ void init_context(ContextState& st, int device) {
   st.mem_pool = pool;
   MPGPU_CUDA_CHECK(cudaHostAlloc(&st.pinned_words, OpWords::kWordsBytes, cudaHostAllocMapped));
   MPGPU_CUDA_CHECK(cudaHostGetDevicePointer(&st.mapped_words, st.pinned_words, 0));
+  std::memset(st.pinned_words, 0, OpWords::kWordsBytes);  // "done" = 0; sequences start at 1
   MPGPU_CUDA_CHECK(cudaMalloc(&st.device_words, OpWords::kWordsBytes));
   MPGPU_CUDA_CHECK(cudaMemset(st.device_words, 0, OpWords::kWordsBytes));
   std::size_t free_bytes = 0;

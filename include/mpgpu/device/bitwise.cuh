@@ -19,6 +19,7 @@ struct BitwisePolicy {
   static constexpr int kRows = 4;
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kTile = kWarps * kRows * 64;
+  static constexpr int kMinBlocksPerSM = 8;  // full occupancy: <= 32 registers
 };
 
 /// One operand seen in two's complement. `low_key` points at the result of
@@ -53,7 +54,7 @@ struct BitwiseResultNonzero {
 /// result, slot kSlotLowR holds the lowest-nonzero search over its two's
 /// complement. Publishes 1 + highest nonzero index as kSlotSize.
 template <class Policy = BitwisePolicy>
-__global__ void __launch_bounds__(Policy::kThreads)
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     bitwise_kernel(limb_t* __restrict__ r, limb::BitwiseOp op, TwosComplementOperand a, TwosComplementOperand b,
                    bool r_negative, ResultWords words) {
   __shared__ unsigned long long warp_top[Policy::kWarps];

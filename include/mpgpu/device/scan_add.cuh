@@ -26,6 +26,10 @@ struct ScanAddPolicy {
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpLimbs = kRows * 64;
   static constexpr int kTile = kWarps * kWarpLimbs;  // 2048 limbs
+  // Bytes in flight per SM bound the bandwidth here (the loads sit in
+  // registers): 6 resident blocks (<= 42 registers a thread) measured
+  // faster than 4 blocks at 60 registers.
+  static constexpr int kMinBlocksPerSM = 6;
 };
 
 using CarryTileState = cub::ScanTileState<std::uint32_t>;
@@ -90,7 +94,7 @@ __device__ __forceinline__ std::uint32_t look_back_carry(CarryTileState& state, 
 /// preceding search left in words.slots[kSlotOrder] (a < b: compute b - a).
 /// Publishes 1 + index of the highest nonzero limb of r as kSlotSize.
 template <bool kSubtract, class Policy = ScanAddPolicy>
-__global__ void __launch_bounds__(Policy::kThreads)
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
                     CarryTileState tile_state, ResultWords words, bool order_from_slot) {
   __shared__ std::uint32_t warp_status[Policy::kWarps];
@@ -113,8 +117,9 @@ __global__ void __launch_bounds__(Policy::kThreads)
   const bool r_vec = aligned16(r);
 
   // Load, form wrapped sums and per-limb statuses, fold each lane's pair.
+  // Statuses are 2-bit fields packed in one word (registers are the budget).
   limb_t s[Policy::kRows][2];
-  std::uint32_t st[Policy::kRows][2], pair[Policy::kRows];
+  std::uint32_t st_bits = 0, pair[Policy::kRows];
 #pragma unroll
   for (int k = 0; k < Policy::kRows; ++k) {
     const std::size_t i = warp_base + k * 64 + 2 * lane;
@@ -126,29 +131,32 @@ __global__ void __launch_bounds__(Policy::kThreads)
       y[0] = i == 0 ? b.scalar : 0;
       y[1] = 0;
     }
+    std::uint32_t st[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       if constexpr (kSubtract) {
         s[k][h] = x[h] - y[h];
-        st[k][h] = limb::sub_status(x[h], y[h], s[k][h]);
+        st[h] = limb::sub_status(x[h], y[h], s[k][h]);
       } else {
         s[k][h] = x[h] + y[h];
-        st[k][h] = limb::add_status(x[h], s[k][h]);
+        st[h] = limb::add_status(x[h], s[k][h]);
       }
+      st_bits |= st[h] << (2 * (2 * k + h));
     }
-    pair[k] = combine(st[k][0], st[k][1]);
+    pair[k] = combine(st[0], st[1]);
   }
 
   // Scan each row across the warp; carry_propagate is the identity.
-  std::uint32_t excl[Policy::kRows], row_total[Policy::kRows];
+  std::uint32_t excl_bits = 0, total_bits = 0;
   std::uint32_t warp_total = limb::carry_propagate;
 #pragma unroll
   for (int k = 0; k < Policy::kRows; ++k) {
     const std::uint32_t incl = warp_carry_scan(pair[k], lane);
-    row_total[k] = __shfl_sync(0xffffffffu, incl, 31);
+    const std::uint32_t row_total = __shfl_sync(0xffffffffu, incl, 31);
     const std::uint32_t e = __shfl_up_sync(0xffffffffu, incl, 1);
-    excl[k] = lane == 0 ? std::uint32_t(limb::carry_propagate) : e;
-    warp_total = combine(warp_total, row_total[k]);
+    excl_bits |= (lane == 0 ? std::uint32_t(limb::carry_propagate) : e) << (2 * k);
+    total_bits |= row_total << (2 * k);
+    warp_total = combine(warp_total, row_total);
   }
   if (lane == 0) warp_status[warp] = warp_total;
   __syncthreads();
@@ -186,12 +194,13 @@ __global__ void __launch_bounds__(Policy::kThreads)
 #pragma unroll
   for (int k = 0; k < Policy::kRows; ++k) {
     const std::size_t i = warp_base + k * 64 + 2 * lane;
-    unsigned carry = combine(row_in, excl[k]) == limb::carry_generate;
+    unsigned carry = combine(row_in, (excl_bits >> (2 * k)) & 3) == limb::carry_generate;
     limb_t v[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       v[h] = kSubtract ? s[k][h] - carry : s[k][h] + carry;
-      carry = st[k][h] == limb::carry_generate || (st[k][h] == limb::carry_propagate && carry);
+      const std::uint32_t st = (st_bits >> (2 * (2 * k + h))) & 3;
+      carry = st == limb::carry_generate || (st == limb::carry_propagate && carry);
       if (v[h] != 0 && i + h < an) top = i + h + 1;
       if (!kSubtract && i + h == an - 1) {  // the carry out of the whole number
         r[an] = carry;
@@ -199,7 +208,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
       }
     }
     store_pair(r, i, an, r_vec, v[0], v[1]);
-    row_in = combine(row_in, row_total[k]);
+    row_in = combine(row_in, (total_bits >> (2 * k)) & 3);
   }
 #pragma unroll
   for (int d = 16; d > 0; d /= 2) {

@@ -11,6 +11,7 @@ namespace mpgpu::device {
 struct ShiftPolicy {
   static constexpr int kThreads = 256;
   static constexpr int kItems = 8;  // all loads issued before the first use
+  static constexpr int kMinBlocksPerSM = 5;
 };
 
 /// r[q + j] = (a[j] << s) | (a[j-1] >> (64 - s)) for j in [0, n]; the limbs
@@ -18,7 +19,7 @@ struct ShiftPolicy {
 /// a[j-1] comes from the neighbouring lane by shuffle: one coalesced load per
 /// limb. Publishes the result size (kSlotSize).
 template <class Policy = ShiftPolicy>
-__global__ void __launch_bounds__(Policy::kThreads)
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     shift_left_kernel(limb_t* __restrict__ r, const limb_t* __restrict__ a, std::size_t n, std::size_t q,
                       unsigned s, ResultWords words) {
   const std::size_t base = std::size_t(blockIdx.x) * Policy::kThreads * Policy::kItems + threadIdx.x;
@@ -47,7 +48,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
 /// requires q < n; a[k+q+1] comes from the next lane by shuffle. Publishes
 /// the result size (kSlotSize).
 template <class Policy = ShiftPolicy>
-__global__ void __launch_bounds__(Policy::kThreads)
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     shift_right_kernel(limb_t* __restrict__ r, const limb_t* __restrict__ a, std::size_t n, std::size_t q,
                        unsigned s, ResultWords words) {
   const std::size_t m = n - q;
