@@ -116,6 +116,18 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
   const bool b_vec = b.limbs && aligned16(b.limbs);
   const bool r_vec = aligned16(r);
 
+  // Warp 0 peeks at the 32 limbs before the tile: the carry into the tile is
+  // the status of the last of them that does not propagate, so for all but
+  // adversarial data (32 limbs of all-ones sums) the tile needs nothing from
+  // other blocks and never waits for them.
+  std::uint32_t peek_status = limb::carry_propagate;
+  if (warp == 0 && tile > 0) {
+    const std::size_t j = std::size_t(tile) * Policy::kTile - 32 + lane;  // >= 0: tiles hold 2048 limbs
+    const limb_t x = a[j];
+    const limb_t y = b.limbs ? (j < b.size ? b.limbs[j] : 0) : (j == 0 ? b.scalar : 0);
+    peek_status = kSubtract ? limb::sub_status(x, y, x - y) : limb::add_status(x, x + y);
+  }
+
   // Load, form wrapped sums and per-limb statuses, fold each lane's pair.
   // Statuses are 2-bit fields packed in one word (registers are the budget).
   limb_t s[Policy::kRows][2];
@@ -161,11 +173,10 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
   if (lane == 0) warp_status[warp] = warp_total;
   __syncthreads();
 
-  // Warp 0: scan the warps' totals and find the tile's carry-in status.
-  // Unlike a generic look-back scan, a tile's inclusive status is known as
-  // soon as its own total is not `propagate` (a carry chain is cut inside
-  // the tile), so such tiles publish INCLUSIVE before looking back and their
-  // successors find the prefix one tile away, without waiting chains.
+  // Warp 0: scan the warps' totals and find the tile's carry-in status: from
+  // the peek when it decided it, else by decoupled look-back. Every tile
+  // publishes INCLUSIVE as soon as it knows it (a tile whose own total is not
+  // `propagate` knows it without any prefix), so look-backs stay short.
   if (warp == 0) {
     const std::uint32_t mine = lane < Policy::kWarps ? warp_status[lane] : std::uint32_t(limb::carry_propagate);
     const std::uint32_t incl = warp_carry_scan(mine, lane);
@@ -174,12 +185,15 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     const std::uint32_t warp_excl = lane == 0 ? std::uint32_t(limb::carry_propagate) : e;
     std::uint32_t tile_prefix = limb::carry_kill;  // nothing carries into limb 0
     if (gridDim.x > 1) {
-      const bool known = tile == 0 || block_total != limb::carry_propagate;
+      const unsigned deciding = __ballot_sync(0xffffffffu, peek_status != limb::carry_propagate);
+      if (tile > 0 && deciding) tile_prefix = __shfl_sync(0xffffffffu, peek_status, 31 - __clz(deciding));
+      const bool known = tile == 0 || deciding || block_total != limb::carry_propagate;
       if (lane == 0) {
-        if (known) tile_state.SetInclusive(tile, tile == 0 ? combine(limb::carry_kill, block_total) : block_total);
+        if (tile == 0 || deciding) tile_state.SetInclusive(tile, combine(tile_prefix, block_total));
+        else if (known) tile_state.SetInclusive(tile, block_total);
         else tile_state.SetPartial(tile, block_total);
       }
-      if (tile > 0) {
+      if (tile > 0 && !deciding) {
         tile_prefix = look_back_carry(tile_state, tile, lane);
         if (!known && lane == 0) tile_state.SetInclusive(tile, combine(tile_prefix, block_total));
       }
