@@ -1,7 +1,8 @@
 // Per-thread limb primitives: carries, borrows, wide products, bit counts.
 // The device branches use PTX carry chains (add.cc/addc, sub.cc/subc,
-// mul.hi); the host branches are portable C++ and serve as the reference the
-// GPU test compares against. This is the only place in mpgpu that holds PTX.
+// mad.lo.cc/madc.hi.cc); the host branches are portable C++ and serve as the
+// reference the GPU test compares against. This is the only place in mpgpu
+// that holds PTX.
 #pragma once
 
 #include "mpgpu/limb/config.cuh"
@@ -79,14 +80,28 @@ MPGPU_HD limb_t mul_wide(limb_t a, limb_t b, limb_t& hi) {
 }
 
 /// (hi:lo) += a * b + c, for accumulating schoolbook rows; returns the carry
-/// out of the 128-bit accumulator (0 or 1).
+/// out of the 128-bit accumulator (0 or 1: the total is below 2^129).
 MPGPU_HD limb_t mul_add(limb_t a, limb_t b, limb_t c, limb_t& lo, limb_t& hi) {
+#if defined(__CUDA_ARCH__)
+  unsigned c1, c2;
+  // (hi:lo) += c, then (hi:lo) += a*b through the multiply-add carry chain.
+  asm("add.cc.u64 %0, %0, %4;\n\t"
+      "addc.cc.u64 %1, %1, 0;\n\t"
+      "addc.u32 %2, 0, 0;\n\t"
+      "mad.lo.cc.u64 %0, %5, %6, %0;\n\t"
+      "madc.hi.cc.u64 %1, %5, %6, %1;\n\t"
+      "addc.u32 %3, 0, 0;"
+      : "+l"(lo), "+l"(hi), "=r"(c1), "=r"(c2)
+      : "l"(c), "l"(a), "l"(b));
+  return c1 | c2;
+#else
   limb_t phi;
   limb_t plo = mul_wide(a, b, phi);
   limb_t c1 = add_with_carry(plo, c, 0, plo);
   phi += c1;  // cannot overflow: a*b + c < 2^128
   limb_t c2 = add_with_carry(lo, plo, 0, lo);
   return add_with_carry(hi, phi, static_cast<unsigned>(c2), hi);
+#endif
 }
 
 /// Leading zero bits; 64 for zero.
