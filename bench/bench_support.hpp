@@ -10,26 +10,11 @@
 #include <vector>
 
 #include "mpgpu/mpgpu.hpp"
+#include "owned_mpz.hpp"
 
 namespace mpgpu::bench {
 
-/// An owned mpz_t.
-class Mpz {
- public:
-  Mpz() { mpz_init(v_); }
-  Mpz(const Mpz&) = delete;
-  Mpz& operator=(const Mpz&) = delete;
-  Mpz(Mpz&& o) noexcept {
-    mpz_init(v_);
-    mpz_swap(v_, o.v_);
-  }
-  ~Mpz() { mpz_clear(v_); }
-  mpz_ptr get() { return v_; }
-  mpz_srcptr get() const { return v_; }
-
- private:
-  mpz_t v_;
-};
+using Mpz = mpgpu::tools::Mpz;
 
 /// Random operands of exactly `bits` bits, on the host and in the default
 /// context. Google Benchmark calls a benchmark function several times per

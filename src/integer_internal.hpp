@@ -33,7 +33,7 @@ class DeviceResult {
  public:
   DeviceResult(const Context& ctx, Stream s, std::size_t limbs, Integer* reuse = nullptr,
                std::initializer_list<const Integer*> operands = {})
-      : st_(ctx.state()), stream_(s), capacity_(limbs ? limbs : 1) {
+      : st_(ctx.state()), stream_(ctx.resolve(s)), capacity_(limbs ? limbs : 1) {
     if (reuse && reuse->context() == ctx && reuse->device_data() && capacity_ <= reuse->device_capacity() &&
         reuse->device_capacity() <= 4 * capacity_ + 64) {
       bool aliased = false;

@@ -13,26 +13,11 @@
 #include <vector>
 
 #include "mpgpu/mpgpu.hpp"
+#include "owned_mpz.hpp"
 
 namespace mpgpu::cli {
 
-/// An owned mpz_t (GMP's own type is an array and does not fit containers).
-class Mpz {
- public:
-  Mpz() { mpz_init(v_); }
-  Mpz(const Mpz&) = delete;
-  Mpz& operator=(const Mpz&) = delete;
-  Mpz(Mpz&& o) noexcept {
-    mpz_init(v_);
-    mpz_swap(v_, o.v_);
-  }
-  ~Mpz() { mpz_clear(v_); }
-  mpz_ptr get() { return v_; }
-  mpz_srcptr get() const { return v_; }
-
- private:
-  mpz_t v_;
-};
+using Mpz = mpgpu::tools::Mpz;
 
 /// Shift used by mul_2exp and fdiv_q_2exp: 1000 bits and a few more, so the
 /// shift moves whole limbs and also bits within limbs.

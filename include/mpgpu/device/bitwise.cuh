@@ -57,7 +57,6 @@ template <class Policy = BitwisePolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     bitwise_kernel(limb_t* __restrict__ r, limb::BitwiseOp op, TwosComplementOperand a, TwosComplementOperand b,
                    bool r_negative, ResultWords words) {
-  __shared__ unsigned long long warp_top[Policy::kWarps];
   const std::size_t L = a.size > b.size ? a.size : b.size;
   const std::size_t za = a.lowest_nonzero(), zb = b.lowest_nonzero();
   std::size_t zr = L;
@@ -91,18 +90,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     }
     store_pair(r, i, L + 1, vec, v[0], v[1]);
   }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) {
-    const unsigned long long other = __shfl_xor_sync(0xffffffffu, top, d);
-    top = other > top ? other : top;
-  }
-  if (lane == 0) warp_top[warp] = top;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long block_top = 0;
-    for (int w = 0; w < Policy::kWarps; ++w) block_top = warp_top[w] > block_top ? warp_top[w] : block_top;
-    if (block_top) atomicMax(&words.slots[kSlotSize], block_top);
-  }
+  block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
   words.publish_when_last();
 }
 

@@ -8,9 +8,6 @@
 // not a pass over the number; the worst case (no hit) reads everything once.
 #pragma once
 
-#include <cub/block/block_reduce.cuh>
-#include <cuda/functional>
-
 #include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/config.cuh"
 
@@ -31,8 +28,6 @@ template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
     limb_search_kernel(Pred pred, std::size_t n, ResultWords words, int slot, bool publish) {
   unsigned long long* out = &words.slots[slot];
-  using BlockReduce = cub::BlockReduce<unsigned long long, Policy::kThreads>;
-  __shared__ typename BlockReduce::TempStorage temp;
   __shared__ bool skip;
   const std::size_t k = blockIdx.x;
   // Chunk [lo, hi) in index space.
@@ -57,8 +52,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
       }
     }
   }
-  const unsigned long long block_best = BlockReduce(temp).Reduce(best, ::cuda::maximum<>{});
-  if (threadIdx.x == 0 && block_best) atomicMax(out, block_best);
+  block_max_into<Policy::kThreads / 32>(best, out);
   if (publish) words.publish_when_last();
 }
 

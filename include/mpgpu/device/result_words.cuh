@@ -55,4 +55,26 @@ struct ResultWords {
 #endif
 };
 
+#if defined(__CUDACC__)
+/// atomicMax of the block's largest `value` into `slot`: one atomic per
+/// block. Called by every thread of a block of kWarps warps.
+template <int kWarps>
+__device__ __forceinline__ void block_max_into(unsigned long long value, unsigned long long* slot) {
+  __shared__ unsigned long long warp_max[kWarps];
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) {
+    const unsigned long long other = __shfl_xor_sync(0xffffffffu, value, d);
+    value = other > value ? other : value;
+  }
+  if (threadIdx.x % 32 == 0) warp_max[threadIdx.x / 32] = value;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long m = 0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) m = warp_max[w] > m ? warp_max[w] : m;
+    if (m) atomicMax(slot, m);
+  }
+}
+#endif
+
 }  // namespace mpgpu::device

@@ -98,7 +98,6 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
                     CarryTileState tile_state, ResultWords words, bool order_from_slot) {
   __shared__ std::uint32_t warp_status[Policy::kWarps];
-  __shared__ unsigned long long warp_top[Policy::kWarps];
   constexpr limb::CarryCombine combine{};
 
   if (order_from_slot) {
@@ -224,19 +223,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     store_pair(r, i, an, r_vec, v[0], v[1]);
     row_in = combine(row_in, (total_bits >> (2 * k)) & 3);
   }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) {
-    const unsigned long long other = __shfl_xor_sync(0xffffffffu, top, d);
-    top = other > top ? other : top;
-  }
-  if (lane == 0) warp_top[warp] = top;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long tile_top = 0;
-#pragma unroll
-    for (int w = 0; w < Policy::kWarps; ++w) tile_top = warp_top[w] > tile_top ? warp_top[w] : tile_top;
-    if (tile_top) atomicMax(&words.slots[kSlotSize], tile_top);
-  }
+  block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
   words.publish_when_last();
 }
 
