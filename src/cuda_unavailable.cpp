@@ -39,6 +39,7 @@ std::size_t shift_right(ContextState&, Stream, limb_t*, Operand, std::uint64_t) 
 std::size_t bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, Operand, bool) {
   unavailable("bitwise");
 }
+std::size_t mul_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
 std::uint64_t popcount(ContextState&, Stream, Operand) { unavailable("popcount"); }
 std::size_t sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
 

@@ -106,6 +106,7 @@ class Integer {
   // ---- in-place forms ---------------------------------------------------------
   Integer& operator+=(const Integer& b);
   Integer& operator-=(const Integer& b);
+  Integer& operator*=(const Integer& b);
   Integer& operator&=(const Integer& b);
   Integer& operator|=(const Integer& b);
   Integer& operator^=(const Integer& b);
@@ -159,6 +160,18 @@ int cmp(const Integer& a, const Integer& b, Stream s = nullptr);
 int cmpabs(const Integer& a, const Integer& b, Stream s = nullptr);
 inline int sgn(const Integer& a) { return a.sign(); }
 
+// ---- products ----------------------------------------------------------------
+/// r = a * b, exact. On a CUDA context, products of at least
+/// kDeviceProductMinLimbs limbs (na + nb) run on the device through
+/// three-prime NTTs and CRT; smaller ones go through GMP on the host
+/// (transfers included, that is faster for them).
+void mul(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+/// r = a * a with one forward transform per prime.
+void sqr(Integer& r, const Integer& a, Stream s = nullptr);
+/// Provisional crossover between host GMP and the device NTT product (in
+/// limbs of na + nb); see docs/integer.md.
+inline constexpr std::size_t kDeviceProductMinLimbs = 4096;
+
 // ---- shifts ------------------------------------------------------------------
 /// r = a * 2^bits
 void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s = nullptr);
@@ -189,6 +202,7 @@ void clrbit(Integer& a, std::uint64_t index, Stream s = nullptr);
 Integer operator+(const Integer& a, const Integer& b);
 Integer operator-(const Integer& a, const Integer& b);
 Integer operator-(const Integer& a);
+Integer operator*(const Integer& a, const Integer& b);
 Integer operator&(const Integer& a, const Integer& b);
 Integer operator|(const Integer& a, const Integer& b);
 Integer operator^(const Integer& a, const Integer& b);

@@ -78,6 +78,11 @@ std::size_t shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::u
 std::size_t bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a,
                     bool a_negative, Operand b, bool b_negative);
 
+// ---- products (ntt_mul.cu) ------------------------------------------------------------
+/// r = |a| * |b| through three-prime NTTs (a squaring when a and b are the
+/// same vector); r has room for a.size + b.size + 2 limbs. Returns the size.
+std::size_t mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+
 // ---- reductions (reduce.cu) -----------------------------------------------------------
 std::uint64_t popcount(ContextState& st, Stream s, Operand a);
 /// r = sum of the magnitudes of `count` terms (host array of device operands).

@@ -6,6 +6,7 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/scoped_memory.cuh"
 #include "cuda/words.cuh"
 #include "mpgpu/device/column_sum.cuh"
 #include "mpgpu/limb/arith.cuh"
@@ -17,16 +18,6 @@ struct LimbPopcount {
   __device__ unsigned long long operator()(limb_t x) const { return limb::popcount(x); }
 };
 
-/// Pool memory released when the scope ends (stream-ordered).
-struct ScopedDeviceMemory {
-  ContextState& st;
-  Stream s;
-  void* p;
-  ScopedDeviceMemory(ContextState& st_, Stream s_, std::size_t bytes) : st(st_), s(s_), p(allocate(st_, s_, bytes)) {}
-  ~ScopedDeviceMemory() { deallocate(st, s, p); }
-  template <class T>
-  T* as() const { return static_cast<T*>(p); }
-};
 }  // namespace
 
 std::uint64_t popcount(ContextState& st, Stream s, Operand a) {

@@ -82,4 +82,31 @@ TEST_F(Huge, RandomAddSubXorShifts) {
   }
 }
 
+// A 2^32-bit product: (2^n - 1)^2 = 2^(2n) - 2^(n+1) + 1 with n = 2^31, all
+// coefficients at their maximum (the CRT bound), checked exactly against the
+// closed form built with GMP (GMP's own product of this size takes minutes).
+TEST_F(Huge, ProductOfTwo2To31BitNumbers) {
+  const Integer ones = Integer::all_ones(huge_bits, ctx());
+  Integer r(ctx());
+  mpgpu::sqr(r, ones);
+  Mpz want = Mpz::pow2(2 * huge_bits);
+  Mpz twice = Mpz::pow2(huge_bits + 1);
+  mpz_sub(want, want, twice);
+  mpz_add_ui(want, want, 1);
+  EXPECT_TRUE(matches(r, want, false));
+  mpgpu::mul(r, ones, ones);  // the two-operand path
+  EXPECT_TRUE(matches(r, want, false));
+}
+
+// Random 2^26-bit operands: differential against mpz_mul (about a second).
+TEST_F(Huge, RandomProductAgainstGmp) {
+  Operands gen;
+  const Mpz a = gen.uniform(std::uint64_t{1} << 26), b = gen.uniform((std::uint64_t{1} << 26) - 12345);
+  Mpz want;
+  mpz_mul(want, a, b);
+  Integer r(ctx());
+  mpgpu::mul(r, make(a), make(b));
+  EXPECT_TRUE(matches(r, want, false));
+}
+
 }  // namespace

@@ -113,6 +113,9 @@ const std::vector<OpInfo>& all_ops() {
       {"cmp", 0, "cmp(a, a ^ 1): operands differ in the lowest bit only"},
       {"popcount", 0, "popcount(a)"},
       {"sum", 0, "sum of 8 terms"},
+      // GMP multiplies 2^26-bit numbers in about a second on one core.
+      {"mul", 0, "a * b", std::uint64_t{1} << 26},
+      {"sqr", 0, "a * a", std::uint64_t{1} << 26},
   };
   return ops;
 }
@@ -167,6 +170,10 @@ std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w) {
                             mpz_add(z, z, gmp_terms[i].get());
                         });
   }
+  if (name == "mul")
+    return integer_case([&A, &B](Integer& r) { mul(r, A, B); }, [a, b](mpz_ptr z) { mpz_mul(z, a, b); });
+  if (name == "sqr")
+    return integer_case([&A](Integer& r) { sqr(r, A); }, [a](mpz_ptr z) { mpz_mul(z, a, a); });
   throw std::logic_error("mpgpu bench: unknown operation " + std::string(name));
 }
 

@@ -79,6 +79,9 @@ struct OpInfo {
   /// column (3/8: two operands read, one result written); 0 = not reported.
   double bytes_per_bit;
   std::string_view description;
+  /// The default table stops this operation above this size (0: never),
+  /// because GMP's side would take too long; --ops/--bits still reach it.
+  std::uint64_t default_max_bits = 0;
 };
 
 /// Every operation, in table order.

@@ -134,7 +134,13 @@ BenchReport run_bench_table(const Context& ctx, const BenchOptions& opt) {
   else
     for (const std::string& name : opt.ops) ops.push_back(find_op(name));
   const std::vector<std::uint64_t> sizes = bench_sizes(opt);
-  const std::size_t total = sizes.size() * ops.size();
+  const bool default_ops = opt.ops.empty();
+  auto included = [default_ops](const OpInfo* op, std::uint64_t bits) {
+    return !default_ops || op->default_max_bits == 0 || bits <= op->default_max_bits;
+  };
+  std::size_t total = 0;
+  for (std::uint64_t bits : sizes)
+    for (const OpInfo* op : ops) total += included(op, bits);
 
   auto sync = [&ctx] { ctx.synchronize(); };
   auto no_sync = [] {};
@@ -147,6 +153,7 @@ BenchReport run_bench_table(const Context& ctx, const BenchOptions& opt) {
       setup_error = one_line(std::string("making the operands failed: ") + e.what());
     }
     for (const OpInfo* op : ops) {
+      if (!included(op, bits)) continue;
       BenchRow row;
       row.op = std::string(op->name);
       row.bits = bits;

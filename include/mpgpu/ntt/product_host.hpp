@@ -1,0 +1,18 @@
+// Host version of the device's huge-product pipeline (src/cuda/ntt_mul.cu):
+// the same three primes, the same decimation-in-frequency forward and
+// decimation-in-time inverse transforms with the same twiddle table, the
+// same Garner CRT and column sums. CI (no GPU) tests the math through it;
+// the Integer API on the CPU backend calls GMP instead, which is faster.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu::ntt {
+
+/// |a| * |b| as na + nb limbs (not normalized), through three-prime NTTs.
+std::vector<limb_t> multiply_host(const limb_t* a, std::size_t na, const limb_t* b, std::size_t nb);
+
+}  // namespace mpgpu::ntt

@@ -1,0 +1,93 @@
+// mul and sqr against GMP's mpz_mul: every sign, zero, the adversarial set,
+// all-ones operands (the largest product coefficients, i.e. the CRT bound),
+// sparse and unbalanced operands, aliasing, and sizes on both sides of the
+// device's host/NTT crossover (kDeviceProductMinLimbs) and of powers of two.
+#include <vector>
+
+#include "integer_test.hpp"
+
+namespace {
+
+using mpgpu::Integer;
+using namespace mpgpu_test;
+
+class Mul : public IntegerTest {
+ protected:
+  ::testing::AssertionResult check(const Mpz& a, const Mpz& b) const {
+    const Integer x = make(a), y = make(b);
+    Mpz want;
+    mpz_mul(want, a, b);
+    Integer r(ctx());
+    mpgpu::mul(r, x, y);
+    if (auto m = matches(r, want); !m) return m << " in " << a << " * " << b;
+    mpgpu::mul(r, y, x);
+    if (auto m = matches(r, want); !m) return m << " in " << b << " * " << a;
+    if (!matches(x, a) || !matches(y, b)) return ::testing::AssertionFailure() << "an operand changed";
+    return ::testing::AssertionSuccess();
+  }
+  ::testing::AssertionResult check_sqr(const Mpz& a) const {
+    Mpz want;
+    mpz_mul(want, a, a);
+    Integer r(ctx());
+    mpgpu::sqr(r, make(a));
+    if (auto m = matches(r, want); !m) return m << " in sqr " << a;
+    Integer x = make(a);
+    mpgpu::mul(x, x, x);  // aliasing: the destination is both operands
+    if (auto m = matches(x, want); !m) return m << " in mul(x, x, x) " << a;
+    return ::testing::AssertionSuccess();
+  }
+};
+
+TEST_P(Mul, SignsZeroAndEdgeValues) {
+  for (const Mpz& a : edge_pair_values())
+    for (const Mpz& b : edge_pair_values()) ASSERT_TRUE(check(a, b));
+}
+
+TEST_P(Mul, AroundTheDeviceCrossover) {
+  Operands gen;
+  const std::size_t t = mpgpu::kDeviceProductMinLimbs;
+  for (std::size_t na : {t / 2 - 1, t / 2, t / 2 + 1, t - 1, t, t + 1}) {
+    const std::size_t nb = t - na + (na % 3);  // na + nb straddles t
+    Mpz a = gen.random_bits(64 * na), b = gen.random_bits(64 * nb);
+    if (gen.coin()) mpz_neg(a, a);
+    ASSERT_TRUE(check(a, b)) << na << " x " << nb << " limbs";
+  }
+}
+
+TEST_P(Mul, AllOnesGiveTheLargestCoefficients) {
+  // (2^n - 1)^2: every product coefficient is at its maximum.
+  for (std::uint64_t limbs : {1u, 2u, 63u, 64u, 1000u, 2048u, 2049u, 4096u, 8191u, 8192u, 20000u})
+    ASSERT_TRUE(check(Mpz::all_ones(64 * limbs), Mpz::all_ones(64 * limbs))) << limbs << " limbs";
+  ASSERT_TRUE(check(Mpz::all_ones(64 * 5000), Mpz::all_ones(64 * 3)));
+}
+
+TEST_P(Mul, RandomSparseAndUnbalanced) {
+  Operands gen;
+  for (int i = 0; i < 12; ++i) {
+    const std::size_t na = 1 + gen.below(12000), nb = 1 + gen.below(12000);
+    ASSERT_TRUE(check(gen.random_bits(64 * na), gen.random_bits(64 * nb))) << na << " x " << nb;
+  }
+  ASSERT_TRUE(check(gen.sparse(64 * 9000, 5), gen.sparse(64 * 7000, 3)));
+  ASSERT_TRUE(check(gen.random_bits(64), gen.random_bits(64 * 30000)));        // 1 x 30000 limbs
+  ASSERT_TRUE(check(gen.random_bits(64 * 100), gen.random_bits(64 * 50000)));  // 100 x 50000
+  ASSERT_TRUE(check(Mpz::pow2(64 * 6000 - 1), Mpz::pow2(64 * 3000)));
+}
+
+TEST_P(Mul, SquaresAndAliasing) {
+  Operands gen;
+  for (std::size_t limbs : {1u, 100u, 2047u, 2048u, 2049u, 6000u}) {
+    ASSERT_TRUE(check_sqr(gen.random_bits(64 * limbs))) << limbs;
+    ASSERT_TRUE(check_sqr(Mpz::all_ones(64 * limbs))) << limbs;
+  }
+  Mpz a = gen.random_bits(64 * 5000), b = gen.random_bits(64 * 3000);
+  Integer x = make(a);
+  x *= make(b);
+  Mpz want;
+  mpz_mul(want, a, b);
+  EXPECT_TRUE(matches(x, want));
+  EXPECT_TRUE(matches(make(a) * make(b), want));
+}
+
+MPGPU_INSTANTIATE_ON_BACKEND(Mul);
+
+}  // namespace
