@@ -1,11 +1,13 @@
 // Device-wide addition and subtraction of long limb vectors in one pass over
 // memory: each block loads a tile, forms limb sums and carry statuses, scans
-// the statuses across each warp (shuffles), across the block's warps, and
-// across tiles by decoupled look-back (cub::TilePrefixCallbackOp over
+// the statuses across each warp (shuffles) and across the block's warps,
+// takes the tile's carry-in from the 32 limbs just before it (or, after a
+// run of 32+ propagating limbs, by decoupled look-back over
 // cub::ScanTileState), then adds the carries in and stores. No carry buffer,
 // no second pass.
 //
-// Bytes moved: read a and b once, write r once (3n limbs), the floor.
+// Bytes moved: read a and b once, write r once (3n limbs), the floor; the
+// peek adds 512 bytes per 32 KiB tile, read from L2.
 #pragma once
 
 #include <cub/agent/single_pass_scan_operators.cuh>
