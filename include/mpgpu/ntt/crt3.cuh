@@ -6,8 +6,8 @@
 //     x3 = (r3 - x1 - x2*p1) / (p1*p2)    mod p3
 //     c  = x1 + x2*p1 + x3*p1*p2          (x_i < p_i, so no reduction)
 // Exactness: a product coefficient of 64-bit digits is below
-// N * (2^64 - 1)^2 < p1*p2*p3 for every N <= 2^57 (primes.hpp), and this
-// module's transforms are at most 2^53 long.
+// N * (2^64 - 1)^2 < p1*p2*p3 for every N <= 2^57 (primes.hpp); the
+// product pipeline caps its transforms at 2^40 points.
 #pragma once
 
 #include "mpgpu/field/prime_field64.cuh"
