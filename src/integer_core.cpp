@@ -37,9 +37,7 @@ Integer& Integer::operator=(const Integer& other) {
     if (other.size_)
       detail::cuda::copy_on_device(other.ctx_.state(), other.ctx_.stream(), r.get(), other.dev_,
                                    other.size_ * sizeof(limb_t));
-    release_device();  // with the old context, before switching
-    ctx_ = other.ctx_;
-    r.commit(*this, other.size_, other.sign_);
+    r.commit(*this, other.size_, other.sign_);  // takes other's context
   } else {
     release_device();
     ctx_ = other.ctx_;
@@ -71,8 +69,10 @@ void Integer::release_device() {
   dev_capacity_ = 0;
 }
 
-void Integer::adopt_device(limb_t* limbs, std::size_t capacity, std::size_t size, int sign) {
-  release_device();
+void Integer::adopt_device(const Context& ctx, limb_t* limbs, std::size_t capacity, std::size_t size,
+                           int sign) {
+  release_device();  // with the old context's stream
+  ctx_ = ctx;
   mpz_set_ui(cpu_, 0);
   dev_ = limbs;
   dev_capacity_ = capacity;

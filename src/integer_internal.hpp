@@ -33,7 +33,7 @@ class DeviceResult {
  public:
   DeviceResult(const Context& ctx, Stream s, std::size_t limbs, Integer* reuse = nullptr,
                std::initializer_list<const Integer*> operands = {})
-      : st_(ctx.state()), stream_(ctx.resolve(s)), capacity_(limbs ? limbs : 1) {
+      : ctx_(ctx), st_(ctx.state()), stream_(ctx.resolve(s)), capacity_(limbs ? limbs : 1) {
     if (reuse && reuse->context() == ctx && reuse->device_data() && capacity_ <= reuse->device_capacity() &&
         reuse->device_capacity() <= 4 * capacity_ + 64) {
       bool aliased = false;
@@ -63,12 +63,13 @@ class DeviceResult {
       r.set_sign_internal(size ? sign : 0);
       borrowed_ = nullptr;
     } else {
-      r.adopt_device(ptr_, capacity_, size, size ? sign : 0);
+      r.adopt_device(ctx_, ptr_, capacity_, size, size ? sign : 0);
     }
     ptr_ = nullptr;
   }
 
  private:
+  Context ctx_;  // the result's context, which the destination takes on commit
   ContextState& st_;
   Stream stream_;
   std::size_t capacity_;

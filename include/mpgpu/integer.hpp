@@ -118,8 +118,9 @@ class Integer {
   /// The CPU backend's storage.
   mpz_ptr cpu_mpz() { return cpu_; }
   mpz_srcptr cpu_mpz() const { return cpu_; }
-  /// Replaces the device storage; takes ownership of `limbs` (pool memory).
-  void adopt_device(limb_t* limbs, std::size_t capacity, std::size_t size, int sign);
+  /// Replaces the storage with device limbs of `ctx` (pool memory, owned
+  /// from now on); the integer moves to `ctx`.
+  void adopt_device(const Context& ctx, limb_t* limbs, std::size_t capacity, std::size_t size, int sign);
   limb_t* device_data() const { return dev_; }
   /// Sets the recorded size after an in-place change of the device limbs.
   void adopt_device_size(std::size_t size) {

@@ -138,6 +138,25 @@ TEST_P(Api, ToContext) {
   }
 }
 
+// A destination living in another context takes the operands' context.
+TEST_P(Api, DestinationTakesTheOperandsContext) {
+  Operands gen;
+  const Mpz a = gen.random_bits(64 * 3000), b = gen.random_bits(64 * 2000);
+  const Integer x = make(a), y = make(b);
+  Mpz want;
+  for (int op = 0; op < 4; ++op) {
+    Integer r(mpgpu::Context::cpu());  // a context of its own, never the test's
+    switch (op) {
+      case 0: mpgpu::add(r, x, y); mpz_add(want, a, b); break;
+      case 1: mpgpu::xor_(r, x, y); mpz_xor(want, a, b); break;
+      case 2: mpgpu::mul_2exp(r, x, 77); mpz_mul_2exp(want, a, 77); break;
+      default: mpgpu::mul(r, x, y); mpz_mul(want, a, b); break;
+    }
+    EXPECT_TRUE(r.context() == ctx()) << "op " << op;
+    EXPECT_TRUE(matches(r, want)) << "op " << op;
+  }
+}
+
 TEST_P(Api, MixingContextsThrows) {
   // Each Context::cpu() call makes a new context; copies of one share it.
   const mpgpu::Context other = mpgpu::Context::cpu();
