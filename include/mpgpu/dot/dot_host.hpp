@@ -4,8 +4,9 @@
 // sources):
 //
 //   integer_delayed  uint32/uint64 (and integral double) residues; products
-//                    summed in a 64- or 128-bit accumulator, reduced only
-//                    every `block` terms where block * (p-1)^2 <= 2^w - 1.
+//                    summed in a 64-bit (uint32 residues, p <= 2^30 + 1) or
+//                    128-bit accumulator, reduced only every `block` terms,
+//                    block = floor((2^w - 1) / (p-1)^2), w = 64 or 128.
 //   fp_naive         double residues, FFLAS bound: (p-1)^2 < 2^53; products
 //                    summed exactly in a double, fmod every
 //                    floor((2^53 - 1) / (p-1)^2) terms.
