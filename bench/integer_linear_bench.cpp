@@ -27,40 +27,38 @@ void check(benchmark::State& state, const Integer& got, mpz_srcptr want) {
   if (mpz_cmp(z.get(), want) != 0) state.SkipWithError("result differs from GMP's");
 }
 
-void register_binary(const char* name, BinaryOp op, GmpBinaryOp gmp) {
+/// Registers mpgpu/<name> and gmp/<name> for one operation given as two
+/// callables over the operand pair: run(Integer& r, const Operands&) and
+/// run_gmp(mpz_ptr r, const Operands&).
+template <class RunMpgpu, class RunGmp>
+void register_pair(const char* name, double bytes_per_bit, RunMpgpu run, RunGmp run_gmp) {
   benchmark::RegisterBenchmark((std::string("mpgpu/") + name).c_str(), [=](benchmark::State& state) {
     const std::uint64_t bits = state.range(0);
     const auto& o = operands(bits, 2);
     Integer r(bench::bench_context());
-    bench::timed_loop(state, 3.0 * double(bits) / 8, [&] { op(r, o.in_context[0], o.in_context[1], nullptr); });
+    bench::timed_loop(state, bytes_per_bit * double(bits), [&] { run(r, o); });
     bench::Mpz want;
-    gmp(want.get(), o.host[0].get(), o.host[1].get());
+    run_gmp(want.get(), o);
     check(state, r, want.get());
   })->Apply(bench::bit_sizes);
   benchmark::RegisterBenchmark((std::string("gmp/") + name).c_str(), [=](benchmark::State& state) {
     const std::uint64_t bits = state.range(0);
     const auto& o = operands(bits, 2);
     bench::Mpz r;
-    bench::gmp_loop(state, 3.0 * double(bits) / 8, [&] { gmp(r.get(), o.host[0].get(), o.host[1].get()); });
+    bench::gmp_loop(state, bytes_per_bit * double(bits), [&] { run_gmp(r.get(), o); });
   })->Apply(bench::bit_sizes);
 }
 
+void register_binary(const char* name, BinaryOp op, GmpBinaryOp gmp) {
+  register_pair(
+      name, 3.0 / 8, [op](Integer& r, const auto& o) { op(r, o.in_context[0], o.in_context[1], nullptr); },
+      [gmp](mpz_ptr r, const auto& o) { gmp(r, o.host[0].get(), o.host[1].get()); });
+}
+
 void register_shift(const char* name, ShiftOp op, GmpShiftOp gmp) {
-  benchmark::RegisterBenchmark((std::string("mpgpu/") + name).c_str(), [=](benchmark::State& state) {
-    const std::uint64_t bits = state.range(0);
-    const auto& o = operands(bits, 2);
-    Integer r(bench::bench_context());
-    bench::timed_loop(state, 2.0 * double(bits) / 8, [&] { op(r, o.in_context[0], kShift, nullptr); });
-    bench::Mpz want;
-    gmp(want.get(), o.host[0].get(), kShift);
-    check(state, r, want.get());
-  })->Apply(bench::bit_sizes);
-  benchmark::RegisterBenchmark((std::string("gmp/") + name).c_str(), [=](benchmark::State& state) {
-    const std::uint64_t bits = state.range(0);
-    const auto& o = operands(bits, 2);
-    bench::Mpz r;
-    bench::gmp_loop(state, 2.0 * double(bits) / 8, [&] { gmp(r.get(), o.host[0].get(), kShift); });
-  })->Apply(bench::bit_sizes);
+  register_pair(
+      name, 2.0 / 8, [op](Integer& r, const auto& o) { op(r, o.in_context[0], kShift, nullptr); },
+      [gmp](mpz_ptr r, const auto& o) { gmp(r, o.host[0].get(), kShift); });
 }
 
 const bool registered = [] {
