@@ -112,6 +112,8 @@ class Integer {
   Integer& operator^=(const Integer& b);
   Integer& operator<<=(std::uint64_t bits);
   Integer& operator>>=(std::uint64_t bits);  ///< floor, as fdiv_q_2exp
+  Integer& operator/=(const Integer& b);  ///< truncating, as tdiv_q
+  Integer& operator%=(const Integer& b);  ///< sign of the dividend, as tdiv_r
   void negate();  ///< this = -this
 
   // ---- internal (backends) ---------------------------------------------------
@@ -199,11 +201,77 @@ bool tstbit(const Integer& a, std::uint64_t index, Stream s = nullptr);
 void setbit(Integer& a, std::uint64_t index, Stream s = nullptr);
 void clrbit(Integer& a, std::uint64_t index, Stream s = nullptr);
 
+// ---- division -------------------------------------------------------------------
+// These and the functions below, down to the operators, run through GMP on the
+// host in this release, for both backends: a CUDA context copies its operands
+// to the host and its results back (docs/integer.md, "Division and number
+// theory"). Semantics are GMP's: n = q * d + r with |r| < |d|, and
+//   tdiv: q rounded toward zero (r has n's sign, C's / and %),
+//   fdiv: q rounded toward minus infinity (r has d's sign),
+//   cdiv: q rounded toward plus infinity (r has the sign opposite to d's).
+// d == 0 throws DivisionByZero. In the _qr forms q and r must be different
+// objects (InvalidArgument); any result may alias any operand.
+void tdiv_qr(Integer& q, Integer& r, const Integer& n, const Integer& d, Stream s = nullptr);
+void tdiv_q(Integer& q, const Integer& n, const Integer& d, Stream s = nullptr);
+void tdiv_r(Integer& r, const Integer& n, const Integer& d, Stream s = nullptr);
+void fdiv_qr(Integer& q, Integer& r, const Integer& n, const Integer& d, Stream s = nullptr);
+void fdiv_q(Integer& q, const Integer& n, const Integer& d, Stream s = nullptr);
+void fdiv_r(Integer& r, const Integer& n, const Integer& d, Stream s = nullptr);
+void cdiv_qr(Integer& q, Integer& r, const Integer& n, const Integer& d, Stream s = nullptr);
+void cdiv_q(Integer& q, const Integer& n, const Integer& d, Stream s = nullptr);
+void cdiv_r(Integer& r, const Integer& n, const Integer& d, Stream s = nullptr);
+/// r = n mod |d|, always in [0, |d|) (mpz_mod).
+void mod(Integer& r, const Integer& n, const Integer& d, Stream s = nullptr);
+/// q = n / d when d divides n (mpz_divexact: faster than tdiv_q). If d does
+/// not divide n the result is unspecified (not checked, as in GMP).
+void divexact(Integer& q, const Integer& n, const Integer& d, Stream s = nullptr);
+/// Whether d divides n; d == 0 divides only 0 (mpz_divisible_p, no exception).
+bool divisible_p(const Integer& n, const Integer& d, Stream s = nullptr);
+/// Whether n = c (mod |d|); for d == 0 whether n == c (mpz_congruent_p).
+bool congruent_p(const Integer& n, const Integer& c, const Integer& d, Stream s = nullptr);
+
+// ---- powers and roots -------------------------------------------------------------
+/// r = base^exp (0^0 = 1). Overflow if the result would exceed host GMP's
+/// size limit (about 2^37 bits).
+void pow_ui(Integer& r, const Integer& base, std::uint64_t exp, Stream s = nullptr);
+/// r = base^exp mod |m|, in [0, |m|). A negative exp uses the inverse of base
+/// mod m: InvalidArgument if there is none. m == 0 throws DivisionByZero.
+void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s = nullptr);
+/// r = floor(sqrt(a)); a < 0 throws InvalidArgument.
+void sqrt(Integer& r, const Integer& a, Stream s = nullptr);
+/// root = floor(sqrt(a)), rem = a - root^2; distinct objects; a < 0 throws.
+void sqrtrem(Integer& root, Integer& rem, const Integer& a, Stream s = nullptr);
+/// r = the k-th root of a truncated toward zero; returns whether it is exact
+/// (mpz_root). k == 0, or an even k with a < 0, throws InvalidArgument.
+bool root(Integer& r, const Integer& a, std::uint64_t k, Stream s = nullptr);
+/// Whether a is a perfect square (0 and 1 are; negative numbers are not).
+bool perfect_square_p(const Integer& a, Stream s = nullptr);
+
+// ---- number theory ----------------------------------------------------------------
+/// g = gcd(a, b) >= 0; gcd(0, 0) = 0.
+void gcd(Integer& g, const Integer& a, const Integer& b, Stream s = nullptr);
+/// g = gcd(a, b) = a*s + b*t with GMP's choice of s and t (mpz_gcdext);
+/// g, s and t must be three different objects.
+void gcdext(Integer& g, Integer& s, Integer& t, const Integer& a, const Integer& b,
+            Stream stream = nullptr);
+/// r = lcm(a, b) >= 0; 0 if either is 0.
+void lcm(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+/// r = a^-1 mod |m| in [0, |m|) and true, or false with r untouched when no
+/// inverse exists. m == 0 throws DivisionByZero.
+bool invert(Integer& r, const Integer& a, const Integer& m, Stream s = nullptr);
+/// r = n! and r = F(n) (F(0) = 0, F(1) = 1). The result stays in r's context.
+/// Overflow if it would exceed host GMP's size limit.
+void fac_ui(Integer& r, std::uint64_t n, Stream s = nullptr);
+void fib_ui(Integer& r, std::uint64_t n, Stream s = nullptr);
+
 // ---- operators -------------------------------------------------------------------
 Integer operator+(const Integer& a, const Integer& b);
 Integer operator-(const Integer& a, const Integer& b);
 Integer operator-(const Integer& a);
 Integer operator*(const Integer& a, const Integer& b);
+/// Truncating division and its remainder (tdiv_q, tdiv_r), as C and gmpxx.
+Integer operator/(const Integer& a, const Integer& b);
+Integer operator%(const Integer& a, const Integer& b);
 Integer operator&(const Integer& a, const Integer& b);
 Integer operator|(const Integer& a, const Integer& b);
 Integer operator^(const Integer& a, const Integer& b);

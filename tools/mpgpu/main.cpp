@@ -1,6 +1,7 @@
 // mpgpu: the command-line tool.
 //   mpgpu [--device SPEC] info [--json]
 //   mpgpu [--device SPEC] bench [--quick] [--max-bits N] [--csv|--json] ...
+//   mpgpu [--device SPEC] calc [--hex|--digits|--sha256] [EXPRESSION...]
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -9,6 +10,7 @@
 
 #include "args.hpp"
 #include "bench_table.hpp"
+#include "calc_command.hpp"
 #include "info.hpp"
 #include "mpgpu/mpgpu.hpp"
 
@@ -29,6 +31,7 @@ void print_help(std::ostream& out) {
          "  info     the backend and device: name, SMs, memory, compute capability,\n"
          "           CUDA runtime and driver, GMP version\n"
          "  bench    a table of operation x size: mpgpu against GMP, with verification\n"
+         "  calc     evaluate an integer expression exactly: mpgpu calc 'fact(100) / 2^50'\n"
          "  help [COMMAND]   this help, or a command's help\n"
          "\n"
          "global options:\n"
@@ -37,13 +40,14 @@ void print_help(std::ostream& out) {
          "  -h, --help      this help (`mpgpu COMMAND --help` for a command's options)\n"
          "  --version       the version\n"
          "\n"
-         "exit status: 0 success, 1 a benchmark row did not match GMP, 2 bad command line,\n"
-         "3 other errors (backend unavailable, CUDA errors).\n";
+         "exit status: 0 success, 1 a benchmark row did not match GMP, 2 bad command line\n"
+         "or calc expression, 3 other errors (backend unavailable, CUDA errors).\n";
 }
 
 bool print_command_help(const std::string& command, std::ostream& out) {
   if (command == "info") print_info_help(out);
   else if (command == "bench") print_bench_help(out);
+  else if (command == "calc") print_calc_help(out);
   else return false;
   return true;
 }
@@ -119,7 +123,12 @@ int run(int argc, char** argv) {
     if (opt.help) return print_bench_help(std::cout), kExitOk;
     return run_bench(make_context(device), opt);
   }
-  throw UsageError("unknown command \"" + command + "\" (commands: info, bench, help)");
+  if (command == "calc") {
+    CalcOptions opt = parse_calc_options(rest);
+    if (opt.help) return print_calc_help(std::cout), kExitOk;
+    return run_calc(make_context(device), opt);
+  }
+  throw UsageError("unknown command \"" + command + "\" (commands: info, bench, calc, help)");
 }
 
 }  // namespace

@@ -1,0 +1,98 @@
+// Operations that run through GMP on the host for both backends (division,
+// powers, roots, number theory in this release). A CUDA operand is copied
+// into a host mpz, GMP computes into fresh host results, and those become
+// Integers of the operands' context only once every result is ready, so a
+// failure anywhere leaves operands and destinations as they were. On the CPU
+// context the operand is the Integer's own mpz (no copy) and a result is
+// swapped in (no copy either). Private to the library.
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <string>
+
+#include "integer_internal.hpp"
+
+namespace mpgpu::detail {
+
+/// An operand as a read-only host mpz.
+class HostOperand {
+ public:
+  explicit HostOperand(const Integer& x) {
+    if (x.context().is_cuda()) {
+      mpz_init(copy_);
+      owned_ = true;
+      try {
+        device_to_mpz(x, copy_);
+      } catch (...) {
+        mpz_clear(copy_);
+        throw;
+      }
+      ptr_ = copy_;
+    } else {
+      ptr_ = x.cpu_mpz();
+    }
+  }
+  HostOperand(const HostOperand&) = delete;
+  HostOperand& operator=(const HostOperand&) = delete;
+  ~HostOperand() {
+    if (owned_) mpz_clear(copy_);
+  }
+  mpz_srcptr get() const { return ptr_; }
+  operator mpz_srcptr() const { return ptr_; }
+
+ private:
+  mpz_t copy_;
+  mpz_srcptr ptr_ = nullptr;
+  bool owned_ = false;
+};
+
+/// A host result, turned into an Integer of `ctx` by `take`.
+class HostResult {
+ public:
+  HostResult() { mpz_init(z_); }
+  HostResult(const HostResult&) = delete;
+  HostResult& operator=(const HostResult&) = delete;
+  ~HostResult() { mpz_clear(z_); }
+  mpz_ptr get() { return z_; }
+  operator mpz_ptr() { return z_; }
+
+  /// The value as an Integer of ctx: the mpz itself on the CPU, a device copy
+  /// (queued on `s`) on a CUDA context.
+  Integer take(const Context& ctx, Stream s) {
+    Integer out(ctx);
+    if (ctx.is_cuda()) {
+      mpz_to_device(out, z_, s);
+    } else {
+      mpz_swap(out.cpu_mpz(), z_);
+      out.refresh_cpu_meta();
+    }
+    return out;
+  }
+
+ private:
+  mpz_t z_;
+};
+
+/// Before reading CUDA operands on the host: work the caller queued on its own
+/// stream `s` (which may have produced them) must be finished. The copies
+/// themselves run on the context's stream.
+inline void wait_for_caller_stream(const Context& ctx, Stream s) {
+  if (ctx.is_cuda() && s && s != ctx.stream()) cuda::synchronize(s);
+}
+
+/// The largest result, in bits, that host GMP can hold: an mpz has at most
+/// INT_MAX limbs and aborts the process beyond that, so results that would
+/// not fit are refused with Overflow before GMP starts.
+inline constexpr double kHostGmpMaxBits = 64.0 * (static_cast<double>(INT_MAX) - 2.0);
+
+inline void require_host_bits(const char* op, double bits) {
+  if (!(bits <= kHostGmpMaxBits))  // also catches NaN
+    throw Overflow(std::string("mpgpu::") + op + ": the result would have about " +
+                   std::to_string(static_cast<unsigned long long>(std::min(bits, 1e19))) +
+                   " bits, more than host GMP can hold (" +
+                   std::to_string(static_cast<unsigned long long>(kHostGmpMaxBits)) + " bits)");
+}
+
+}  // namespace mpgpu::detail

@@ -1,0 +1,186 @@
+// Powers (pow_ui, powm), roots (sqrt, sqrtrem, root, perfect_square_p) and
+// number theory (gcd, gcdext, lcm, invert, fac_ui, fib_ui). Both backends run
+// through GMP on the host in this release (integer_host_gmp.hpp). Every
+// argument GMP would abort on or leave undefined (a zero modulus, a negative
+// radicand, a result beyond mpz's size) is refused here with an exception
+// before any work starts.
+#include <cmath>
+#include <utility>
+
+#include "integer_host_gmp.hpp"
+
+namespace mpgpu {
+
+using detail::HostOperand;
+using detail::HostResult;
+
+namespace {
+
+std::string where(const char* op) { return std::string("mpgpu::") + op + ": "; }
+
+/// log2 |x| for x != 0, from the leading bits (exact enough to size results).
+double log2_abs(mpz_srcptr x) {
+  long exp2 = 0;
+  const double mantissa = mpz_get_d_2exp(&exp2, x);  // |mantissa| in [0.5, 1)
+  return static_cast<double>(exp2) + std::log2(std::fabs(mantissa));
+}
+
+void require_distinct(const char* op, const Integer& a, const Integer& b, const char* names) {
+  if (&a == &b)
+    throw InvalidArgument(where(op) + names + " are the same object; pass different Integers");
+}
+
+}  // namespace
+
+// ---- powers ------------------------------------------------------------------------
+
+void pow_ui(Integer& r, const Integer& base, std::uint64_t exp, Stream s) {
+  const Context& ctx = base.context();
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand hb(base);
+  // |base| <= 1 never grows; otherwise bits = exp * log2|base| + 1. The margin
+  // covers the rounding of the estimate.
+  if (exp > 1 && mpz_cmpabs_ui(hb, 1) > 0)
+    detail::require_host_bits("pow_ui", static_cast<double>(exp) * log2_abs(hb) * (1 + 1e-12) + 64);
+  HostResult z;
+  mpz_pow_ui(z, hb, exp);
+  r = z.take(ctx, s);
+}
+
+void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s) {
+  detail::require_same_context("powm", base, exp);
+  detail::require_same_context("powm", base, m);
+  if (m.is_zero()) throw DivisionByZero(where("powm") + "the modulus is 0");
+  const Context& ctx = base.context();
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand hb(base), he(exp), hm(m);
+  HostResult z;
+  if (exp.sign() < 0) {
+    // GMP would raise SIGFPE for a base with no inverse; say why instead.
+    HostResult inverse, positive_exp;
+    if (!mpz_invert(inverse, hb, hm))
+      throw InvalidArgument(where("powm") +
+                            "the exponent is negative and the base has no inverse modulo m "
+                            "(gcd(base, m) != 1, or |m| = 1)");
+    mpz_neg(positive_exp, he);
+    mpz_powm(z, inverse, positive_exp, hm);
+  } else {
+    mpz_powm(z, hb, he, hm);
+  }
+  r = z.take(ctx, s);
+}
+
+// ---- roots ---------------------------------------------------------------------------
+
+void sqrt(Integer& r, const Integer& a, Stream s) {
+  if (a.sign() < 0) throw InvalidArgument(where("sqrt") + "square root of a negative number");
+  const Context& ctx = a.context();
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand ha(a);
+  HostResult z;
+  mpz_sqrt(z, ha);
+  r = z.take(ctx, s);
+}
+
+void sqrtrem(Integer& root, Integer& rem, const Integer& a, Stream s) {
+  require_distinct("sqrtrem", root, rem, "root and rem");
+  if (a.sign() < 0) throw InvalidArgument(where("sqrtrem") + "square root of a negative number");
+  const Context& ctx = a.context();
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand ha(a);
+  HostResult zs, zr;
+  mpz_sqrtrem(zs, zr, ha);
+  Integer is = zs.take(ctx, s);
+  Integer ir = zr.take(ctx, s);
+  root = std::move(is);
+  rem = std::move(ir);
+}
+
+bool root(Integer& r, const Integer& a, std::uint64_t k, Stream s) {
+  if (k == 0) throw InvalidArgument(where("root") + "the 0th root is undefined (k must be >= 1)");
+  if (a.sign() < 0 && k % 2 == 0)
+    throw InvalidArgument(where("root") + "even root (k = " + std::to_string(k) + ") of a negative number");
+  const Context& ctx = a.context();
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand ha(a);
+  HostResult z;
+  const bool exact = mpz_root(z, ha, k) != 0;
+  r = z.take(ctx, s);
+  return exact;
+}
+
+bool perfect_square_p(const Integer& a, Stream s) {
+  detail::wait_for_caller_stream(a.context(), s);
+  HostOperand ha(a);
+  return mpz_perfect_square_p(ha) != 0;
+}
+
+// ---- number theory ---------------------------------------------------------------------
+
+void gcd(Integer& g, const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("gcd", a, b);
+  const Context& ctx = a.context();
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand ha(a), hb(b);
+  HostResult z;
+  mpz_gcd(z, ha, hb);
+  g = z.take(ctx, s);
+}
+
+void gcdext(Integer& g, Integer& s, Integer& t, const Integer& a, const Integer& b, Stream stream) {
+  require_distinct("gcdext", g, s, "g and s");
+  require_distinct("gcdext", g, t, "g and t");
+  require_distinct("gcdext", s, t, "s and t");
+  detail::require_same_context("gcdext", a, b);
+  const Context& ctx = a.context();
+  detail::wait_for_caller_stream(ctx, stream);
+  HostOperand ha(a), hb(b);
+  HostResult zg, zs, zt;
+  mpz_gcdext(zg, zs, zt, ha, hb);
+  Integer ig = zg.take(ctx, stream);
+  Integer is = zs.take(ctx, stream);
+  Integer it = zt.take(ctx, stream);
+  g = std::move(ig);
+  s = std::move(is);
+  t = std::move(it);
+}
+
+void lcm(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  detail::require_same_context("lcm", a, b);
+  const Context& ctx = a.context();
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand ha(a), hb(b);
+  HostResult z;
+  mpz_lcm(z, ha, hb);
+  r = z.take(ctx, s);
+}
+
+bool invert(Integer& r, const Integer& a, const Integer& m, Stream s) {
+  detail::require_same_context("invert", a, m);
+  if (m.is_zero()) throw DivisionByZero(where("invert") + "the modulus is 0");
+  const Context& ctx = a.context();
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand ha(a), hm(m);
+  HostResult z;
+  if (!mpz_invert(z, ha, hm)) return false;  // r untouched
+  r = z.take(ctx, s);
+  return true;
+}
+
+void fac_ui(Integer& r, std::uint64_t n, Stream s) {
+  // log2(n!) = lgamma(n + 1) / ln 2; the margin covers the rounding.
+  if (n > 20) detail::require_host_bits("fac_ui", std::lgamma(static_cast<double>(n) + 1) / std::log(2.0) + 64);
+  HostResult z;
+  mpz_fac_ui(z, n);
+  r = z.take(r.context(), s);
+}
+
+void fib_ui(Integer& r, std::uint64_t n, Stream s) {
+  // F(n) < phi^n, and log2(phi) < 0.6943.
+  detail::require_host_bits("fib_ui", static_cast<double>(n) * 0.6943 + 64);
+  HostResult z;
+  mpz_fib_ui(z, n);
+  r = z.take(r.context(), s);
+}
+
+}  // namespace mpgpu
