@@ -1,5 +1,6 @@
 // The CUDA backend's entry points in a build without CUDA: no device exists,
 // and every device operation explains why it cannot run.
+#include "batch_backend.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/error.hpp"
 
@@ -44,3 +45,14 @@ std::uint64_t popcount(ContextState&, Stream, Operand) { unavailable("popcount")
 std::size_t sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
 
 }  // namespace mpgpu::detail::cuda
+
+namespace mpgpu::detail::batch::cuda {
+
+void run(ContextState&, Stream, const Args&) {
+  throw BackendUnavailable("mpgpu: batch operations on a CUDA context need the CUDA backend, which this build does not have");
+}
+bool any_bad_modulus(ContextState&, Stream, const limb_t*, std::size_t, std::size_t) {
+  throw BackendUnavailable("mpgpu: batch moduli on a CUDA context need the CUDA backend, which this build does not have");
+}
+
+}  // namespace mpgpu::detail::batch::cuda

@@ -1,6 +1,7 @@
 // The whole public host API of mpgpu.
 #pragma once
 
+#include "mpgpu/batch.hpp"
 #include "mpgpu/context.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/integer.hpp"

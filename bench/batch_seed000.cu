@@ -1,0 +1,346 @@
+// Seed 000's batched benchmarks through mpgpu's device API, measured as in
+// ../shared/ANCHORS.md: NumBits x NumInsts = 2^32 bits per operand array,
+// random full-width operands, one kernel per program; 1-Add and 6-Add in
+// GB/s (3 x NumInsts x NumBits / 8 bytes per kernel), 1-Mul (low half) and
+// Poly = (a*a+b)*(b*b+b)+a*b (mod 2^bits) in instances/s; then powm in
+// operations/s at 256 .. 8192 bits. Each row is checked against GMP on a
+// sample of instances. CUDA events, one warm-up, median of the runs.
+//
+//   batch_seed000 [--max-bits N] [--reps N] [--quick] [--tune]
+// --tune sweeps the group size per width class instead (the measurements
+// behind the table in include/mpgpu/batch/tuning.cuh).
+// Prints a markdown table; never fails on speed (exit 1 only on a mismatch
+// or a CUDA error).
+#include <gmp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mpgpu/batch/batch.cuh"
+
+namespace mb = mpgpu::batch;
+using mb::word_t;
+
+#define CHECK(call)                                                                       \
+  do {                                                                                    \
+    cudaError_t e_ = (call);                                                              \
+    if (e_ != cudaSuccess) {                                                              \
+      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(e_), __FILE__, \
+                   __LINE__, #call);                                                      \
+      std::exit(2);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+namespace {
+
+__global__ void fill_random(word_t* p, std::size_t n, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (i + 1);  // splitmix64
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    p[i] = static_cast<word_t>(z ^ (z >> 31));
+  }
+}
+
+/// Makes every instance odd with its top bit set (moduli).
+__global__ void make_moduli(word_t* p, std::size_t count, int words) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    p[i * words] |= 1u;
+    p[i * words + words - 1] |= 0x80000000u;
+  }
+}
+
+enum class Kind { add1, add6, mul1, poly, powm };
+
+template <Kind K>
+struct Body {
+  const word_t *a, *b, *m;
+  word_t* r;
+  template <class E>
+  __device__ void operator()(const E& env, std::size_t i, bool live) const {
+    typename E::Num x, y, t1, t2, t3;
+    const std::size_t off = i * E::words;
+    if (live) {
+      mb::load(env, x, a + off);
+      mb::load(env, y, b + off);
+    } else {
+      mb::set_zero(env, x);
+      mb::set_zero(env, y);
+    }
+    if constexpr (K == Kind::add1) {
+      mb::add(env, t1, x, y);
+    } else if constexpr (K == Kind::add6) {
+      // Six dependent additions: t1 = x+y, t2 = t1+x, t3 = t2+y, t1' = t3+t1, ...
+      mb::add(env, t1, x, y);
+      mb::add(env, t2, t1, x);
+      mb::add(env, t3, t2, y);
+      mb::add(env, t1, t3, t1);
+      mb::add(env, t2, t1, t2);
+      mb::add(env, t1, t2, t3);
+    } else if constexpr (K == Kind::mul1) {
+      mb::mul(env, t1, x, y);
+    } else if constexpr (K == Kind::poly) {
+      mb::sqr(env, t1, x);       // a*a
+      mb::add(env, t1, t1, y);   // a*a + b
+      mb::sqr(env, t2, y);       // b*b
+      mb::add(env, t2, t2, y);   // b*b + b
+      mb::mul(env, t3, t1, t2);
+      mb::mul(env, t1, x, y);    // a*b
+      mb::add(env, t1, t3, t1);
+    } else {
+      typename E::Num n;
+      if (live) mb::load(env, n, m + off);
+      else mb::set_zero(env, n);
+      mb::Modulus<E> mod;
+      mb::setup_modulus(env, mod, n);
+      mb::powm(env, t1, x, y, mod);
+    }
+    if (live) mb::store(env, r + off, t1);
+  }
+};
+
+// ---- GMP reference on a sample ---------------------------------------------------------
+struct Mpz {
+  mpz_t z;
+  Mpz() { mpz_init(z); }
+  ~Mpz() { mpz_clear(z); }
+};
+
+void import_words(mpz_t z, const word_t* p, int words) { mpz_import(z, words, -1, 4, 0, 0, p); }
+
+bool check_sample(Kind k, const std::vector<word_t>& a, const std::vector<word_t>& b,
+                  const std::vector<word_t>& m, const std::vector<word_t>& r, int words) {
+  const int bits = words * 32;
+  const std::size_t n = a.size() / words;
+  Mpz x, y, mod, want, got, t1, t2;
+  for (std::size_t i = 0; i < n; ++i) {
+    import_words(x.z, &a[i * words], words);
+    import_words(y.z, &b[i * words], words);
+    import_words(got.z, &r[i * words], words);
+    switch (k) {
+      case Kind::add1: mpz_add(want.z, x.z, y.z); break;
+      case Kind::add6:
+        mpz_add(t1.z, x.z, y.z);        // t1
+        mpz_add(t2.z, t1.z, x.z);       // t2
+        mpz_add(want.z, t2.z, y.z);     // t3
+        mpz_add(t1.z, want.z, t1.z);    // t1' = t3 + t1
+        mpz_add(t2.z, t1.z, t2.z);      // t2' = t1' + t2
+        mpz_add(want.z, t2.z, want.z);  // t2' + t3
+        break;
+      case Kind::mul1: mpz_mul(want.z, x.z, y.z); break;
+      case Kind::poly:
+        mpz_mul(t1.z, x.z, x.z);
+        mpz_add(t1.z, t1.z, y.z);
+        mpz_mul(t2.z, y.z, y.z);
+        mpz_add(t2.z, t2.z, y.z);
+        mpz_mul(want.z, t1.z, t2.z);
+        mpz_addmul(want.z, x.z, y.z);
+        break;
+      case Kind::powm:
+        import_words(mod.z, &m[i * words], words);
+        mpz_powm(want.z, x.z, y.z, mod.z);
+        break;
+    }
+    if (k != Kind::powm) mpz_fdiv_r_2exp(want.z, want.z, bits);
+    if (mpz_cmp(want.z, got.z) != 0) {
+      std::fprintf(stderr, "MISMATCH at sample %zu, %d bits\n", i, bits);
+      return false;
+    }
+  }
+  return true;
+}
+
+struct Row {
+  double ms = 0;
+  bool ok = false;
+};
+
+template <int W, Kind K, class E = mb::TunedEnv<W>>
+Row run(std::size_t count, int reps, std::uint64_t seed) {
+  const std::size_t n = count * W;
+  word_t *a, *b, *r, *m = nullptr;
+  CHECK(cudaMalloc(&a, n * 4));
+  CHECK(cudaMalloc(&b, n * 4));
+  CHECK(cudaMalloc(&r, n * 4));
+  fill_random<<<4096, 256>>>(a, n, seed);
+  fill_random<<<4096, 256>>>(b, n, seed ^ 0x5555);
+  CHECK(cudaGetLastError());
+  if (K == Kind::powm) {
+    CHECK(cudaMalloc(&m, n * 4));
+    fill_random<<<4096, 256>>>(m, n, seed ^ 0xaaaa);
+    make_moduli<<<1024, 256>>>(m, count, W);
+    CHECK(cudaGetLastError());
+  }
+  Body<K> body{a, b, m, r};
+  constexpr bool linear = K == Kind::add1 || K == Kind::add6;
+  constexpr int scratch = linear ? E::comm_words : E::scratch_words;
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  CHECK((mb::launch<E, scratch>(body, count, nullptr)));  // warm-up
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> times;
+  for (int rep = 0; rep < reps; ++rep) {
+    CHECK(cudaEventRecord(start));
+    CHECK((mb::launch<E, scratch>(body, count, nullptr)));
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  std::sort(times.begin(), times.end());
+  Row row;
+  row.ms = times[times.size() / 2];
+  // Sample: up to 64 instances spread over the batch, and the last one.
+  const std::size_t samples = std::min<std::size_t>(count, 64);
+  std::vector<word_t> ha(samples * W), hb(samples * W), hm(samples * W), hr(samples * W);
+  for (std::size_t s = 0; s < samples; ++s) {
+    std::size_t i = s + 1 == samples ? count - 1 : s * (count / samples);
+    CHECK(cudaMemcpy(&ha[s * W], a + i * W, W * 4, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&hb[s * W], b + i * W, W * 4, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&hr[s * W], r + i * W, W * 4, cudaMemcpyDeviceToHost));
+    if (m) CHECK(cudaMemcpy(&hm[s * W], m + i * W, W * 4, cudaMemcpyDeviceToHost));
+  }
+  row.ok = check_sample(K, ha, hb, hm, hr, W);
+  CHECK(cudaFree(a));
+  CHECK(cudaFree(b));
+  CHECK(cudaFree(r));
+  if (m) CHECK(cudaFree(m));
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  return row;
+}
+
+// Best of proto/CGBN from ANCHORS.md (M instances/s), for the comparison columns.
+double anchor_mul(int bits) {
+  switch (bits) {
+    case 512: return 6738; case 1024: return 6035; case 2048: return 1614; case 4096: return 434;
+    case 8192: return 105; case 16384: return 28.4; case 32768: return 7.74; case 65536: return 3.06;
+    case 131072: return 1.45; case 262144: return 0.65; default: return 0;
+  }
+}
+double anchor_poly(int bits) {
+  switch (bits) {
+    case 512: return 1799; case 1024: return 1487; case 2048: return 391; case 4096: return 111;
+    case 8192: return 26.1; case 16384: return 7.00; case 32768: return 1.81; case 65536: return 0.79;
+    case 131072: return 0.38; case 262144: return 0.151; default: return 0;
+  }
+}
+
+bool all_ok = true;
+
+template <int W>
+void seed_row(int reps, bool quick) {
+  constexpr int bits = W * 32;
+  const std::size_t count = (std::size_t{1} << 32) / bits;
+  const double gb = 3.0 * count * bits / 8 / 1e9;
+  const int slow_reps = bits >= 65536 ? 1 : (bits >= 16384 ? std::max(1, reps / 3) : reps);
+  Row add1 = run<W, Kind::add1>(count, reps, 1);
+  Row add6 = run<W, Kind::add6>(count, reps, 2);
+  Row mul1 = run<W, Kind::mul1>(count, quick ? 1 : slow_reps, 3);
+  Row poly = run<W, Kind::poly>(count, quick ? 1 : slow_reps, 4);
+  bool ok = add1.ok && add6.ok && mul1.ok && poly.ok;
+  all_ok &= ok;
+  double mul_rate = count / (mul1.ms / 1e3) / 1e6, poly_rate = count / (poly.ms / 1e3) / 1e6;
+  std::printf("| %d | %zu | %d | %.0f | %.0f | %.4g | %.2fx | %.4g | %.2fx | %s |\n", bits, count,
+              mb::tuned_group_size<W>(), gb / (add1.ms / 1e3), gb / (add6.ms / 1e3), mul_rate,
+              mul_rate / anchor_mul(bits), poly_rate, poly_rate / anchor_poly(bits), ok ? "yes" : "NO");
+  std::fflush(stdout);
+}
+
+template <int W>
+void powm_row(std::size_t count, int reps) {
+  Row p = run<W, Kind::powm>(count, reps, 5);
+  all_ok &= p.ok;
+  std::printf("| %d | %zu | %d | %.4g | %.4g | %s |\n", W * 32, count, mb::tuned_group_size<W>(), p.ms,
+              count / (p.ms / 1e3), p.ok ? "yes" : "NO");
+  std::fflush(stdout);
+}
+
+/// The tuning sweep: 1-Mul and Poly for each group size that fits the class.
+template <int W, int G>
+void tune_one(int reps) {
+  if constexpr (W % G == 0 && W / G >= 4 && W / G <= 32) {
+    constexpr int bits = W * 32;
+    const std::size_t count = (std::size_t{1} << 32) / bits;
+    Row mul1 = run<W, Kind::mul1, mb::Env<W, G>>(count, reps, 3);
+    Row poly = run<W, Kind::poly, mb::Env<W, G>>(count, reps, 4);
+    all_ok &= mul1.ok && poly.ok;
+    std::printf("| %d | %d | %d | %.4g | %.4g | %s |\n", bits, G, W / G, count / (mul1.ms / 1e3) / 1e6,
+                count / (poly.ms / 1e3) / 1e6, mul1.ok && poly.ok ? "yes" : "NO");
+    std::fflush(stdout);
+  }
+}
+
+template <int W>
+void tune_class(int reps) {
+  tune_one<W, 1>(reps);
+  tune_one<W, 2>(reps);
+  tune_one<W, 4>(reps);
+  tune_one<W, 8>(reps);
+  tune_one<W, 16>(reps);
+  tune_one<W, 32>(reps);
+}
+
+int tune(int reps) {
+  std::printf("| bits | G | words/thread | 1-Mul M/s | Poly M/s | verified |\n| --- | --- | --- | --- | --- | --- |\n");
+  tune_class<16>(reps);
+  tune_class<32>(reps);
+  tune_class<64>(reps);
+  tune_class<128>(reps);
+  tune_class<256>(reps);
+  std::printf("\nAll rows verified against GMP: %s\n", all_ok ? "yes" : "NO");
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int max_bits = 1 << 18, reps = 11;
+  bool quick = false, tune_only = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--max-bits") && i + 1 < argc) max_bits = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--quick")) quick = true, reps = 3;
+    else if (!std::strcmp(argv[i], "--tune")) tune_only = true;
+    else {
+      std::fprintf(stderr, "usage: %s [--max-bits N] [--reps N] [--quick] [--tune]\n", argv[0]);
+      return 2;
+    }
+  }
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("Device: %s, %d SMs. NumBits x NumInsts = 2^32; median of %d runs after a warm-up.\n\n",
+              prop.name, prop.multiProcessorCount, reps);
+  if (tune_only) return tune(reps);
+  std::printf("| bits | insts | G | 1-Add GB/s | 6-Add GB/s | 1-Mul M/s | vs best | Poly M/s | vs best | verified |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  if (max_bits >= 512) seed_row<16>(reps, quick);
+  if (max_bits >= 1024) seed_row<32>(reps, quick);
+  if (max_bits >= 2048) seed_row<64>(reps, quick);
+  if (max_bits >= 4096) seed_row<128>(reps, quick);
+  if (max_bits >= 8192) seed_row<256>(reps, quick);
+  if (max_bits >= 16384) seed_row<512>(reps, quick);
+  if (max_bits >= 32768) seed_row<1024>(reps, quick);
+  if (max_bits >= 65536) seed_row<2048>(reps, quick);
+  if (max_bits >= 131072) seed_row<4096>(reps, quick);
+  if (max_bits >= 262144) seed_row<8192>(reps, quick);
+  std::printf("\n(vs best: against the best of the prototype and CGBN in ANCHORS.md, H100.)\n\n");
+  std::printf("| powm bits | insts | G | ms | powm/s | verified |\n| --- | --- | --- | --- | --- | --- |\n");
+  const int preps = quick ? 1 : 3;
+  powm_row<8>(std::size_t{1} << 17, preps);
+  powm_row<16>(std::size_t{1} << 15, preps);
+  powm_row<32>(std::size_t{1} << 14, preps);
+  powm_row<64>(std::size_t{1} << 12, preps);
+  if (!quick) powm_row<128>(std::size_t{1} << 10, preps);
+  if (!quick) powm_row<256>(std::size_t{1} << 8, 1);
+  std::printf("\nAll rows verified against GMP: %s\n", all_ok ? "yes" : "NO");
+  return all_ok ? 0 : 1;
+}

@@ -1,0 +1,160 @@
+// mpgpu::Batch: N unsigned integers of one width (1 to 2^18 bits), and the
+// operations over whole batches. Host API, compiled by g++.
+//
+// Storage: instance i occupies stride_limbs() 64-bit limbs (GMP's layout,
+// least significant first) at data() + i * stride_limbs(). The stride is the
+// width class the width was rounded up to (a power of two of at least 128
+// bits, or 3072): every width runs on kernels compiled for its class, so a
+// new width never needs a recompile. Bits at and above bits() are always
+// zero; every operation reduces its result mod 2^bits().
+//
+// On a CUDA context the limbs live in device memory and operations are queued
+// on the stream given (the context's own by default) without synchronizing,
+// except where a function returns host data. On the CPU context the limbs
+// live in host memory and operations run through GMP's mpn layer, split over
+// threads.
+//
+// Bad input (mismatched counts or widths, an even Montgomery modulus, a zero
+// divisor) throws InvalidArgument naming the function and the reason, before
+// any result is written.
+#pragma once
+
+#include <gmp.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "mpgpu/context.hpp"
+#include "mpgpu/integer.hpp"
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu {
+
+class Batch {
+ public:
+  /// The largest width: 2^18 bits.
+  static constexpr std::size_t max_bits = std::size_t{1} << 18;
+
+  Batch() = default;
+  /// Copies share the storage (a handle, as Context); clone() copies the limbs.
+  Batch(const Batch&) = default;
+  Batch& operator=(const Batch&) = default;
+  /// Moves leave the source empty (count 0, width 0), never a count without storage.
+  Batch(Batch&& other) noexcept;
+  Batch& operator=(Batch&& other) noexcept;
+  /// `count` zeros of `bits` bits.
+  Batch(std::size_t count, std::size_t bits, const Context& ctx = Context::default_context());
+
+  /// From host limbs: `count` instances of `limbs_per_instance` limbs each,
+  /// contiguous; each is reduced mod 2^bits.
+  static Batch from_limbs(const limb_t* host_limbs, std::size_t count, std::size_t limbs_per_instance,
+                          std::size_t bits, const Context& ctx = Context::default_context());
+  /// From bytes: `count` instances of `bytes_per_instance` bytes in `order`.
+  static Batch from_bytes(const void* data, std::size_t count, std::size_t bytes_per_instance,
+                          Endian order, std::size_t bits, const Context& ctx = Context::default_context());
+  /// From GMP integers (taken mod 2^bits; negative values as two's complement).
+  static Batch from_mpz(std::span<const mpz_srcptr> values, std::size_t bits,
+                        const Context& ctx = Context::default_context());
+  /// Instances drawn uniformly from [0, 2^bits) (host random generator with `seed`).
+  static Batch random(std::size_t count, std::size_t bits, std::uint64_t seed,
+                      const Context& ctx = Context::default_context());
+
+  /// All instances as limbs_per_instance() limbs each (the stride padding dropped).
+  std::vector<limb_t> to_limbs() const;
+  /// Each instance as `bytes_per_instance` bytes in `order`, zero-extended;
+  /// Overflow, before anything is written, if an instance does not fit.
+  void to_bytes(void* out, std::size_t bytes_per_instance, Endian order) const;
+  /// Instance `index` into z (one copy and a synchronize per call on a
+  /// device: use to_mpz(std::span<const mpz_ptr>) for many).
+  void to_mpz(std::size_t index, mpz_ptr z) const;
+  void to_mpz(std::span<const mpz_ptr> out) const;
+
+  std::size_t count() const { return count_; }
+  std::size_t bits() const { return bits_; }
+  /// ceil(bits / 64): the limbs that carry data.
+  std::size_t limbs_per_instance() const { return (bits_ + 63) / 64; }
+  /// Limbs between consecutive instances (the width class).
+  std::size_t stride_limbs() const { return stride_limbs_; }
+  const Context& context() const { return ctx_; }
+  bool empty() const { return count_ == 0; }
+
+  /// Device (CUDA context) or host (CPU context) storage, count() * stride_limbs() limbs.
+  limb_t* data() { return data_.get(); }
+  const limb_t* data() const { return data_.get(); }
+
+  /// Copy to another context.
+  Batch to_context(const Context& ctx) const;
+  Batch clone() const { return to_context(ctx_); }
+
+ private:
+  /// Adopts storage already laid out for (count, bits): the conversions' way in.
+  Batch(std::size_t count, std::size_t bits, std::size_t stride, const Context& ctx,
+        std::shared_ptr<limb_t> data);
+
+  std::size_t count_ = 0, bits_ = 0, stride_limbs_ = 0;
+  Context ctx_ = Context::cpu();
+  std::shared_ptr<limb_t> data_;
+};
+
+/// Width class (in 64-bit limbs) that a width in bits runs on.
+std::size_t batch_stride_limbs(std::size_t bits);
+
+// ---- element-wise operations: results mod 2^r.bits() -----------------------------------
+// r may alias any operand. Unless stated, all operands have the same count, bits and
+// context; r is given new storage in that shape and context unless it has it already
+// (then it is written in place: copies of r share its storage).
+
+/// r = a + b; carry (optional, count() x 1 bit) receives the carry out of bit bits().
+/// An empty carry batch becomes count() x 1 bit; a non-empty one must have a's
+/// count and context (it keeps its width) and be apart from r, a and b.
+void add(Batch& r, const Batch& a, const Batch& b, Batch* carry = nullptr, Stream s = nullptr);
+/// r = a - b; borrow (optional, 1 bit) receives 1 where a < b.
+void sub(Batch& r, const Batch& a, const Batch& b, Batch* borrow = nullptr, Stream s = nullptr);
+/// r = a + v / a - v / a * v for a 32-bit scalar (mod 2^bits).
+void add_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s = nullptr);
+void sub_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s = nullptr);
+void mul_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s = nullptr);
+
+/// Low half: r = a * b mod 2^bits.
+void mul(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+/// High half: r = floor(a * b / 2^bits).
+void mul_high(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+/// Whole product: r.bits() == 2 * a.bits().
+void mul_wide(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+void sqr(Batch& r, const Batch& a, Stream s = nullptr);
+
+void and_(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+void ior(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+void xor_(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+/// r = ~a within bits().
+void com(Batch& r, const Batch& a, Stream s = nullptr);
+/// Shifts and rotates within bits() (counts >= bits() give 0, rotates take count mod bits()).
+void shift_left(Batch& r, const Batch& a, std::size_t count, Stream s = nullptr);
+void shift_right(Batch& r, const Batch& a, std::size_t count, Stream s = nullptr);
+void rotate_left(Batch& r, const Batch& a, std::size_t count, Stream s = nullptr);
+void rotate_right(Batch& r, const Batch& a, std::size_t count, Stream s = nullptr);
+
+// ---- per-instance answers (returned to the host; these synchronize) -------------------
+/// Sign of a - b per instance (-1, 0, 1).
+std::vector<int> compare(const Batch& a, const Batch& b, Stream s = nullptr);
+/// Per instance: set bits, leading zeros within bits(), trailing zeros (bits() for 0).
+std::vector<std::uint32_t> popcount(const Batch& a, Stream s = nullptr);
+std::vector<std::uint32_t> count_leading_zeros(const Batch& a, Stream s = nullptr);
+std::vector<std::uint32_t> count_trailing_zeros(const Batch& a, Stream s = nullptr);
+
+// ---- modular: every modulus odd and > 1 (InvalidArgument otherwise) --------------------
+// Montgomery form with R = 2^(64 * stride_limbs()) of the modulus batch.
+/// r = a * R mod m (any a, also a >= m).
+void to_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr);
+/// r = a / R mod m.
+void from_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr);
+/// r = a * b / R mod m for a, b < m in Montgomery form.
+void montgomery_mul(Batch& r, const Batch& a, const Batch& b, const Batch& m, Stream s = nullptr);
+/// r = base^exp mod m (any base, also >= m; exp of any width whose class is at most
+/// m's, i.e. exp.stride_limbs() <= m.stride_limbs(); 0^0 = 1 mod m).
+void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream s = nullptr);
+
+}  // namespace mpgpu

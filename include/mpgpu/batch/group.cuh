@@ -1,0 +1,182 @@
+// Communication among the G threads that cooperate on one instance.
+//
+// G is a power of two from 1 to 1024. Groups of up to 32 threads are lanes of
+// one warp and talk through ballots and shuffles; larger groups span whole
+// warps and add a second level through `comm` (Group::comm_words words of
+// shared memory per instance). Every thread of a block must call the same
+// group operations in the same order (instances past the end of a batch run
+// on zeros and skip their stores), because they synchronize.
+//
+// With g++ (host code) only G == 1 is meaningful; the device-only branches
+// vanish, so the headers still compile there.
+#pragma once
+
+#include "mpgpu/batch/word.cuh"
+
+namespace mpgpu::batch {
+
+/// Carry entering this thread's words and carry leaving the whole group.
+struct CarryPair {
+  word_t in;
+  word_t out;
+};
+
+namespace group_detail {
+/// Carries of the carry-lookahead sum: bit i of the result is the carry into
+/// position i when position i generates (gen), or passes on (prop) a carry.
+/// gen and prop never hold together, so X = gen|prop, Y = gen, X + Y + cin.
+MPGPU_HD std::uint64_t carries(std::uint64_t gen, std::uint64_t prop, word_t cin) {
+  std::uint64_t x = gen | prop, y = gen;
+  std::uint64_t s = x + y + cin;
+  return s ^ x ^ y;
+}
+}  // namespace group_detail
+
+template <int G>
+struct Group {
+  static_assert(G >= 1 && G <= 1024 && (G & (G - 1)) == 0, "group size: a power of two <= 1024");
+  static constexpr int warps = G > 32 ? G / 32 : 1;
+  /// Shared words per instance this group needs for its second level.
+  static constexpr int comm_words = G > 32 ? 64 : 0;
+
+  int rank = 0;           ///< 0..G-1 inside the instance
+  word_t* comm = nullptr; ///< comm_words words of shared memory (G > 32)
+
+  MPGPU_HD void sync() const {
+#if defined(__CUDA_ARCH__)
+    if constexpr (G > 32) {
+      __syncthreads();
+    } else if constexpr (G > 1) {
+      __syncwarp();
+    } else {
+      __syncwarp();  // G == 1 still shares the instance's scratch with no one,
+                     // but staging through shared memory needs ordering.
+    }
+#endif
+  }
+
+  /// Carry-lookahead across the group: gen = this thread's words carried out,
+  /// prop = they would pass a carry through; cin enters rank 0.
+  MPGPU_HD CarryPair resolve_carry(word_t gen, word_t prop, word_t cin) const {
+    if constexpr (G == 1) {
+      return {cin, gen | (prop & cin)};
+    } else {
+#if defined(__CUDA_ARCH__)
+      const unsigned lane = threadIdx.x & 31u;
+      std::uint64_t g = __ballot_sync(0xffffffffu, gen != 0);
+      std::uint64_t p = __ballot_sync(0xffffffffu, prop != 0);
+      if constexpr (G <= 32) {
+        const unsigned base = lane & ~static_cast<unsigned>(G - 1);
+        const std::uint64_t mask = (std::uint64_t{1} << G) - 1;
+        g = (g >> base) & mask;
+        p = (p >> base) & mask;
+        std::uint64_t c = group_detail::carries(g, p, cin);
+        return {static_cast<word_t>((c >> (lane - base)) & 1u), static_cast<word_t>((c >> G) & 1u)};
+      } else {
+        // Level 2: each warp is one position of a warps-wide lookahead.
+        const int warp = rank >> 5;
+        std::uint64_t wc = group_detail::carries(g, p, 0);
+        word_t warp_gen = static_cast<word_t>((wc >> 32) & 1u);
+        word_t warp_prop = p == 0xffffffffull;
+        sync();
+        if (lane == 0) comm[warp] = warp_gen | (warp_prop << 1);
+        sync();
+        word_t f = lane < static_cast<unsigned>(warps) ? comm[lane] : 0u;
+        std::uint64_t wg = __ballot_sync(0xffffffffu, f & 1u);
+        std::uint64_t wp = __ballot_sync(0xffffffffu, (f >> 1) & 1u);
+        std::uint64_t wcar = group_detail::carries(wg, wp, cin);
+        word_t warp_in = static_cast<word_t>((wcar >> warp) & 1u);
+        std::uint64_t c = group_detail::carries(g, p, warp_in);
+        return {static_cast<word_t>((c >> lane) & 1u), static_cast<word_t>((wcar >> warps) & 1u)};
+      }
+#else
+      return {0, 0};
+#endif
+    }
+  }
+
+  /// Rank of the highest (or lowest) thread whose flag is set; -1 if none.
+  MPGPU_HD int highest_flag(bool flag) const { return extreme_flag<true>(flag); }
+  MPGPU_HD int lowest_flag(bool flag) const { return extreme_flag<false>(flag); }
+
+  /// The value held by thread `src` of the group, in every thread.
+  MPGPU_HD word_t broadcast(word_t v, int src) const {
+    if constexpr (G == 1) {
+      (void)src;
+      return v;
+    } else {
+#if defined(__CUDA_ARCH__)
+      if constexpr (G <= 32) {
+        return __shfl_sync(0xffffffffu, v, src, G);
+      } else {
+        sync();
+        if (rank == src) comm[0] = v;
+        sync();
+        return comm[0];
+      }
+#else
+      return v;
+#endif
+    }
+  }
+
+  /// Sum of v over the group (no overflow check: callers sum bit counts).
+  MPGPU_HD word_t sum(word_t v) const {
+    if constexpr (G == 1) {
+      return v;
+    } else {
+#if defined(__CUDA_ARCH__)
+      constexpr int width = G <= 32 ? G : 32;
+      for (int off = width / 2; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off, width);
+      if constexpr (G > 32) {
+        sync();
+        if ((threadIdx.x & 31u) == 0) comm[rank >> 5] = v;
+        sync();
+        word_t total = 0;
+        for (int w = 0; w < warps; ++w) total += comm[w];
+        return total;
+      }
+      return v;
+#else
+      return v;
+#endif
+    }
+  }
+
+ private:
+  template <bool Highest>
+  MPGPU_HD int extreme_flag(bool flag) const {
+    if constexpr (G == 1) {
+      return flag ? 0 : -1;
+    } else {
+#if defined(__CUDA_ARCH__)
+      const unsigned lane = threadIdx.x & 31u;
+      unsigned m = __ballot_sync(0xffffffffu, flag);
+      if constexpr (G <= 32) {
+        const unsigned base = lane & ~static_cast<unsigned>(G - 1);
+        m = G == 32 ? m : (m >> base) & ((1u << G) - 1u);
+        if (m == 0) return -1;
+        return Highest ? 31 - __clz(static_cast<int>(m)) : __ffs(static_cast<int>(m)) - 1;
+      } else {
+        int in_warp = m == 0 ? -1 : (Highest ? 31 - __clz(static_cast<int>(m)) : __ffs(static_cast<int>(m)) - 1);
+        sync();
+        if (lane == 0) comm[rank >> 5] = static_cast<word_t>(in_warp);
+        sync();
+        int found = -1;
+        for (int w = 0; w < warps; ++w) {
+          int v = static_cast<int>(comm[Highest ? warps - 1 - w : w]);
+          if (v >= 0) {
+            found = (Highest ? warps - 1 - w : w) * 32 + v;
+            break;
+          }
+        }
+        return found;
+      }
+#else
+      return -1;
+#endif
+    }
+  }
+};
+
+}  // namespace mpgpu::batch

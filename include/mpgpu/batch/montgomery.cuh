@@ -1,0 +1,147 @@
+// Montgomery arithmetic and modular exponentiation on one instance, with
+// R = 2^(32W) and an odd modulus n > 1 of at most W words.
+//
+// REDC is done with whole products (a wide product, a low product for m and
+// a wide product m*n): simple and load-balanced on every group size. The
+// constants need no division: R mod n and R^2 mod n come from doubling 1
+// modulo n, and -n^{-1} mod R from Newton's iteration with low products.
+#pragma once
+
+#include "mpgpu/batch/mul.cuh"
+
+namespace mpgpu::batch {
+
+template <class E>
+struct Modulus {
+  typename E::Num n;       ///< the odd modulus
+  typename E::Num n_inv;   ///< -n^{-1} mod R
+  typename E::Num r_mod;   ///< R mod n: Montgomery form of 1
+  typename E::Num r2_mod;  ///< R^2 mod n
+};
+
+/// r = 2a mod n for a < n.
+template <class E>
+MPGPU_HD void double_mod(const E& env, typename E::Num& r, const typename E::Num& a, const typename E::Num& n) {
+  typename E::Num t;
+  word_t carry = add(env, t, a, a);
+  typename E::Num d;
+  word_t borrow = sub(env, d, t, n);
+  // t >= n exactly when the addition carried or the subtraction did not borrow.
+  bool reduce = carry != 0 || borrow == 0;
+  r = t;
+  swap_if(env, reduce, r, d);
+}
+
+/// Sets up the constants for modulus n (odd; n > 1 for meaningful results).
+template <class E>
+MPGPU_HD void setup_modulus(const E& env, Modulus<E>& m, const typename E::Num& n) {
+  m.n = n;
+  // n^{-1} mod 2^32 from one word, then Newton: y <- y (2 - n y) doubles the
+  // correct low words each step.
+  word_t n0 = env.group.broadcast(n.w[0], 0);
+  typename E::Num y, t, two;
+  set_ui32(env, y, static_cast<word_t>(0u - negated_inverse_word(n0)));
+  set_ui32(env, two, 2);
+  for (int bits = word_bits; bits < E::words * word_bits; bits *= 2) {
+    mul(env, t, n, y);
+    sub(env, t, two, t);
+    mul(env, y, y, t);
+  }
+  typename E::Num zero;
+  set_zero(env, zero);
+  sub(env, m.n_inv, zero, y);
+  // R mod n: 1 doubled 32W times; R^2 mod n: 32W more doublings.
+  typename E::Num x;
+  set_ui32(env, x, 1);
+  for (int i = 0; i < E::words * word_bits; ++i) double_mod(env, x, x, n);
+  m.r_mod = x;
+  for (int i = 0; i < E::words * word_bits; ++i) double_mod(env, x, x, n);
+  m.r2_mod = x;
+}
+
+/// r = (hi:lo) / R mod n for (hi:lo) < n R.
+template <class E>
+MPGPU_HD void redc(const E& env, typename E::Num& r, const typename E::Num& lo, const typename E::Num& hi,
+                   const Modulus<E>& m) {
+  typename E::Num q, qn_lo, qn_hi;
+  mul(env, q, lo, m.n_inv);
+  mul_wide(env, qn_lo, qn_hi, q, m.n);
+  // lo + qn_lo is 0 mod R: it is R exactly when lo != 0.
+  word_t low_carry = is_zero(env, lo) ? 0u : 1u;
+  typename E::Num t, d;
+  word_t carry = add(env, t, hi, qn_hi, low_carry);
+  word_t borrow = sub(env, d, t, m.n);
+  bool reduce = carry != 0 || borrow == 0;  // t (< 2n) >= n
+  r = t;
+  swap_if(env, reduce, r, d);
+}
+
+/// r = a b / R mod n (a b < n R, e.g. a, b < n).
+template <class E>
+MPGPU_HD void montgomery_mul(const E& env, typename E::Num& r, const typename E::Num& a,
+                             const typename E::Num& b, const Modulus<E>& m) {
+  typename E::Num lo, hi;
+  mul_wide(env, lo, hi, a, b);
+  redc(env, r, lo, hi, m);
+}
+
+template <class E>
+MPGPU_HD void montgomery_sqr(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
+  montgomery_mul(env, r, a, a, m);
+}
+
+/// r = a R mod n for any a < R (also a >= n).
+template <class E>
+MPGPU_HD void to_montgomery(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
+  montgomery_mul(env, r, a, m.r2_mod, m);
+}
+
+/// r = a / R mod n.
+template <class E>
+MPGPU_HD void from_montgomery(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
+  typename E::Num zero;
+  set_zero(env, zero);
+  redc(env, r, a, zero, m);
+}
+
+/// Highest set bit of e + 1 over the instance, made uniform over everything
+/// that synchronizes together (a warp for G <= 32), so loops bounded by it
+/// keep every lane on the same path.
+template <class E>
+MPGPU_HD int uniform_bit_length(const E& env, const typename E::Num& e) {
+  int len = E::words * word_bits - count_leading_zeros(env, e);
+#if defined(__CUDA_ARCH__)
+  if constexpr (E::threads <= 32) len = __reduce_max_sync(0xffffffffu, static_cast<unsigned>(len));
+#endif
+  return len;
+}
+
+/// r = base^e mod n, fixed 4-bit windows, left to right. Any base < R.
+/// 0^0 = 1 mod n. The window sequence is the same for every instance a warp
+/// runs together (it only depends on the largest exponent length among them).
+template <class E>
+MPGPU_HD void powm(const E& env, typename E::Num& r, const typename E::Num& base, const typename E::Num& e,
+                   const Modulus<E>& m) {
+  constexpr int window = 4;
+  typename E::Num table[1 << window];
+  table[0] = m.r_mod;
+  to_montgomery(env, table[1], base, m);
+  for (int i = 2; i < (1 << window); ++i) montgomery_mul(env, table[i], table[i - 1], table[1], m);
+  // The exponent goes to shared memory so every thread can read any window.
+  env.group.sync();
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) env.exponent[env.first_word() + i] = e.w[i];
+  env.group.sync();
+  const int len = uniform_bit_length(env, e);
+  const int windows = (len + window - 1) / window;
+  typename E::Num acc = m.r_mod;
+  for (int k = windows - 1; k >= 0; --k) {
+    for (int s = 0; s < window; ++s) montgomery_sqr(env, acc, acc, m);
+    const int bit = k * window;  // a window never straddles a word: 32 % 4 == 0
+    const word_t digit = (env.exponent[bit / word_bits] >> (bit % word_bits)) & ((1u << window) - 1u);
+    montgomery_mul(env, acc, acc, table[digit], m);
+  }
+  from_montgomery(env, r, acc, m);
+}
+
+}  // namespace mpgpu::batch

@@ -1,0 +1,183 @@
+// Products of fixed-width instances (seed 000, section 3): the operands are
+// staged in shared memory, each thread computes runs of Q = L/2 consecutive
+// product columns by product scanning in registers, runs are paired from both
+// ends of the product so every thread does the same number of terms, and the
+// runs' (Q + 2)-word results are summed by two group additions.
+#pragma once
+
+#include "mpgpu/batch/env.cuh"
+
+namespace mpgpu::batch {
+
+namespace mul_detail {
+
+/// Columns [c0, c0 + Q) of A * B (W words each, zero-padded by 2Q words on
+/// both sides in shared memory) as Q + 2 words: out = sum_q column_q 2^(32q).
+/// Each column keeps its own three-word accumulator, so the Q chains are
+/// independent. (Measured on an H100: faster at 4096+ bits than adding each
+/// row a[i] * window as one long carry chain, and equal below.)
+template <int Q, int W>
+MPGPU_HD void product_run(const word_t* A, const word_t* B, int c0, word_t out[Q + 2]) {
+  word_t lo[Q], hi[Q], cc[Q], win[Q];
+#pragma unroll
+  for (int q = 0; q < Q; ++q) lo[q] = hi[q] = cc[q] = 0;
+  const int i_lo = c0 - W + 1 > 0 ? c0 - W + 1 : 0;
+  const int i_hi = c0 + Q - 1 < W - 1 ? c0 + Q - 1 : W - 1;
+  // win[q] = B[c0 + q - i] for the current i; A and B are zero outside [0, W),
+  // so the run's ragged ends need no bounds checks (the loop runs whole
+  // chunks of Q steps and may read up to Q - 1 zero words past i_hi).
+#pragma unroll
+  for (int q = 0; q < Q; ++q) win[q] = B[c0 - i_lo + q];
+  for (int i0 = i_lo; i0 <= i_hi; i0 += Q) {
+#pragma unroll
+    for (int s = 0; s < Q; ++s) {
+      const int i = i0 + s;
+      const word_t ai = A[i];
+#pragma unroll
+      for (int q = 0; q < Q; ++q) mac_word(ai, win[q], lo[q], hi[q], cc[q]);
+#pragma unroll
+      for (int q = Q - 1; q > 0; --q) win[q] = win[q - 1];
+      win[0] = B[c0 - i - 1];
+    }
+  }
+  // Fold the Q three-word columns into one (Q + 2)-word number.
+  word_t x0 = lo[0], x1 = hi[0], x2 = cc[0];
+  out[0] = x0;
+#pragma unroll
+  for (int q = 1; q < Q; ++q) {
+    word_t k = add_word(x1, lo[q], 0, x0);
+    k = add_word(x2, hi[q], k, x1);
+    x2 = cc[q] + k;
+    out[q] = x0;
+  }
+  out[Q] = x1;
+  out[Q + 1] = x2;
+}
+
+/// Stages a and b (zero-padded) in env.work.
+template <class E>
+MPGPU_HD void stage_operands(const E& env, const typename E::Num& a, const typename E::Num& b,
+                             word_t*& A, word_t*& B) {
+  constexpr int pad = 2 * E::run;
+  A = env.work + pad;
+  B = env.work + E::operand_span + pad;
+  env.group.sync();  // earlier readers of work are done
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) {
+    A[env.first_word() + i] = a.w[i];
+    B[env.first_word() + i] = b.w[i];
+  }
+  for (int j = env.rank(); j < pad; j += E::threads) {
+    A[-pad + j] = 0, A[E::words + j] = 0;
+    B[-pad + j] = 0, B[E::words + j] = 0;
+  }
+  env.group.sync();
+}
+
+/// Writes run r's Q + 2 words into the partial-sum array it belongs to (even
+/// runs to P0, odd runs to P1, so runs in one array never overlap), padding
+/// the rest of its 2Q-word slot with zeros.
+template <int Q>
+MPGPU_HD void publish_run(word_t* P0, word_t* P1, int r, const word_t out[Q + 2]) {
+  word_t* P = (r & 1) ? P1 : P0;
+  const int base = r * Q;
+#pragma unroll
+  for (int q = 0; q < Q + 2; ++q) P[base + q] = out[q];
+#pragma unroll
+  for (int q = Q + 2; q < 2 * Q; ++q) P[base + q] = 0;
+  if (r == 0) {
+#pragma unroll
+    for (int q = 0; q < Q; ++q) P1[q] = 0;
+  }
+}
+
+}  // namespace mul_detail
+
+/// lo = a * b mod 2^(32W); with `high`, also the upper W words. One code
+/// path for both keeps the load balance: the low half is 2G runs, the whole
+/// product 4G (runs r and R-1-r to each thread).
+template <class E, bool Wide>
+MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
+                       const typename E::Num& a, const typename E::Num& b) {
+  constexpr int Q = E::run, G = E::threads, W = E::words;
+  constexpr int runs = Wide ? 4 * G : 2 * G;
+  constexpr int mine = Wide ? 4 : 2;
+  word_t *A, *B;
+  mul_detail::stage_operands(env, a, b, A, B);
+  const int t = env.rank();
+  const int my_runs[4] = {t, 2 * G - 1 - t, 2 * G + t, 4 * G - 1 - t};
+  word_t out[mine][Q + 2];
+#pragma unroll
+  for (int k = 0; k < mine; ++k) mul_detail::product_run<Q, W>(A, B, my_runs[k] * Q, out[k]);
+  env.group.sync();  // A and B are read; their space becomes P0 and P1
+  word_t* P0 = env.work;
+  word_t* P1 = env.work + E::partial_span;
+#pragma unroll
+  for (int k = 0; k < mine; ++k) mul_detail::publish_run<Q>(P0, P1, my_runs[k], out[k]);
+  (void)runs;
+  env.group.sync();
+  typename E::Num x, y;
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) {
+    x.w[i] = P0[env.first_word() + i];
+    y.w[i] = P1[env.first_word() + i];
+  }
+  word_t carry = add(env, lo, x, y);
+  if constexpr (Wide) {
+#pragma unroll
+    for (int i = 0; i < E::per_thread; ++i) {
+      x.w[i] = P0[W + env.first_word() + i];
+      y.w[i] = P1[W + env.first_word() + i];
+    }
+    add(env, *high, x, y, carry);
+  }
+}
+
+/// r = a * b mod 2^(32W).
+template <class E>
+MPGPU_HD void mul(const E& env, typename E::Num& r, const typename E::Num& a, const typename E::Num& b) {
+  mul_runs<E, false>(env, r, nullptr, a, b);
+}
+
+/// (hi, lo) = a * b, the whole 64W-bit product.
+template <class E>
+MPGPU_HD void mul_wide(const E& env, typename E::Num& lo, typename E::Num& hi, const typename E::Num& a,
+                       const typename E::Num& b) {
+  mul_runs<E, true>(env, lo, &hi, a, b);
+}
+
+/// r = floor(a * b / 2^(32W)).
+template <class E>
+MPGPU_HD void mul_high(const E& env, typename E::Num& r, const typename E::Num& a, const typename E::Num& b) {
+  typename E::Num lo;
+  mul_runs<E, true>(env, lo, &r, a, b);
+}
+
+template <class E>
+MPGPU_HD void sqr(const E& env, typename E::Num& r, const typename E::Num& a) {
+  mul_runs<E, false>(env, r, nullptr, a, a);
+}
+
+/// r = a * v for a 32-bit v; returns the word carried out of the instance.
+template <class E>
+MPGPU_HD word_t mul_ui32(const E& env, typename E::Num& r, const typename E::Num& a, word_t v) {
+  word_t carry = 0;
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) {
+    std::uint64_t p = static_cast<std::uint64_t>(a.w[i]) * v + carry;
+    r.w[i] = static_cast<word_t>(p);
+    carry = static_cast<word_t>(p >> 32);
+  }
+  // Each thread's outgoing word enters the next thread's lowest word.
+  env.group.sync();
+  env.work[env.rank()] = carry;
+  env.group.sync();
+  typename E::Num up;
+  set_zero(env, up);
+  if (env.rank() > 0) up.w[0] = env.work[env.rank() - 1];
+  word_t top = env.group.broadcast(carry, E::threads - 1);
+  word_t c = add(env, r, r, up);
+  return top + c;  // no overflow: the true carry word is below 2^32
+}
+
+}  // namespace mpgpu::batch

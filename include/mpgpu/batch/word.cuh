@@ -1,0 +1,83 @@
+// 32-bit word primitives for the batched fixed-width layer.
+//
+// Why 32-bit words here when Integer uses 64-bit limbs: the batch layer is
+// compute-bound, and the GPU's native multiplier is 32x32 (IMAD); a 64x64
+// product costs ~4 IMADs (low) and ~9.5 (high). The storage is still GMP's:
+// an instance of W words is the same bytes as W/2 little-endian 64-bit limbs.
+#pragma once
+
+#include <cstdint>
+
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu::batch {
+
+using word_t = std::uint32_t;
+inline constexpr int word_bits = 32;
+
+/// r = a + b + c (c in {0,1}); returns the carry out.
+MPGPU_HD word_t add_word(word_t a, word_t b, word_t c, word_t& r) {
+  std::uint64_t s = static_cast<std::uint64_t>(a) + b + c;
+  r = static_cast<word_t>(s);
+  return static_cast<word_t>(s >> 32);
+}
+
+/// r = a - b - c (c in {0,1}); returns the borrow out.
+MPGPU_HD word_t sub_word(word_t a, word_t b, word_t c, word_t& r) {
+  std::uint64_t d = static_cast<std::uint64_t>(a) - b - c;
+  r = static_cast<word_t>(d);
+  return static_cast<word_t>(d >> 63);
+}
+
+/// One product-scanning term: (c:hi:lo) += a * b. The three words are one
+/// column's accumulator; c counts overflows of the 64-bit (hi:lo), so a
+/// column of up to 2^32 terms never overflows.
+MPGPU_HD void mac_word(word_t a, word_t b, word_t& lo, word_t& hi, word_t& c) {
+#if defined(__CUDA_ARCH__)
+  asm("mad.lo.cc.u32 %0, %3, %4, %0;\n\t"
+      "madc.hi.cc.u32 %1, %3, %4, %1;\n\t"
+      "addc.u32 %2, %2, 0;"
+      : "+r"(lo), "+r"(hi), "+r"(c)
+      : "r"(a), "r"(b));
+#else
+  std::uint64_t acc = (static_cast<std::uint64_t>(hi) << 32) | lo;
+  std::uint64_t p = static_cast<std::uint64_t>(a) * b;
+  std::uint64_t s = acc + p;
+  c += s < acc;
+  lo = static_cast<word_t>(s);
+  hi = static_cast<word_t>(s >> 32);
+#endif
+}
+
+/// -x^{-1} mod 2^32 for odd x (Newton: each step doubles the correct bits).
+MPGPU_HD word_t negated_inverse_word(word_t x) {
+  word_t inv = x;  // correct to 3 bits: x*x = 1 mod 8 for odd x
+  for (int i = 0; i < 4; ++i) inv *= 2u - x * inv;
+  return static_cast<word_t>(0u - inv);
+}
+
+MPGPU_HD int clz_word(word_t x) {
+#if defined(__CUDA_ARCH__)
+  return __clz(static_cast<int>(x));
+#else
+  return x == 0 ? 32 : __builtin_clz(x);
+#endif
+}
+
+MPGPU_HD int ctz_word(word_t x) {
+#if defined(__CUDA_ARCH__)
+  return x == 0 ? 32 : __ffs(static_cast<int>(x)) - 1;
+#else
+  return x == 0 ? 32 : __builtin_ctz(x);
+#endif
+}
+
+MPGPU_HD int popcount_word(word_t x) {
+#if defined(__CUDA_ARCH__)
+  return __popc(x);
+#else
+  return __builtin_popcount(x);
+#endif
+}
+
+}  // namespace mpgpu::batch

@@ -1,0 +1,77 @@
+// The batch operations as the backends see them: one argument record per
+// call, run by the CPU backend (batch_cpu.cpp, GMP mpn per instance, threaded)
+// or the CUDA backend (cuda/batch_*.cu). The host API (batch_core.cpp,
+// batch_ops.cpp) has already checked counts, widths and moduli, allocated r
+// and `answers`, and guarantees that r does not alias an operand unless the
+// operation is element-wise in place-safe (every op here reads an instance
+// completely before writing it, so r == a or r == b is allowed).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "context_state.hpp"
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu::detail::batch {
+
+enum class Op {
+  add,        // r = a + b; flag = carry out of bit `bits`
+  sub,        // r = a - b; flag = borrow
+  add_ui,     // r = a + scalar
+  sub_ui,     // r = a - scalar
+  mul_ui,     // r = a * scalar
+  mul_low,    // r = a * b mod 2^bits
+  mul_high,   // r = floor(a * b / 2^bits)
+  mul_wide,   // r = a * b, r has 2 * bits bits (r_bits, r_stride)
+  sqr,        // r = a * a mod 2^bits
+  and_,
+  ior,
+  xor_,
+  com,        // r = ~a mod 2^bits
+  shl,        // r = a << scalar mod 2^bits (scalar < bits)
+  shr,        // r = a >> scalar (scalar < bits)
+  rotl,       // rotate left within bits by scalar (0 < scalar < bits)
+  rotr,
+  compare,    // answers[i] = sign(a - b) as int32
+  popcount,   // answers[i]
+  clz,        // answers[i] = leading zeros within bits
+  ctz,        // answers[i] = trailing zeros (bits for zero)
+  to_mont,    // r = a * R mod m, R = 2^(64 * stride)
+  from_mont,  // r = a / R mod m
+  mont_mul,   // r = a * b / R mod m
+  powm,       // r = a ^ e mod m (e: exp, exp_stride limbs)
+};
+
+struct Args {
+  Op op = Op::add;
+  std::size_t count = 0;
+  std::size_t bits = 0;      // width of a, b, m (and of r except for mul_wide)
+  std::size_t stride = 0;    // limbs between instances of a, b, m
+  std::size_t r_bits = 0;    // width of r (2 * bits for mul_wide, else bits)
+  std::size_t r_stride = 0;  // limbs between instances of r
+  limb_t* r = nullptr;
+  const limb_t* a = nullptr;
+  const limb_t* b = nullptr;
+  const limb_t* m = nullptr;
+  const limb_t* e = nullptr;     // powm exponent
+  std::size_t e_stride = 0;      // <= stride (exponent zero-extended to the class)
+  limb_t* flag = nullptr;        // optional carry/borrow batch: limb 0 = 0 or 1, other limbs 0
+  std::size_t flag_stride = 0;
+  std::uint32_t* answers = nullptr;  // backend memory, count entries
+  std::uint64_t scalar = 0;
+};
+
+/// The CPU backend (GMP mpn), threaded over instances.
+void run_cpu(const Args& args);
+
+namespace cuda {
+/// The CUDA backend: queues the kernels on `stream`; does not synchronize.
+void run(ContextState& st, Stream stream, const Args& args);
+/// True if any modulus (low limb of each instance of m) is even or m == 1;
+/// synchronizes. Used by the host API before Montgomery operations.
+bool any_bad_modulus(ContextState& st, Stream stream, const limb_t* m, std::size_t count,
+                     std::size_t stride);
+}  // namespace cuda
+
+}  // namespace mpgpu::detail::batch

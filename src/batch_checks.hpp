@@ -1,0 +1,111 @@
+// What the batch operations check before they touch anything, and how they
+// give a destination the right shape. Private to batch_ops.cpp.
+//
+// Every check throws InvalidArgument naming the function and the reason
+// before any result is written, so a failed call leaves its destination and
+// its operands as they were.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "context_state.hpp"
+#include "cuda/backend.hpp"
+#include "mpgpu/batch.hpp"
+#include "mpgpu/error.hpp"
+
+namespace mpgpu::detail::batch {
+
+[[noreturn]] inline void invalid(const char* fn, const std::string& why) {
+  throw InvalidArgument(std::string("mpgpu::") + fn + ": " + why);
+}
+
+/// An operand and the name the messages give it.
+struct Named {
+  const char* name;
+  const Batch& batch;
+};
+
+/// The operand has a width (it is not a default-constructed or moved-from Batch).
+inline void require_width(const char* fn, Named x) {
+  if (x.batch.bits() == 0)
+    invalid(fn, std::string(x.name) + " has no width (a default-constructed or moved-from Batch)");
+}
+
+/// x shares ref's context and count, and its width when `same_bits`.
+inline void require_like(const char* fn, Named ref, Named x, bool same_bits = true) {
+  require_width(fn, x);
+  if (x.batch.context() != ref.batch.context())
+    invalid(fn, std::string(ref.name) + " and " + x.name + " belong to different contexts (" +
+                    ref.batch.context().describe() + " and " + x.batch.context().describe() +
+                    "); move one with to_context()");
+  if (x.batch.count() != ref.batch.count())
+    invalid(fn, std::string(ref.name) + " has " + std::to_string(ref.batch.count()) + " instances and " +
+                    x.name + " has " + std::to_string(x.batch.count()));
+  if (same_bits && x.batch.bits() != ref.batch.bits())
+    invalid(fn, std::string(ref.name) + " is " + std::to_string(ref.batch.bits()) + " bits wide and " + x.name +
+                    " is " + std::to_string(x.batch.bits()) + " bits wide; they must be equal");
+}
+
+/// Every instance of m is odd and > 1 (Montgomery needs m odd; m == 1 has
+/// no residues to speak of). On a device this reads one flag back.
+inline void require_good_moduli(const char* fn, const Batch& m, Stream s) {
+  if (m.count() == 0) return;
+  const std::size_t stride = m.stride_limbs();
+  if (m.context().is_cuda()) {
+    if (cuda::any_bad_modulus(m.context().state(), m.context().resolve(s), m.data(), m.count(), stride))
+      invalid(fn, "every modulus must be odd and > 1, and at least one instance of m is even or 1");
+    return;
+  }
+  for (std::size_t i = 0; i < m.count(); ++i) {
+    const limb_t* x = m.data() + i * stride;
+    if ((x[0] & 1) == 0)
+      invalid(fn, "every modulus must be odd and > 1, and instance " + std::to_string(i) + " of m is even");
+    bool one = x[0] == 1;
+    for (std::size_t j = 1; one && j < m.limbs_per_instance(); ++j) one = x[j] == 0;
+    if (one) invalid(fn, "every modulus must be odd and > 1, and instance " + std::to_string(i) + " of m is 1");
+  }
+}
+
+/// The batch a call writes: `r` itself when its count, width and context
+/// already fit (written in place: every backend reads an instance completely
+/// before writing it, so r may be an operand), otherwise a fresh zeroed batch
+/// that replaces r only once the work is queued. A call that throws before
+/// commit() leaves a reshaped r as it was.
+class Destination {
+ public:
+  Destination(Batch& r, std::size_t count, std::size_t bits, const Context& ctx, Stream s)
+      : r_(r), ctx_(ctx), stream_(ctx.resolve(s)) {
+    const bool fits = r.count() == count && r.bits() == bits && r.context() == ctx && (count == 0 || r.data());
+    if (fits) return;
+    fresh_ = Batch(count, bits, ctx);
+    reshaped_ = true;
+    // The zero fill was queued on the context's own stream: finish it before
+    // another stream writes the storage.
+    if (ctx.is_cuda() && count && stream_ != ctx.stream()) detail::cuda::synchronize(ctx.stream());
+  }
+  Destination(const Destination&) = delete;
+  Destination& operator=(const Destination&) = delete;
+
+  Batch& get() { return reshaped_ ? fresh_ : r_; }
+  bool fresh() const { return reshaped_; }
+
+  void commit() {
+    if (!reshaped_) return;
+    // r's old storage is freed on the context's own stream; if it was an
+    // operand of work queued on another stream, that work must finish first.
+    if (ctx_.is_cuda() && r_.data() && r_.context() == ctx_ && stream_ != ctx_.stream())
+      detail::cuda::synchronize(stream_);
+    r_ = std::move(fresh_);
+    reshaped_ = false;
+  }
+
+ private:
+  Batch& r_;
+  Context ctx_;  // a copy: r may be the operand whose context was passed
+  Stream stream_;
+  Batch fresh_;
+  bool reshaped_ = false;
+};
+
+}  // namespace mpgpu::detail::batch

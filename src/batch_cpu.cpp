@@ -1,0 +1,339 @@
+// The CPU backend of the batch operations: GMP's mpn layer on each instance,
+// instances split over threads.
+//
+// Each instance is computed into per-thread scratch and then written, so r
+// may be any operand (an instance is read completely before it is written).
+// Operands are at most data_limbs(bits) limbs long (the padding is zero), so
+// most operations work on those limbs only; Montgomery arithmetic needs the
+// class width, since R = 2^(64 * stride).
+#include <gmp.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "batch_backend.hpp"
+#include "batch_layout.hpp"
+
+namespace mpgpu::detail::batch {
+
+static_assert(std::is_same_v<limb_t, mp_limb_t>, "instances are handed to GMP's mpn functions unchanged");
+
+namespace {
+
+/// -x^-1 mod 2^64 for odd x (Newton: x is its own inverse mod 8, and each
+/// step doubles the correct low bits: 3, 6, 12, 24, 48, 96).
+limb_t negated_inverse(limb_t x) {
+  limb_t inv = x;
+  for (int i = 0; i < 5; ++i) inv *= 2 - x * inv;
+  return limb_t{0} - inv;
+}
+
+std::size_t bit_length(const limb_t* x, std::size_t n) {
+  n = normalized_limbs(x, n);
+  return n ? 64 * (n - 1) + static_cast<std::size_t>(std::bit_width(x[n - 1])) : 0;
+}
+
+/// One thread's worker: its scratch, sized once for the call's operation, and
+/// the code for one instance.
+class Worker {
+ public:
+  explicit Worker(const Args& args)
+      : a_(args), n_(data_limbs(args.bits)), t_(2 * args.stride + 2), u_(2 * args.stride + 2),
+        q_(2 * args.stride + 2) {
+    mpz_init2(z_, 64 * (args.stride + 1));  // room for a powm result
+  }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+  Worker(Worker&& o) noexcept
+      : a_(o.a_), n_(o.n_), t_(std::move(o.t_)), u_(std::move(o.u_)), q_(std::move(o.q_)) {
+    mpz_init(z_);
+    mpz_swap(z_, o.z_);
+  }
+  ~Worker() { mpz_clear(z_); }
+
+  void run(std::size_t i) {
+    const limb_t* a = a_.a + i * a_.stride;
+    const limb_t* b = a_.b ? a_.b + i * a_.stride : nullptr;
+    switch (a_.op) {
+      case Op::compare: {
+        const int c = mpn_cmp(a, b, sz(n_));
+        a_.answers[i] = static_cast<std::uint32_t>(static_cast<std::int32_t>((c > 0) - (c < 0)));
+        return;
+      }
+      case Op::popcount:
+        a_.answers[i] = static_cast<std::uint32_t>(mpn_popcount(a, sz(n_)));
+        return;
+      case Op::clz:
+        a_.answers[i] = static_cast<std::uint32_t>(a_.bits - bit_length(a, n_));
+        return;
+      case Op::ctz:
+        a_.answers[i] = static_cast<std::uint32_t>(trailing_zeros(a));
+        return;
+      default:
+        break;
+    }
+    const std::size_t rn = compute(i, a, b);  // the result's limbs, in t_
+    limb_t* r = a_.r + i * a_.r_stride;
+    std::copy_n(t_.data(), std::min(rn, a_.r_stride), r);
+    std::fill(r + std::min(rn, a_.r_stride), r + a_.r_stride, limb_t{0});
+    mask_instance(r, a_.r_stride, a_.r_bits);
+  }
+
+ private:
+  mp_size_t sz(std::size_t n) const { return static_cast<mp_size_t>(n); }
+
+  std::size_t trailing_zeros(const limb_t* a) const {
+    for (std::size_t j = 0; j < n_; ++j)
+      if (a[j]) return 64 * j + static_cast<std::size_t>(std::countr_zero(a[j]));
+    return a_.bits;
+  }
+
+  /// t_[0, 2n) = a * b over the data limbs (normalized sizes, as mpz_mul).
+  void product(const limb_t* a, const limb_t* b) {
+    std::fill_n(t_.data(), 2 * n_, limb_t{0});
+    std::size_t an = normalized_limbs(a, n_), bn = normalized_limbs(b, n_);
+    if (!an || !bn) return;
+    if (a == b) {
+      mpn_sqr(t_.data(), a, sz(an));
+      return;
+    }
+    if (an < bn) {
+      std::swap(a, b);
+      std::swap(an, bn);
+    }
+    mpn_mul(t_.data(), a, sz(an), b, sz(bn));
+  }
+
+  /// out[0, n) = a << s mod 2^(64 n), for 0 < s < bits.
+  void shift_left(limb_t* out, const limb_t* a, std::size_t s) const {
+    const std::size_t q = s / 64, bit = s % 64;
+    std::fill_n(out, q, limb_t{0});
+    if (bit) mpn_lshift(out + q, a, sz(n_ - q), static_cast<unsigned>(bit));
+    else std::copy_n(a, n_ - q, out + q);
+  }
+  /// out[0, n) = a >> s, for 0 < s < bits.
+  void shift_right(limb_t* out, const limb_t* a, std::size_t s) const {
+    const std::size_t q = s / 64, bit = s % 64;
+    if (bit) mpn_rshift(out, a + q, sz(n_ - q), static_cast<unsigned>(bit));
+    else std::copy_n(a + q, n_ - q, out);
+    std::fill(out + (n_ - q), out + n_, limb_t{0});
+  }
+  /// t_ = (a << s) | (a >> (bits - s)): rotation within the width, once the
+  /// final write has masked off the bits shifted past it.
+  void rotate_left(const limb_t* a, std::size_t s) {
+    shift_left(t_.data(), a, s);
+    shift_right(u_.data(), a, a_.bits - s);
+    mpn_ior_n(t_.data(), t_.data(), u_.data(), sz(n_));
+  }
+
+  /// t_[0, mn) = x mod m, m normalized to mn limbs (top limb nonzero), x of xn
+  /// limbs in u_ or elsewhere (not t_). Returns mn.
+  std::size_t reduce(const limb_t* x, std::size_t xn, const limb_t* m, std::size_t mn) {
+    xn = normalized_limbs(x, xn);
+    std::fill_n(t_.data(), mn, limb_t{0});
+    if (xn < mn) {
+      std::copy_n(x, xn, t_.data());
+      return mn;
+    }
+    // xn - mn + 1 <= 2 stride + 1: q_ never grows, so a thread never allocates.
+    mpn_tdiv_qr(q_.data(), t_.data(), 0, x, sz(xn), m, sz(mn));
+    return mn;
+  }
+
+  /// Montgomery reduction with R = 2^(64 stride) of the 2 stride + 1 limbs in
+  /// u_, then an exact reduction: t_ = u_ / R mod m, for any u_ < R^2.
+  std::size_t redc(const limb_t* m, std::size_t mn) {
+    const std::size_t k = a_.stride;
+    limb_t* u = u_.data();
+    const limb_t minv = negated_inverse(m[0]);
+    for (std::size_t i = 0; i < k; ++i) {
+      // Adding q m with q = -u[i] / m mod 2^64 clears limb i.
+      limb_t c = mpn_addmul_1(u + i, m, sz(mn), u[i] * minv);
+      // u + Q m < R^2 + R m < 2^(64 (2k + 1)), so the carry stops inside u_.
+      for (std::size_t j = i + mn; c; ++j) {
+        u[j] += c;
+        c = u[j] < c;
+      }
+    }
+    // u_[k, 2k] = (u + Q m) / R < R + m: one more exact reduction makes it < m.
+    return reduce(u + k, k + 1, m, mn);
+  }
+
+  /// The result of one element-wise instance into t_; returns its limbs.
+  std::size_t compute(std::size_t i, const limb_t* a, const limb_t* b) {
+    limb_t* t = t_.data();
+    const std::size_t n = n_;
+    switch (a_.op) {
+      case Op::add: {
+        const limb_t c = mpn_add_n(t, a, b, sz(n));
+        // Below 64 n bits the sum fits and the carry is bit `bits` of it.
+        const limb_t carry = a_.bits == 64 * n ? c : (t[a_.bits / 64] >> (a_.bits % 64)) & 1;
+        write_flag(i, carry);
+        return n;
+      }
+      case Op::sub:
+        // a, b < 2^bits: the n-limb borrow says a < b.
+        write_flag(i, mpn_sub_n(t, a, b, sz(n)));
+        return n;
+      case Op::add_ui:
+        mpn_add_1(t, a, sz(n), a_.scalar);
+        return n;
+      case Op::sub_ui:
+        mpn_sub_1(t, a, sz(n), a_.scalar);  // wraps mod 2^(64 n); the mask takes it mod 2^bits
+        return n;
+      case Op::mul_ui:
+        mpn_mul_1(t, a, sz(n), a_.scalar);
+        return n;
+      case Op::mul_low:
+        product(a, b);
+        return n;
+      case Op::sqr:
+        product(a, a);
+        return n;
+      case Op::mul_wide:
+        product(a, b);
+        return 2 * n;
+      case Op::mul_high: {
+        product(a, b);
+        // floor(a b / 2^bits), at the logical width: limbs from bits / 64 on.
+        const std::size_t q = a_.bits / 64, bit = a_.bits % 64;
+        if (bit) mpn_rshift(u_.data(), t + q, sz(2 * n - q), static_cast<unsigned>(bit));
+        else std::copy_n(t + q, 2 * n - q, u_.data());
+        std::copy_n(u_.data(), n, t);
+        return n;
+      }
+      case Op::and_:
+        mpn_and_n(t, a, b, sz(n));
+        return n;
+      case Op::ior:
+        mpn_ior_n(t, a, b, sz(n));
+        return n;
+      case Op::xor_:
+        mpn_xor_n(t, a, b, sz(n));
+        return n;
+      case Op::com:
+        mpn_com(t, a, sz(n));
+        return n;
+      case Op::shl:
+        shift_left(t, a, a_.scalar);
+        return n;
+      case Op::shr:
+        shift_right(t, a, a_.scalar);
+        return n;
+      case Op::rotl:
+        rotate_left(a, a_.scalar);
+        return n;
+      case Op::rotr:
+        rotate_left(a, a_.bits - a_.scalar);
+        return n;
+      case Op::to_mont: {
+        // a R mod m: a shifted up by the class width, then divided.
+        const limb_t* m = a_.m + i * a_.stride;
+        const std::size_t k = a_.stride;
+        std::fill_n(u_.data(), k, limb_t{0});
+        std::copy_n(a, k, u_.data() + k);
+        return reduce(u_.data(), 2 * k, m, normalized_limbs(m, k));
+      }
+      case Op::from_mont: {
+        const limb_t* m = a_.m + i * a_.stride;
+        std::fill_n(u_.data(), 2 * a_.stride + 1, limb_t{0});
+        std::copy_n(a, n, u_.data());
+        return redc(m, normalized_limbs(m, a_.stride));
+      }
+      case Op::mont_mul: {
+        const limb_t* m = a_.m + i * a_.stride;
+        product(a, b);
+        std::fill_n(u_.data(), 2 * a_.stride + 1, limb_t{0});
+        std::copy_n(t, 2 * n, u_.data());
+        return redc(m, normalized_limbs(m, a_.stride));
+      }
+      case Op::powm: {
+        const limb_t* m = a_.m + i * a_.stride;
+        const limb_t* e = a_.e + i * a_.e_stride;
+        mpz_t base, exp, mod;
+        mpz_roinit_n(base, a, sz(normalized_limbs(a, n)));
+        mpz_roinit_n(exp, e, sz(normalized_limbs(e, a_.e_stride)));
+        mpz_roinit_n(mod, m, sz(normalized_limbs(m, n)));
+        mpz_powm(z_, base, exp, mod);  // exp == 0 gives 1 (m > 1 here)
+        const std::size_t zn = mpz_size(z_);
+        std::fill_n(t, n, limb_t{0});
+        std::copy_n(mpz_limbs_read(z_), zn, t);
+        return n;
+      }
+      default:
+        return 0;
+    }
+  }
+
+  void write_flag(std::size_t i, limb_t bit) {
+    if (!a_.flag) return;
+    limb_t* f = a_.flag + i * a_.flag_stride;
+    f[0] = bit;
+    std::fill(f + 1, f + a_.flag_stride, limb_t{0});
+  }
+
+  const Args& a_;
+  std::size_t n_;  // data limbs of a, b, m
+  std::vector<limb_t> t_, u_, q_;  // result, second operand or product, quotient
+  mpz_t z_;
+};
+
+/// A rough count of limb operations per instance, to decide whether threads pay.
+double instance_cost(const Args& args) {
+  const double n = static_cast<double>(data_limbs(args.bits));
+  const double k = static_cast<double>(args.stride);
+  switch (args.op) {
+    case Op::mul_low:
+    case Op::mul_high:
+    case Op::mul_wide:
+    case Op::sqr:
+      return n * n;
+    case Op::to_mont:
+    case Op::from_mont:
+    case Op::mont_mul:
+      return 2 * k * k;
+    case Op::powm:
+      return 64.0 * static_cast<double>(args.e_stride) * 2 * k * k;
+    default:
+      return n;
+  }
+}
+
+}  // namespace
+
+void run_cpu(const Args& args) {
+  if (args.count == 0) return;
+  // A thread costs tens of microseconds to start; 2^18 limb operations take
+  // a few hundred, so each thread gets at least that much work.
+  constexpr double kWorkPerThread = double(1 << 18);
+  const double work = instance_cost(args) * static_cast<double>(args.count);
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads =
+      std::min({cores, args.count, static_cast<std::size_t>(work / kWorkPerThread) + 1});
+  // Scratch is allocated here, so no thread throws (GMP's own allocations,
+  // in mpz_powm, abort on exhausted memory as they do everywhere).
+  std::vector<Worker> workers;
+  workers.reserve(threads);
+  for (std::size_t t = 0; t < threads; ++t) workers.emplace_back(args);
+  if (threads == 1) {
+    for (std::size_t i = 0; i < args.count; ++i) workers[0].run(i);
+    return;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  const std::size_t per = (args.count + threads - 1) / threads;
+  auto range = [&](std::size_t t) {
+    const std::size_t end = std::min(args.count, (t + 1) * per);
+    for (std::size_t i = t * per; i < end; ++i) workers[t].run(i);
+  };
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(range, t);
+  range(0);
+  for (std::thread& th : pool) th.join();
+}
+
+}  // namespace mpgpu::detail::batch

@@ -1,0 +1,295 @@
+// The operations over whole batches: check the operands, shape the
+// destination, fill one Args record and hand it to the CPU backend
+// (batch_cpu.cpp) or the CUDA backend (cuda/batch_*.cu).
+//
+// Cases that need no arithmetic are settled here: shifts by 0 and rotates by
+// a multiple of the width are copies, shifts by the width or more give zero.
+// The backends therefore only ever see shift and rotate counts in (0, bits).
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "batch_backend.hpp"
+#include "batch_checks.hpp"
+#include "cuda/backend.hpp"
+#include "mpgpu/batch.hpp"
+
+namespace mpgpu {
+
+namespace {
+
+using detail::batch::Args;
+using detail::batch::Destination;
+using detail::batch::invalid;
+using detail::batch::Op;
+using detail::batch::require_good_moduli;
+using detail::batch::require_like;
+using detail::batch::require_width;
+
+void run(const Context& ctx, Stream s, const Args& args) {
+  if (args.count == 0) return;
+  if (ctx.is_cuda()) detail::batch::cuda::run(ctx.state(), ctx.resolve(s), args);
+  else detail::batch::run_cpu(args);
+}
+
+/// The record for r = op(a, ...): a's shape for the operands, r's for the result.
+Args make_args(Op op, const Batch& a, Batch& r) {
+  Args args;
+  args.op = op;
+  args.count = a.count();
+  args.bits = a.bits();
+  args.stride = a.stride_limbs();
+  args.r_bits = r.bits();
+  args.r_stride = r.stride_limbs();
+  args.r = r.data();
+  args.a = a.data();
+  return args;
+}
+
+/// r = op(a, b), r as wide as a and b.
+void binary(const char* fn, Op op, Batch& r, const Batch& a, const Batch& b, Stream s) {
+  require_width(fn, {"a", a});
+  require_like(fn, {"a", a}, {"b", b});
+  Destination d(r, a.count(), a.bits(), a.context(), s);
+  Args args = make_args(op, a, d.get());
+  args.b = b.data();
+  run(a.context(), s, args);
+  d.commit();
+}
+
+/// r = op(a, scalar), r as wide as a.
+void unary(const char* fn, Op op, Batch& r, const Batch& a, std::uint64_t scalar, Stream s) {
+  require_width(fn, {"a", a});
+  Destination d(r, a.count(), a.bits(), a.context(), s);
+  Args args = make_args(op, a, d.get());
+  args.scalar = scalar;
+  run(a.context(), s, args);
+  d.commit();
+}
+
+/// add and sub, with their optional carry or borrow batch: filled in where
+/// it is empty, else it must match a's count and context, and it may not be
+/// (or share storage with) r, a or b, since it is written besides r.
+void add_sub(const char* fn, Op op, const char* flag_name, Batch& r, const Batch& a, const Batch& b,
+             Batch* flag, Stream s) {
+  require_width(fn, {"a", a});
+  require_like(fn, {"a", a}, {"b", b});
+  if (flag) {
+    if (flag == &r || flag == &a || flag == &b)
+      invalid(fn, std::string(flag_name) + " must be a batch of its own, not r, a or b");
+    if (!flag->empty()) {
+      require_like(fn, {"a", a}, {flag_name, *flag}, false);
+      for (const Batch* x : {static_cast<const Batch*>(&r), &a, &b})
+        if (x->data() && x->data() == flag->data())
+          invalid(fn, std::string(flag_name) + " shares its storage with " +
+                          (x == &r ? "r" : x == &a ? "a" : "b"));
+    }
+  }
+  Destination d(r, a.count(), a.bits(), a.context(), s);
+  Args args = make_args(op, a, d.get());
+  args.b = b.data();
+  if (!flag) {
+    run(a.context(), s, args);
+    d.commit();
+    return;
+  }
+  Destination f(*flag, a.count(), flag->empty() ? 1 : flag->bits(), a.context(), s);
+  args.flag = f.get().data();
+  args.flag_stride = f.get().stride_limbs();
+  run(a.context(), s, args);
+  d.commit();
+  f.commit();
+}
+
+/// r = a, queued on s (nothing to do when r is a's storage).
+void copy(Batch& r, const Batch& a, Stream s) {
+  if (r.data() == a.data() || a.count() == 0) return;
+  const std::size_t bytes = a.count() * a.stride_limbs() * sizeof(limb_t);
+  const Context& ctx = a.context();
+  if (ctx.is_cuda()) detail::cuda::copy_on_device(ctx.state(), ctx.resolve(s), r.data(), a.data(), bytes);
+  else std::memcpy(r.data(), a.data(), bytes);
+}
+
+void zero(Batch& r, Stream s) {
+  const std::size_t n = r.count() * r.stride_limbs();
+  if (n == 0) return;
+  const Context& ctx = r.context();
+  if (ctx.is_cuda()) detail::cuda::fill(ctx.state(), ctx.resolve(s), r.data(), n, 0);
+  else std::memset(r.data(), 0, n * sizeof(limb_t));
+}
+
+void shift(const char* fn, Op op, Batch& r, const Batch& a, std::size_t count, Stream s) {
+  require_width(fn, {"a", a});
+  const std::size_t bits = a.bits();
+  const bool rotate = op == Op::rotl || op == Op::rotr;
+  const std::size_t k = rotate ? count % bits : count;
+  Destination d(r, a.count(), bits, a.context(), s);
+  if (k == 0) {
+    copy(d.get(), a, s);
+  } else if (k >= bits) {
+    if (!d.fresh()) zero(d.get(), s);  // fresh storage is zero already
+  } else {
+    Args args = make_args(op, a, d.get());
+    args.scalar = k;
+    run(a.context(), s, args);
+  }
+  d.commit();
+}
+
+/// Device memory for the per-instance answers, returned to the pool on the
+/// stream that used it.
+class DeviceAnswers {
+ public:
+  DeviceAnswers(const Context& ctx, Stream s, std::size_t count)
+      : ctx_(ctx), stream_(s),
+        p_(static_cast<std::uint32_t*>(detail::cuda::allocate(ctx.state(), s, count * sizeof(std::uint32_t)))) {}
+  DeviceAnswers(const DeviceAnswers&) = delete;
+  DeviceAnswers& operator=(const DeviceAnswers&) = delete;
+  ~DeviceAnswers() { detail::cuda::deallocate(ctx_.state(), stream_, p_); }
+  std::uint32_t* get() const { return p_; }
+
+ private:
+  const Context& ctx_;
+  Stream stream_;
+  std::uint32_t* p_;
+};
+
+/// One 32-bit answer per instance of a (and b), read back to the host.
+std::vector<std::uint32_t> per_instance(const char* fn, Op op, const Batch& a, const Batch* b, Stream s) {
+  require_width(fn, {"a", a});
+  if (b) require_like(fn, {"a", a}, {"b", *b});
+  std::vector<std::uint32_t> out(a.count());
+  if (out.empty()) return out;
+  Args args;
+  args.op = op;
+  args.count = a.count();
+  args.bits = args.r_bits = a.bits();
+  args.stride = args.r_stride = a.stride_limbs();
+  args.a = a.data();
+  args.b = b ? b->data() : nullptr;
+  const Context& ctx = a.context();
+  if (!ctx.is_cuda()) {
+    args.answers = out.data();
+    detail::batch::run_cpu(args);
+    return out;
+  }
+  const Stream stream = ctx.resolve(s);
+  DeviceAnswers answers(ctx, stream, out.size());
+  args.answers = answers.get();
+  detail::batch::cuda::run(ctx.state(), stream, args);
+  detail::cuda::copy_to_host(ctx.state(), stream, out.data(), answers.get(), out.size() * sizeof(std::uint32_t));
+  return out;
+}
+
+/// r = op(a[, b]) mod m, every operand as wide as m.
+void modular(const char* fn, Op op, Batch& r, const Batch& a, const Batch* b, const Batch& m, Stream s) {
+  require_width(fn, {"m", m});
+  require_like(fn, {"m", m}, {"a", a});
+  if (b) require_like(fn, {"m", m}, {"b", *b});
+  require_good_moduli(fn, m, s);
+  Destination d(r, m.count(), m.bits(), m.context(), s);
+  Args args = make_args(op, a, d.get());
+  args.b = b ? b->data() : nullptr;
+  args.m = m.data();
+  run(m.context(), s, args);
+  d.commit();
+}
+
+}  // namespace
+
+// ---- element-wise ---------------------------------------------------------------------
+
+void add(Batch& r, const Batch& a, const Batch& b, Batch* carry, Stream s) {
+  add_sub("add", Op::add, "carry", r, a, b, carry, s);
+}
+void sub(Batch& r, const Batch& a, const Batch& b, Batch* borrow, Stream s) {
+  add_sub("sub", Op::sub, "borrow", r, a, b, borrow, s);
+}
+void add_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s) { unary("add_ui", Op::add_ui, r, a, v, s); }
+void sub_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s) { unary("sub_ui", Op::sub_ui, r, a, v, s); }
+void mul_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s) { unary("mul_ui", Op::mul_ui, r, a, v, s); }
+
+void mul(Batch& r, const Batch& a, const Batch& b, Stream s) { binary("mul", Op::mul_low, r, a, b, s); }
+void mul_high(Batch& r, const Batch& a, const Batch& b, Stream s) { binary("mul_high", Op::mul_high, r, a, b, s); }
+
+void mul_wide(Batch& r, const Batch& a, const Batch& b, Stream s) {
+  const char* fn = "mul_wide";
+  require_width(fn, {"a", a});
+  require_like(fn, {"a", a}, {"b", b});
+  if (a.bits() > Batch::max_bits / 2)
+    invalid(fn, "a is " + std::to_string(a.bits()) + " bits wide, and the product's " +
+                    std::to_string(2 * a.bits()) + " bits exceed Batch::max_bits (" +
+                    std::to_string(Batch::max_bits) + ")");
+  Destination d(r, a.count(), 2 * a.bits(), a.context(), s);
+  Args args = make_args(Op::mul_wide, a, d.get());
+  args.b = b.data();
+  run(a.context(), s, args);
+  d.commit();
+}
+
+void sqr(Batch& r, const Batch& a, Stream s) { unary("sqr", Op::sqr, r, a, 0, s); }
+
+void and_(Batch& r, const Batch& a, const Batch& b, Stream s) { binary("and_", Op::and_, r, a, b, s); }
+void ior(Batch& r, const Batch& a, const Batch& b, Stream s) { binary("ior", Op::ior, r, a, b, s); }
+void xor_(Batch& r, const Batch& a, const Batch& b, Stream s) { binary("xor_", Op::xor_, r, a, b, s); }
+void com(Batch& r, const Batch& a, Stream s) { unary("com", Op::com, r, a, 0, s); }
+
+void shift_left(Batch& r, const Batch& a, std::size_t count, Stream s) { shift("shift_left", Op::shl, r, a, count, s); }
+void shift_right(Batch& r, const Batch& a, std::size_t count, Stream s) { shift("shift_right", Op::shr, r, a, count, s); }
+void rotate_left(Batch& r, const Batch& a, std::size_t count, Stream s) { shift("rotate_left", Op::rotl, r, a, count, s); }
+void rotate_right(Batch& r, const Batch& a, std::size_t count, Stream s) {
+  shift("rotate_right", Op::rotr, r, a, count, s);
+}
+
+// ---- per-instance answers ------------------------------------------------------------------
+
+std::vector<int> compare(const Batch& a, const Batch& b, Stream s) {
+  const std::vector<std::uint32_t> raw = per_instance("compare", Op::compare, a, &b, s);
+  std::vector<int> out(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<std::int32_t>(raw[i]);  // int32 on the wire
+  return out;
+}
+std::vector<std::uint32_t> popcount(const Batch& a, Stream s) {
+  return per_instance("popcount", Op::popcount, a, nullptr, s);
+}
+std::vector<std::uint32_t> count_leading_zeros(const Batch& a, Stream s) {
+  return per_instance("count_leading_zeros", Op::clz, a, nullptr, s);
+}
+std::vector<std::uint32_t> count_trailing_zeros(const Batch& a, Stream s) {
+  return per_instance("count_trailing_zeros", Op::ctz, a, nullptr, s);
+}
+
+// ---- modular ---------------------------------------------------------------------------
+
+void to_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s) {
+  modular("to_montgomery", Op::to_mont, r, a, nullptr, m, s);
+}
+void from_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s) {
+  modular("from_montgomery", Op::from_mont, r, a, nullptr, m, s);
+}
+void montgomery_mul(Batch& r, const Batch& a, const Batch& b, const Batch& m, Stream s) {
+  modular("montgomery_mul", Op::mont_mul, r, a, &b, m, s);
+}
+
+void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream s) {
+  const char* fn = "powm";
+  require_width(fn, {"m", m});
+  require_like(fn, {"m", m}, {"base", base});
+  require_like(fn, {"m", m}, {"exp", exp}, false);
+  if (exp.stride_limbs() > m.stride_limbs())
+    invalid(fn, "exp's width class (" + std::to_string(exp.stride_limbs()) + " limbs, for " +
+                    std::to_string(exp.bits()) + " bits) is wider than m's (" + std::to_string(m.stride_limbs()) +
+                    " limbs, for " + std::to_string(m.bits()) +
+                    " bits): exp.stride_limbs() must be at most m.stride_limbs()");
+  require_good_moduli(fn, m, s);
+  Destination d(r, m.count(), m.bits(), m.context(), s);
+  Args args = make_args(Op::powm, base, d.get());
+  args.m = m.data();
+  args.e = exp.data();
+  args.e_stride = exp.stride_limbs();
+  run(m.context(), s, args);
+  d.commit();
+}
+
+}  // namespace mpgpu

@@ -1,0 +1,28 @@
+// Launching one batch operation on its width class (shared by the family files).
+#pragma once
+
+#include "batch_bodies.cuh"
+#include "batch_classes.cuh"
+#include "check.cuh"
+
+namespace mpgpu::detail::batch::cuda {
+
+/// How much shared memory a family needs per instance.
+enum class Scratch { linear, full };
+
+template <template <Op> class Body, Op O, Scratch S>
+void launch_op(const Args& args, cudaStream_t stream) {
+  const Words w = to_words(args);
+  with_class(2 * args.stride, [&]<int W, int G>() {
+    using E = mpgpu::batch::Env<W, G>;
+    constexpr int words = S == Scratch::full ? E::scratch_words : E::comm_words + E::words;
+    mpgpu::detail::cuda::check(mpgpu::batch::launch<E, words>(Body<O>{w}, args.count, stream), "batch kernel launch", __FILE__,
+          __LINE__);
+  });
+}
+
+void run_linear(const Args& args, cudaStream_t stream);
+void run_mul(const Args& args, cudaStream_t stream);
+void run_modular(const Args& args, cudaStream_t stream);
+
+}  // namespace mpgpu::detail::batch::cuda

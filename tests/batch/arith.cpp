@@ -1,0 +1,200 @@
+// Batch add/sub with carry and borrow, the 32-bit scalar forms, and the
+// products (low, high, wide, square) against GMP, at every width, on special
+// and random operands; aliasing of the destination with an operand.
+#include "batch_test.hpp"
+
+namespace {
+
+using namespace mpgpu_test;
+
+class BatchArith : public BatchTest {};
+
+TEST_P(BatchArith, AddAndSubWithCarryAndBorrow) {
+  Operands gen(11);
+  for (std::size_t bits : batch_widths()) {
+    const std::size_t n = instances_for(bits);
+    const std::vector<Mpz> a = make_operands(gen, bits, n, 0), b = make_operands(gen, bits, n, 1);
+    std::vector<Mpz> sum(n), carry(n), diff(n), borrow(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Mpz s;
+      mpz_add(s, a[i], b[i]);
+      sum[i] = mod2exp(s, bits);
+      mpz_fdiv_q_2exp(carry[i], s, bits);
+      mpz_sub(s, a[i], b[i]);
+      diff[i] = mod2exp(s, bits);
+      mpz_set_ui(borrow[i], mpz_cmp(a[i], b[i]) < 0);
+    }
+    const Batch x = to_batch(a, bits, ctx()), y = to_batch(b, bits, ctx());
+    const Describe ops = operands_of({{"a", &a}, {"b", &b}});
+    Batch r, flag;
+    mpgpu::add(r, x, y, &flag);
+    ASSERT_TRUE(equals(r, bits, sum, "add", ops));
+    ASSERT_TRUE(equals(flag, 1, carry, "add's carry", ops));
+    mpgpu::sub(r, x, y, &flag);  // both reused in place now
+    ASSERT_TRUE(equals(r, bits, diff, "sub", ops));
+    ASSERT_TRUE(equals(flag, 1, borrow, "sub's borrow", ops));
+    Batch plain;
+    mpgpu::add(plain, x, y);
+    ASSERT_TRUE(equals(plain, bits, sum, "add without carry", ops));
+    mpgpu::sub(plain, x, y);
+    ASSERT_TRUE(equals(plain, bits, diff, "sub without borrow", ops));
+    // A wider flag batch keeps its width and gets 0 or 1.
+    Batch wide_flag(n, 64, ctx());
+    mpgpu::add(r, x, y, &wide_flag);
+    ASSERT_TRUE(equals(wide_flag, 64, carry, "add's carry into a 64-bit batch", ops));
+  }
+}
+
+TEST_P(BatchArith, ScalarForms) {
+  Operands gen(12);
+  for (std::size_t bits : batch_widths()) {
+    const std::size_t n = instances_for(bits);
+    const std::vector<Mpz> a = make_operands(gen, bits, n, 0);
+    const Batch x = to_batch(a, bits, ctx());
+    const Describe ops = operands_of({{"a", &a}});
+    for (std::uint32_t v : {0u, 1u, 2u, 0xffffffffu, static_cast<std::uint32_t>(gen.limb())}) {
+      std::vector<Mpz> plus(n), minus(n), times(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        Mpz t;
+        mpz_add_ui(t, a[i], v);
+        plus[i] = mod2exp(t, bits);
+        mpz_sub_ui(t, a[i], v);
+        minus[i] = mod2exp(t, bits);
+        mpz_mul_ui(t, a[i], v);
+        times[i] = mod2exp(t, bits);
+      }
+      std::string tag = " ";  // (not " " + to_string: g++ 12 warns falsely, -Wrestrict)
+      tag += std::to_string(v);
+      Batch r;
+      mpgpu::add_ui(r, x, v);
+      ASSERT_TRUE(equals(r, bits, plus, "add_ui" + tag, ops));
+      mpgpu::sub_ui(r, x, v);
+      ASSERT_TRUE(equals(r, bits, minus, "sub_ui" + tag, ops));
+      mpgpu::mul_ui(r, x, v);
+      ASSERT_TRUE(equals(r, bits, times, "mul_ui" + tag, ops));
+    }
+  }
+}
+
+/// Fewer instances for products at the largest widths.
+std::size_t product_instances(std::size_t bits) { return bits >= 262144 ? 2 : instances_for(bits); }
+
+TEST_P(BatchArith, Products) {
+  Operands gen(13);
+  for (std::size_t bits : batch_widths()) {
+    const std::size_t n = product_instances(bits);
+    const std::vector<Mpz> a = make_operands(gen, bits, n, 0), b = make_operands(gen, bits, n, 1);
+    std::vector<Mpz> low(n), high(n), wide(n), square(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      mpz_mul(wide[i], a[i], b[i]);
+      low[i] = mod2exp(wide[i], bits);
+      mpz_fdiv_q_2exp(high[i], wide[i], bits);
+      Mpz s;
+      mpz_mul(s, a[i], a[i]);
+      square[i] = mod2exp(s, bits);
+    }
+    const Batch x = to_batch(a, bits, ctx()), y = to_batch(b, bits, ctx());
+    const Describe ops = operands_of({{"a", &a}, {"b", &b}});
+    Batch r;
+    mpgpu::mul(r, x, y);
+    ASSERT_TRUE(equals(r, bits, low, "mul", ops));
+    mpgpu::mul_high(r, x, y);
+    ASSERT_TRUE(equals(r, bits, high, "mul_high", ops));
+    mpgpu::sqr(r, x);
+    ASSERT_TRUE(equals(r, bits, square, "sqr", operands_of({{"a", &a}})));
+    mpgpu::mul(r, x, x);
+    ASSERT_TRUE(equals(r, bits, square, "mul(r, a, a)", operands_of({{"a", &a}})));
+    if (2 * bits <= Batch::max_bits) {
+      Batch w;
+      mpgpu::mul_wide(w, x, y);
+      ASSERT_TRUE(equals(w, 2 * bits, wide, "mul_wide", ops));
+    }
+  }
+}
+
+TEST_P(BatchArith, DestinationMayBeAnOperand) {
+  Operands gen(14);
+  for (std::size_t bits : {std::size_t{64}, std::size_t{65}, std::size_t{1000}, std::size_t{3072},
+                           std::size_t{4096}, std::size_t{65536}}) {
+    const std::size_t n = bits > 16384 ? 4 : 24;
+    const std::vector<Mpz> a = make_operands(gen, bits, n, 0), b = make_operands(gen, bits, n, 1);
+    const Describe ops = operands_of({{"a", &a}, {"b", &b}});
+    std::vector<Mpz> sum(n), prod(n), wide(n), square(n), shifted(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Mpz t;
+      mpz_add(t, a[i], b[i]);
+      sum[i] = mod2exp(t, bits);
+      mpz_mul(wide[i], a[i], b[i]);
+      prod[i] = mod2exp(wide[i], bits);
+      mpz_mul(t, a[i], a[i]);
+      square[i] = mod2exp(t, bits);
+      mpz_mul_2exp(t, a[i], 3);
+      shifted[i] = mod2exp(t, bits);
+    }
+    {
+      Batch x = to_batch(a, bits, ctx());
+      const Batch y = to_batch(b, bits, ctx());
+      mpgpu::add(x, x, y);  // r == a
+      ASSERT_TRUE(equals(x, bits, sum, "add(a, a, b)", ops));
+    }
+    {
+      const Batch x = to_batch(a, bits, ctx());
+      Batch y = to_batch(b, bits, ctx());
+      mpgpu::mul(y, x, y);  // r == b
+      ASSERT_TRUE(equals(y, bits, prod, "mul(b, a, b)", ops));
+    }
+    {
+      Batch x = to_batch(a, bits, ctx());
+      mpgpu::mul(x, x, x);  // r == a == b
+      ASSERT_TRUE(equals(x, bits, square, "mul(a, a, a)", ops));
+    }
+    {
+      Batch x = to_batch(a, bits, ctx());
+      const Batch y = to_batch(b, bits, ctx());
+      mpgpu::mul_wide(x, x, y);  // r == a, and r changes width
+      ASSERT_TRUE(equals(x, 2 * bits, wide, "mul_wide(a, a, b)", ops));
+    }
+    {
+      Batch x = to_batch(a, bits, ctx());
+      Batch copy = x;  // a handle to the same storage: sees the in-place result
+      mpgpu::shift_left(x, x, 3);
+      ASSERT_TRUE(equals(x, bits, shifted, "shift_left(a, a, 3)", ops));
+      ASSERT_TRUE(equals(copy, bits, shifted, "a copy of the handle after shift_left(a, a, 3)", ops));
+    }
+  }
+}
+
+TEST_P(BatchArith, ManyInstances) {
+  // Enough work for the CPU backend to split the instances over threads, in
+  // a count that does not divide evenly.
+  Operands gen(15);
+  for (std::size_t bits : {std::size_t{1024}, std::size_t{4000}}) {
+    const std::size_t n = bits == 1024 ? 32771 : 2053;
+    std::vector<Mpz> a, b;
+    for (std::size_t i = 0; i < n; ++i) {
+      a.push_back(random_below_pow2(gen, bits));
+      b.push_back(i % 3 ? random_below_pow2(gen, bits) : Mpz::all_ones(bits));
+    }
+    std::vector<Mpz> sum(n), carry(n), prod(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Mpz t;
+      mpz_add(t, a[i], b[i]);
+      sum[i] = mod2exp(t, bits);
+      mpz_fdiv_q_2exp(carry[i], t, bits);
+      mpz_mul(t, a[i], b[i]);
+      prod[i] = mod2exp(t, bits);
+    }
+    const Batch x = to_batch(a, bits, ctx()), y = to_batch(b, bits, ctx());
+    const Describe ops = operands_of({{"a", &a}, {"b", &b}});
+    Batch r, c;
+    mpgpu::add(r, x, y, &c);
+    ASSERT_TRUE(equals(r, bits, sum, "add", ops));
+    ASSERT_TRUE(equals(c, 1, carry, "add's carry", ops));
+    mpgpu::mul(r, x, y);
+    ASSERT_TRUE(equals(r, bits, prod, "mul", ops));
+  }
+}
+
+MPGPU_INSTANTIATE_ON_BACKEND(BatchArith);
+
+}  // namespace

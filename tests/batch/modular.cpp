@@ -1,0 +1,189 @@
+// Batch Montgomery arithmetic (R = 2^(64 * stride_limbs()) of the modulus
+// batch) and powm against GMP: adversarial moduli (all ones, 3, 2^(bits-1)+1,
+// short ones in a wide class), operands >= m, m - 1, zero, exponents 0, 1 and
+// all ones, exponents of a narrower class.
+#include <algorithm>
+
+#include "batch_test.hpp"
+
+namespace {
+
+using namespace mpgpu_test;
+
+class BatchModular : public BatchTest {};
+
+/// Odd moduli > 1 below 2^bits (bits >= 2): special ones first, then random
+/// ones of full or random length.
+std::vector<Mpz> make_moduli(Operands& gen, std::size_t bits, std::size_t count) {
+  std::vector<Mpz> special = {Mpz::all_ones(bits), Mpz::from_ui(3)};
+  Mpz high = Mpz::pow2(bits - 1);
+  mpz_add_ui(high, high, 1);
+  special.push_back(high);  // 3 at 2 bits
+  if (bits > 2) special.push_back(Mpz::all_ones(bits - 1));
+  std::vector<Mpz> m;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (k < special.size() && k < count / 2 + 1) {
+      m.push_back(special[k]);
+      continue;
+    }
+    Mpz v = random_below_pow2(gen, bits);
+    mpz_setbit(v, 0);
+    if (mpz_cmp_ui(v.get(), 1) == 0) mpz_set_ui(v, 3);
+    m.push_back(v);
+  }
+  return m;
+}
+
+/// Operands below m: a's own values reduced, with m - 1 and 0 among them.
+std::vector<Mpz> below_moduli(const std::vector<Mpz>& a, const std::vector<Mpz>& m) {
+  std::vector<Mpz> r(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (i % 7 == 3) mpz_sub_ui(r[i], m[i], 1);
+    else mpz_mod(r[i], a[i], m[i]);
+  }
+  return r;
+}
+
+/// The widths with room for an odd modulus > 1.
+std::vector<std::size_t> modular_widths() {
+  std::vector<std::size_t> w;
+  for (std::size_t bits : batch_widths())
+    if (bits >= 2) w.push_back(bits);
+  return w;
+}
+
+TEST_P(BatchModular, MontgomeryForm) {
+  Operands gen(31);
+  for (std::size_t bits : modular_widths()) {
+    const std::size_t n = instances_for(bits);
+    const std::vector<Mpz> m = make_moduli(gen, bits, n);
+    const std::vector<Mpz> a = make_operands(gen, bits, n, 0);  // also >= m
+    const std::vector<Mpz> x = below_moduli(make_operands(gen, bits, n, 1), m);
+    const std::vector<Mpz> y = below_moduli(make_operands(gen, bits, n, 2), m);
+    const Mpz R = Mpz::pow2(64 * mpgpu::batch_stride_limbs(bits));
+    std::vector<Mpz> to(n), from(n), prod(n), back(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Mpz rinv;
+      ASSERT_NE(mpz_invert(rinv, R, m[i]), 0);
+      mpz_mul(to[i], a[i], R);
+      mpz_mod(to[i], to[i], m[i]);
+      mpz_mul(from[i], a[i], rinv);
+      mpz_mod(from[i], from[i], m[i]);
+      mpz_mul(prod[i], x[i], y[i]);
+      mpz_mul(prod[i], prod[i], rinv);
+      mpz_mod(prod[i], prod[i], m[i]);
+      mpz_mod(back[i], a[i], m[i]);
+    }
+    const Batch M = to_batch(m, bits, ctx()), A = to_batch(a, bits, ctx());
+    const Batch X = to_batch(x, bits, ctx()), Y = to_batch(y, bits, ctx());
+    const Describe ops_a = operands_of({{"a", &a}, {"m", &m}});
+    Batch r;
+    mpgpu::to_montgomery(r, A, M);
+    ASSERT_TRUE(equals(r, bits, to, "to_montgomery", ops_a));
+    mpgpu::from_montgomery(r, r, M);  // in place: back to a mod m
+    ASSERT_TRUE(equals(r, bits, back, "from_montgomery(to_montgomery(a))", ops_a));
+    mpgpu::from_montgomery(r, A, M);
+    ASSERT_TRUE(equals(r, bits, from, "from_montgomery", ops_a));
+    mpgpu::montgomery_mul(r, X, Y, M);
+    ASSERT_TRUE(equals(r, bits, prod, "montgomery_mul", operands_of({{"a", &x}, {"b", &y}, {"m", &m}})));
+  }
+}
+
+TEST_P(BatchModular, MontgomeryMulChainsAsMultiplication) {
+  // x y mod m through the Montgomery domain: to, mul, from.
+  Operands gen(32);
+  for (std::size_t bits : {std::size_t{64}, std::size_t{100}, std::size_t{1024}, std::size_t{3072}}) {
+    const std::size_t n = 24;
+    const std::vector<Mpz> m = make_moduli(gen, bits, n);
+    const std::vector<Mpz> x = below_moduli(make_operands(gen, bits, n, 0), m);
+    const std::vector<Mpz> y = below_moduli(make_operands(gen, bits, n, 1), m);
+    std::vector<Mpz> want(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      mpz_mul(want[i], x[i], y[i]);
+      mpz_mod(want[i], want[i], m[i]);
+    }
+    const Batch M = to_batch(m, bits, ctx());
+    Batch X, Y, P;
+    mpgpu::to_montgomery(X, to_batch(x, bits, ctx()), M);
+    mpgpu::to_montgomery(Y, to_batch(y, bits, ctx()), M);
+    mpgpu::montgomery_mul(P, X, Y, M);
+    mpgpu::from_montgomery(P, P, M);
+    ASSERT_TRUE(equals(P, bits, want, "from(mul(to(x), to(y)))", operands_of({{"x", &x}, {"y", &y}, {"m", &m}})));
+  }
+}
+
+/// Exponents: 0, 1, all ones, 2, then random.
+std::vector<Mpz> make_exponents(Operands& gen, std::size_t bits, std::size_t count) {
+  std::vector<Mpz> e;
+  const std::vector<Mpz> special = {Mpz(), Mpz::from_ui(1), Mpz::all_ones(bits), Mpz::from_ui(2)};
+  for (std::size_t k = 0; k < count; ++k)
+    e.push_back(k < special.size() ? mod2exp(special[k], bits) : random_below_pow2(gen, bits));
+  return e;
+}
+
+/// Bases: 0, 1, m - 1, all ones (>= m for most moduli), then random (also >= m).
+std::vector<Mpz> make_bases(Operands& gen, std::size_t bits, const std::vector<Mpz>& m) {
+  std::vector<Mpz> b;
+  for (std::size_t k = 0; k < m.size(); ++k) {
+    Mpz v;
+    switch (k % 5) {
+      case 0: break;
+      case 1: mpz_set_ui(v, 1); break;
+      case 2: mpz_sub_ui(v, m[k], 1); break;
+      case 3: v = Mpz::all_ones(bits); break;
+      default: v = random_below_pow2(gen, bits);
+    }
+    b.push_back(v);
+  }
+  return b;
+}
+
+::testing::AssertionResult check_powm(const mpgpu::Context& ctx, Operands& gen, std::size_t bits, std::size_t n,
+                                      std::size_t exp_bits) {
+  const std::vector<Mpz> m = make_moduli(gen, bits, n);
+  const std::vector<Mpz> base = make_bases(gen, bits, m);
+  std::vector<Mpz> e = make_exponents(gen, exp_bits, n);
+  std::rotate(e.begin(), e.begin() + static_cast<std::ptrdiff_t>((bits / 64) % n), e.end());  // vary the pairs
+  std::vector<Mpz> want(n);
+  for (std::size_t i = 0; i < n; ++i) mpz_powm(want[i], base[i], e[i], m[i]);
+  const Batch B = to_batch(base, bits, ctx), E = to_batch(e, exp_bits, ctx), M = to_batch(m, bits, ctx);
+  Batch r;
+  mpgpu::powm(r, B, E, M);
+  return equals(r, bits, want, "powm with " + std::to_string(exp_bits) + "-bit exponents",
+                operands_of({{"base", &base}, {"exp", &e}, {"m", &m}}));
+}
+
+TEST_P(BatchModular, Powm) {
+  Operands gen(33);
+  for (std::size_t bits : modular_widths()) {
+    if (bits > 4096) break;
+    const std::size_t n = bits <= 1024 ? 10 : 4;
+    ASSERT_TRUE(check_powm(ctx(), gen, bits, n, bits));
+    // A narrower exponent class than the modulus's.
+    if (bits >= 256) {
+      ASSERT_TRUE(check_powm(ctx(), gen, bits, n, 64));
+    }
+  }
+  ASSERT_TRUE(check_powm(ctx(), gen, 8192, 1, 8192));
+}
+
+TEST_P(BatchModular, PowmInPlace) {
+  Operands gen(34);
+  const std::size_t bits = 512, n = 8;
+  const std::vector<Mpz> m = make_moduli(gen, bits, n);
+  const std::vector<Mpz> base = make_bases(gen, bits, m), e = make_exponents(gen, bits, n);
+  std::vector<Mpz> want(n);
+  for (std::size_t i = 0; i < n; ++i) mpz_powm(want[i], base[i], e[i], m[i]);
+  const Describe ops = operands_of({{"base", &base}, {"exp", &e}, {"m", &m}});
+  Batch B = to_batch(base, bits, ctx());
+  const Batch E = to_batch(e, bits, ctx()), M = to_batch(m, bits, ctx());
+  mpgpu::powm(B, B, E, M);
+  ASSERT_TRUE(equals(B, bits, want, "powm(base, base, exp, m)", ops));
+  Batch E2 = E.clone();
+  mpgpu::powm(E2, to_batch(base, bits, ctx()), E2, M);
+  ASSERT_TRUE(equals(E2, bits, want, "powm(exp, base, exp, m)", ops));
+}
+
+MPGPU_INSTANTIATE_ON_BACKEND(BatchModular);
+
+}  // namespace
