@@ -179,12 +179,22 @@ struct MulBody {
       } else if constexpr (O == Op::mul_wide) {
         typename E::Num hi;
         mb::mul_wide(env, r, hi, a, b);
-        // r's class holds at least 2W words: low half, high half, zeros.
+        // r's class has at least W words; the high half goes where it fits
+        // (words beyond r's class are zero: the product has 2 * bits bits),
+        // and words beyond 2W are zero padding.
         if (live) {
-          mb::store(env, w.r + i * w.r_stride, r);
-          mb::store(env, w.r + i * w.r_stride + E::words, hi);
-          for (std::size_t k = 2 * E::words + env.rank(); k < w.r_stride; k += E::threads)
-            w.r[i * w.r_stride + k] = 0;
+          word_t* out = w.r + i * w.r_stride;
+          mb::store(env, out, r);
+          if (w.r_stride >= 2 * static_cast<std::size_t>(E::words)) {
+            mb::store(env, out + E::words, hi);
+          } else {
+#pragma unroll
+            for (int k = 0; k < E::per_thread; ++k) {
+              const std::size_t j = static_cast<std::size_t>(E::words + env.first_word() + k);
+              if (j < w.r_stride) out[j] = hi.w[k];
+            }
+          }
+          for (std::size_t k = 2 * E::words + env.rank(); k < w.r_stride; k += E::threads) out[k] = 0;
         }
         return;
       }

@@ -11,6 +11,9 @@
 //  - every thread of a block makes the same calls in the same order (give
 //    instances past the end of the batch zeros, and skip only their stores);
 //  - with G > 32, a block holds exactly one instance.
+// Inside the library the same rule holds: group operations are never skipped
+// by a data-dependent branch (e.g. compare broadcasts even when the operands
+// are equal), because lanes of other instances in the warp take part.
 // Each instance needs Env::scratch_words words of shared memory (see
 // launch.cuh for a kernel skeleton that lays this out).
 //
@@ -194,9 +197,11 @@ MPGPU_HD int compare(const E& env, const typename E::Num& a, const typename E::N
 #pragma unroll
   for (int i = 0; i < E::per_thread; ++i)
     if (a.w[i] != b.w[i]) local = a.w[i] > b.w[i] ? 1 : -1;  // the highest differing word wins
+  // Shuffles run in every lane (instances sharing a warp may differ in
+  // whether any word differs), so broadcast first, decide after.
   int top = env.group.highest_flag(local != 0);
-  if (top < 0) return 0;
-  return static_cast<int>(env.group.broadcast(static_cast<word_t>(local), top));
+  int sign = static_cast<int>(env.group.broadcast(static_cast<word_t>(local), top < 0 ? 0 : top));
+  return top < 0 ? 0 : sign;
 }
 
 template <class E>
@@ -253,9 +258,8 @@ MPGPU_HD int count_leading_zeros(const E& env, const typename E::Num& a) {
   for (int i = 0; i < E::per_thread; ++i)
     if (a.w[i] != 0) local = (env.first_word() + i) * word_bits + 31 - clz_word(a.w[i]);
   int top = env.group.highest_flag(local >= 0);
-  if (top < 0) return E::words * word_bits;
-  int bit = static_cast<int>(env.group.broadcast(static_cast<word_t>(local), top));
-  return E::words * word_bits - 1 - bit;
+  int bit = static_cast<int>(env.group.broadcast(static_cast<word_t>(local), top < 0 ? 0 : top));
+  return top < 0 ? E::words * word_bits : E::words * word_bits - 1 - bit;
 }
 
 template <class E>
@@ -265,8 +269,8 @@ MPGPU_HD int count_trailing_zeros(const E& env, const typename E::Num& a) {
   for (int i = E::per_thread - 1; i >= 0; --i)
     if (a.w[i] != 0) local = (env.first_word() + i) * word_bits + ctz_word(a.w[i]);
   int low = env.group.lowest_flag(local >= 0);
-  if (low < 0) return E::words * word_bits;
-  return static_cast<int>(env.group.broadcast(static_cast<word_t>(local), low));
+  int bit = static_cast<int>(env.group.broadcast(static_cast<word_t>(local), low < 0 ? 0 : low));
+  return low < 0 ? E::words * word_bits : bit;
 }
 
 // ---- shifts within the class width (through shared memory) ----------------------------
