@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <utility>
 
 #include "mpgpu/context.hpp"
 
@@ -25,6 +27,9 @@ struct ContextState {
   std::uint64_t sequence = 0;    // numbers operations for the "done" word
   std::size_t total_memory = 0;  // bytes of device memory      // a failed operation may have left words set
   std::recursive_mutex mutex;    // guards the scratch words across threads
+  // Device twiddles of the public NTT, per (prime, log2 length), made on
+  // first use and kept until the context goes (guarded by `mutex`).
+  std::map<std::pair<std::uint64_t, int>, std::uint64_t*> ntt_twiddles;
 
   ContextState() = default;
   ContextState(const ContextState&) = delete;

@@ -42,6 +42,10 @@ std::size_t bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bo
 }
 std::size_t mul_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
 std::uint64_t popcount(ContextState&, Stream, Operand) { unavailable("popcount"); }
+void ntt_transform(ContextState&, Stream, std::uint64_t*, std::size_t, int, std::uint64_t, std::uint64_t, bool,
+                   bool) {
+  unavailable("ntt_transform");
+}
 std::size_t sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
 
 }  // namespace mpgpu::detail::cuda

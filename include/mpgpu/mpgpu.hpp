@@ -5,3 +5,4 @@
 #include "mpgpu/context.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/integer.hpp"
+#include "mpgpu/ntt.hpp"

@@ -83,6 +83,13 @@ std::size_t bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, O
 /// same vector); r has room for a.size + b.size + 2 limbs. Returns the size.
 std::size_t mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 
+// ---- the public NTT (ntt_public.cu) -------------------------------------------------
+/// In place on `batch` transforms of 2^log_n canonical residues mod p (see
+/// include/mpgpu/ntt.hpp for the conventions); `generator` is a primitive
+/// root mod p. Twiddles are cached in the context.
+void ntt_transform(ContextState& st, Stream s, std::uint64_t* data, std::size_t batch, int log_n,
+                   std::uint64_t p, std::uint64_t generator, bool forward, bool bit_reversed);
+
 // ---- reductions (reduce.cu) -----------------------------------------------------------
 std::uint64_t popcount(ContextState& st, Stream s, Operand a);
 /// r = sum of the magnitudes of `count` terms (host array of device operands).

@@ -45,6 +45,8 @@ void init_context(ContextState& st, int device) {
 void destroy_context(ContextState& st) noexcept {
   cudaSetDevice(st.device);
   if (st.stream) cudaStreamSynchronize(st.stream);
+  for (auto& entry : st.ntt_twiddles) cudaFree(entry.second);
+  st.ntt_twiddles.clear();
   if (st.device_words) cudaFree(st.device_words);
   if (st.pinned_words) cudaFreeHost(st.pinned_words);
   if (st.stream) cudaStreamDestroy(st.stream);

@@ -2,6 +2,7 @@
 // Montgomery form): one pass of the schedule in radix2_passes.hpp per
 // launch, with all its stages in shared memory, plus the element-wise steps
 // of a product (operand load, pointwise product, scaling, CRT, columns).
+// The non-template kernels are static: several .cu files include this header.
 #pragma once
 
 #include "mpgpu/field/prime_field64.cuh"
@@ -15,12 +16,14 @@ inline constexpr int kPassThreads = 256;
 /// or up from 2^(hi-k+1) to 2^hi (inverse, DIT). A block holds 2^log_c
 /// groups of 2^k elements (2^(k+log_c) <= 2048). tw[e] = w^e in Montgomery
 /// form for e < n/2, w a primitive n-th root; the inverse uses
-/// w^-e = -w^(n/2 - e).
+/// w^-e = -w^(n/2 - e). Batched: blockIdx.y picks transform number
+/// blockIdx.y of x (each 2^log_n words).
 template <bool kForward>
 __global__ void __launch_bounds__(kPassThreads)
     radix2_pass_kernel(std::uint64_t* __restrict__ x, field::PrimeField64 f, const std::uint64_t* __restrict__ tw,
                        int log_n, int hi, int k, int log_c) {
   __shared__ std::uint64_t sm[2048];
+  x += std::size_t(blockIdx.y) << log_n;
   const int log_s = hi - k + 1;  // log2 of the stride between a group's elements
   const int log_e = k + log_c;
   const int e_count = 1 << log_e;
@@ -61,7 +64,7 @@ __global__ void __launch_bounds__(kPassThreads)
 }
 
 /// tw[e] = w^e (Montgomery form) for e < count; each thread makes 64 in a row.
-__global__ void twiddle_kernel(std::uint64_t* tw, field::PrimeField64 f, std::uint64_t w, std::size_t count) {
+static __global__ void twiddle_kernel(std::uint64_t* tw, field::PrimeField64 f, std::uint64_t w, std::size_t count) {
   const std::size_t first = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) * 64;
   if (first >= count) return;
   const std::uint64_t w_mont = f.to_mont(w);
@@ -73,7 +76,7 @@ __global__ void twiddle_kernel(std::uint64_t* tw, field::PrimeField64 f, std::ui
 }
 
 /// x[i] = limbs[i] (any 64-bit value) in Montgomery form, 0 from n to len.
-__global__ void load_operand_kernel(std::uint64_t* x, field::PrimeField64 f, const std::uint64_t* limbs,
+static __global__ void load_operand_kernel(std::uint64_t* x, field::PrimeField64 f, const std::uint64_t* limbs,
                                     std::size_t n, std::size_t len) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < len;
        i += std::size_t{gridDim.x} * blockDim.x)
@@ -81,7 +84,7 @@ __global__ void load_operand_kernel(std::uint64_t* x, field::PrimeField64 f, con
 }
 
 /// x[i] = x[i] * y[i] (Montgomery), or x[i]^2 when y == x.
-__global__ void pointwise_kernel(std::uint64_t* x, const std::uint64_t* y, field::PrimeField64 f, std::size_t len) {
+static __global__ void pointwise_kernel(std::uint64_t* x, const std::uint64_t* y, field::PrimeField64 f, std::size_t len) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < len;
        i += std::size_t{gridDim.x} * blockDim.x)
     x[i] = f.mont_mul(x[i], y[i]);
@@ -89,14 +92,14 @@ __global__ void pointwise_kernel(std::uint64_t* x, const std::uint64_t* y, field
 
 /// x[i] = plain value of x[i] / n: multiplying the Montgomery form by the
 /// plain residue n^-1 leaves the plain, scaled value.
-__global__ void scale_kernel(std::uint64_t* x, field::PrimeField64 f, std::uint64_t n_inv, std::size_t len) {
+static __global__ void scale_kernel(std::uint64_t* x, field::PrimeField64 f, std::uint64_t n_inv, std::size_t len) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < len;
        i += std::size_t{gridDim.x} * blockDim.x)
     x[i] = f.mont_mul(x[i], n_inv);
 }
 
 /// In place: (x1[i], x2[i], x3[i]) residues -> the three limbs of c_i.
-__global__ void crt_kernel(std::uint64_t* x1, std::uint64_t* x2, std::uint64_t* x3, Crt3 crt, std::size_t len) {
+static __global__ void crt_kernel(std::uint64_t* x1, std::uint64_t* x2, std::uint64_t* x3, Crt3 crt, std::size_t len) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < len;
        i += std::size_t{gridDim.x} * blockDim.x) {
     std::uint64_t c[3];
@@ -109,7 +112,7 @@ __global__ void crt_kernel(std::uint64_t* x1, std::uint64_t* x2, std::uint64_t* 
 
 /// Column sums of sum_i c_i * 2^(64 i): lo[i] = low word of
 /// c0[i] + c1[i-1] + c2[i-2], carry[i+1] = its high word (< 3), carry[0] = 0.
-__global__ void column_kernel(std::uint64_t* lo, std::uint64_t* carry, const std::uint64_t* c0,
+static __global__ void column_kernel(std::uint64_t* lo, std::uint64_t* carry, const std::uint64_t* c0,
                               const std::uint64_t* c1, const std::uint64_t* c2, std::size_t len) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < len;
        i += std::size_t{gridDim.x} * blockDim.x) {
