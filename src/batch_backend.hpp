@@ -41,6 +41,14 @@ enum class Op {
   from_mont,  // r = a / R mod m
   mont_mul,   // r = a * b / R mod m
   powm,       // r = a ^ e mod m (e: exp, exp_stride limbs)
+  div_ui,     // r = floor(a / scalar), scalar != 0
+  rem_ui,     // r = a mod scalar, scalar != 0
+  div_qr,     // r = floor(a / b) unless null, r2 = a mod b unless null; b != 0
+  gcd,        // r = gcd(a, b)
+  invert,     // r = a^-1 mod m; answers[i] = 0, or nonzero where there is none (r = 0 there)
+  cmp_signed, // answers[i] = sign(a - b) as int32, a and b two's complement of `bits` bits
+  sar,        // r = a >> scalar with copies of bit bits - 1 (0 < scalar < bits)
+  mul_high_signed,  // r = floor(a * b / 2^bits), signed, as `bits`-bit two's complement
 };
 
 struct Args {
@@ -51,6 +59,7 @@ struct Args {
   std::size_t r_bits = 0;    // width of r (2 * bits for mul_wide, else bits)
   std::size_t r_stride = 0;  // limbs between instances of r
   limb_t* r = nullptr;
+  limb_t* r2 = nullptr;      // div_qr's remainder (r_stride limbs between instances)
   const limb_t* a = nullptr;
   const limb_t* b = nullptr;
   const limb_t* m = nullptr;
@@ -72,6 +81,10 @@ void run(ContextState& st, Stream stream, const Args& args);
 /// synchronizes. Used by the host API before Montgomery operations.
 bool any_bad_modulus(ContextState& st, Stream stream, const limb_t* m, std::size_t count,
                      std::size_t stride);
+/// The first instance of x that is zero, or `count` if none; synchronizes.
+/// Used by the host API before divisions.
+std::size_t first_zero_instance(ContextState& st, Stream stream, const limb_t* x, std::size_t count,
+                                std::size_t stride);
 }  // namespace cuda
 
 }  // namespace mpgpu::detail::batch

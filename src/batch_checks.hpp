@@ -10,6 +10,7 @@
 #include <string>
 
 #include "context_state.hpp"
+#include "batch_backend.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/batch.hpp"
 #include "mpgpu/error.hpp"
@@ -65,6 +66,27 @@ inline void require_good_moduli(const char* fn, const Batch& m, Stream s) {
     for (std::size_t j = 1; one && j < m.limbs_per_instance(); ++j) one = x[j] == 0;
     if (one) invalid(fn, "every modulus must be odd and > 1, and instance " + std::to_string(i) + " of m is 1");
   }
+}
+
+/// No instance of the divisor `x` is zero (fn's message: "division by zero").
+/// On a device this reads one index back.
+inline void require_nonzero(const char* fn, Named x, Stream s) {
+  const Batch& b = x.batch;
+  if (b.count() == 0) return;
+  const std::size_t stride = b.stride_limbs();
+  std::size_t first = b.count();
+  if (b.context().is_cuda()) {
+    first = cuda::first_zero_instance(b.context().state(), b.context().resolve(s), b.data(), b.count(), stride);
+  } else {
+    for (std::size_t i = 0; i < b.count() && first == b.count(); ++i) {
+      const limb_t* p = b.data() + i * stride;
+      bool zero = true;
+      for (std::size_t j = 0; zero && j < b.limbs_per_instance(); ++j) zero = p[j] == 0;
+      if (zero) first = i;
+    }
+  }
+  if (first < b.count())
+    invalid(fn, "division by zero: instance " + std::to_string(first) + " of " + x.name + " is 0");
 }
 
 /// The batch a call writes: `r` itself when its count, width and context

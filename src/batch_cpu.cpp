@@ -45,16 +45,22 @@ class Worker {
   explicit Worker(const Args& args)
       : a_(args), n_(data_limbs(args.bits)), t_(2 * args.stride + 2), u_(2 * args.stride + 2),
         q_(2 * args.stride + 2) {
-    mpz_init2(z_, 64 * (args.stride + 1));  // room for a powm result
+    for (mpz_t& z : z_) mpz_init2(z, 64 * (2 * args.stride + 2));  // room for any result or product
+    mpz_set_ui(z_[3], 0);
+    mpz_setbit(z_[3], args.bits);  // 2^bits: signed values are x - 2^bits
   }
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
   Worker(Worker&& o) noexcept
       : a_(o.a_), n_(o.n_), t_(std::move(o.t_)), u_(std::move(o.u_)), q_(std::move(o.q_)) {
-    mpz_init(z_);
-    mpz_swap(z_, o.z_);
+    for (int k = 0; k < 4; ++k) {
+      mpz_init(z_[k]);
+      mpz_swap(z_[k], o.z_[k]);
+    }
   }
-  ~Worker() { mpz_clear(z_); }
+  ~Worker() {
+    for (mpz_t& z : z_) mpz_clear(z);
+  }
 
   void run(std::size_t i) {
     const limb_t* a = a_.a + i * a_.stride;
@@ -74,10 +80,18 @@ class Worker {
       case Op::ctz:
         a_.answers[i] = static_cast<std::uint32_t>(trailing_zeros(a));
         return;
+      case Op::cmp_signed: {
+        // Different signs: the negative one is smaller; equal signs order as unsigned.
+        const limb_t sa = sign_bit(a), sb = sign_bit(b);
+        const int c = sa != sb ? (sa ? -1 : 1) : mpn_cmp(a, b, sz(n_));
+        a_.answers[i] = static_cast<std::uint32_t>(static_cast<std::int32_t>((c > 0) - (c < 0)));
+        return;
+      }
       default:
         break;
     }
     const std::size_t rn = compute(i, a, b);  // the result's limbs, in t_
+    if (!a_.r) return;  // rem: only r2 was written
     limb_t* r = a_.r + i * a_.r_stride;
     std::copy_n(t_.data(), std::min(rn, a_.r_stride), r);
     std::fill(r + std::min(rn, a_.r_stride), r + a_.r_stride, limb_t{0});
@@ -86,6 +100,35 @@ class Worker {
 
  private:
   mp_size_t sz(std::size_t n) const { return static_cast<mp_size_t>(n); }
+
+  /// Bit bits - 1 of x: the sign of a two's complement operand.
+  limb_t sign_bit(const limb_t* x) const { return (x[(a_.bits - 1) / 64] >> ((a_.bits - 1) % 64)) & 1; }
+
+  /// z = x as a signed number of `bits` bits.
+  void signed_value(mpz_ptr z, const limb_t* x) const {
+    mpz_t view;
+    mpz_roinit_n(view, x, sz(normalized_limbs(x, n_)));
+    if (sign_bit(x)) mpz_sub(z, view, z_[3]);
+    else mpz_set(z, view);
+  }
+
+  /// t_[0, n) = z for 0 <= z < 2^(64 n).
+  void from_mpz(mpz_srcptr z) {
+    std::fill_n(t_.data(), n_, limb_t{0});
+    std::copy_n(mpz_limbs_read(z), mpz_size(z), t_.data());
+  }
+
+  /// t_ = floor(a / b), u_ = a mod b, n limbs each, for b != 0.
+  void divide(const limb_t* a, const limb_t* b) {
+    const std::size_t an = normalized_limbs(a, n_), bn = normalized_limbs(b, n_);
+    std::fill_n(t_.data(), n_, limb_t{0});
+    std::fill_n(u_.data(), n_, limb_t{0});
+    if (an < bn) {
+      std::copy_n(a, n_, u_.data());
+      return;
+    }
+    mpn_tdiv_qr(t_.data(), u_.data(), 0, a, sz(an), b, sz(bn));
+  }
 
   std::size_t trailing_zeros(const limb_t* a) const {
     for (std::size_t j = 0; j < n_; ++j)
@@ -259,12 +302,64 @@ class Worker {
         mpz_roinit_n(base, a, sz(normalized_limbs(a, n)));
         mpz_roinit_n(exp, e, sz(normalized_limbs(e, a_.e_stride)));
         mpz_roinit_n(mod, m, sz(normalized_limbs(m, n)));
-        mpz_powm(z_, base, exp, mod);  // exp == 0 gives 1 (m > 1 here)
-        const std::size_t zn = mpz_size(z_);
-        std::fill_n(t, n, limb_t{0});
-        std::copy_n(mpz_limbs_read(z_), zn, t);
+        mpz_powm(z_[0], base, exp, mod);  // exp == 0 gives 1 (m > 1 here)
+        from_mpz(z_[0]);
         return n;
       }
+      case Op::div_ui:
+        mpn_divrem_1(t, 0, a, sz(n), static_cast<limb_t>(a_.scalar));
+        return n;
+      case Op::rem_ui:
+        std::fill_n(t, n, limb_t{0});
+        t[0] = mpn_mod_1(a, sz(n), static_cast<limb_t>(a_.scalar));
+        return n;
+      case Op::div_qr:
+        divide(a, b);
+        if (a_.r2) {
+          limb_t* r2 = a_.r2 + i * a_.r_stride;
+          std::copy_n(u_.data(), n, r2);
+          std::fill(r2 + n, r2 + a_.r_stride, limb_t{0});
+        }
+        return n;
+      case Op::gcd: {
+        mpz_t x, y;
+        mpz_roinit_n(x, a, sz(normalized_limbs(a, n)));
+        mpz_roinit_n(y, b, sz(normalized_limbs(b, n)));
+        mpz_gcd(z_[0], x, y);
+        from_mpz(z_[0]);
+        return n;
+      }
+      case Op::invert: {
+        const limb_t* m = a_.m + i * a_.stride;
+        mpz_t x, mod;
+        mpz_roinit_n(x, a, sz(normalized_limbs(a, n)));
+        mpz_roinit_n(mod, m, sz(normalized_limbs(m, n)));
+        // The status follows the device API's: 1 for m == 0, 2 for no inverse.
+        std::uint32_t status = mpz_sgn(mod) == 0 ? 1 : mpz_invert(z_[0], x, mod) ? 0 : 2;
+        if (status) mpz_set_ui(z_[0], 0);
+        a_.answers[i] = status;
+        from_mpz(z_[0]);
+        return n;
+      }
+      case Op::sar:
+        if (!sign_bit(a)) {
+          shift_right(t, a, a_.scalar);
+          return n;
+        }
+        // ~(~a >> k): ones come in from the top (the write masks them to the width).
+        mpn_com(u_.data(), a, sz(n));
+        mask_instance(u_.data(), n, a_.bits);  // ~a within the width: no ones from above it
+        shift_right(t, u_.data(), a_.scalar);
+        mpn_com(t, t, sz(n));
+        return n;
+      case Op::mul_high_signed:
+        signed_value(z_[1], a);
+        signed_value(z_[2], b);
+        mpz_mul(z_[0], z_[1], z_[2]);
+        mpz_fdiv_q_2exp(z_[0], z_[0], a_.bits);
+        mpz_fdiv_r_2exp(z_[0], z_[0], a_.bits);  // two's complement
+        from_mpz(z_[0]);
+        return n;
       default:
         return 0;
     }
@@ -280,7 +375,7 @@ class Worker {
   const Args& a_;
   std::size_t n_;  // data limbs of a, b, m
   std::vector<limb_t> t_, u_, q_;  // result, second operand or product, quotient
-  mpz_t z_;
+  mpz_t z_[4];  // a result, two signed operands, 2^bits
 };
 
 /// A rough count of limb operations per instance, to decide whether threads pay.
@@ -292,6 +387,10 @@ double instance_cost(const Args& args) {
     case Op::mul_high:
     case Op::mul_wide:
     case Op::sqr:
+    case Op::div_qr:
+    case Op::gcd:
+    case Op::invert:
+    case Op::mul_high_signed:
       return n * n;
     case Op::to_mont:
     case Op::from_mont:

@@ -5,8 +5,10 @@
 // Cases that need no arithmetic are settled here: shifts by 0 and rotates by
 // a multiple of the width are copies, shifts by the width or more give zero.
 // The backends therefore only ever see shift and rotate counts in (0, bits).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,7 @@ using detail::batch::invalid;
 using detail::batch::Op;
 using detail::batch::require_good_moduli;
 using detail::batch::require_like;
+using detail::batch::require_nonzero;
 using detail::batch::require_width;
 
 void run(const Context& ctx, Stream s, const Args& args) {
@@ -196,6 +199,32 @@ void modular(const char* fn, Op op, Batch& r, const Batch& a, const Batch* b, co
   d.commit();
 }
 
+/// q = floor(a / b) into *q and r = a mod b into *r (either may be null).
+void divide(const char* fn, Batch* q, Batch* r, const Batch& a, const Batch& b, Stream s) {
+  require_width(fn, {"a", a});
+  require_like(fn, {"a", a}, {"b", b});
+  if (q && r && (q == r || (q->data() && q->data() == r->data())))
+    invalid(fn, "q and r must be distinct batches, not sharing their storage");
+  require_nonzero(fn, {"b", b}, s);
+  std::optional<Destination> dq, dr;
+  if (q) dq.emplace(*q, a.count(), a.bits(), a.context(), s);
+  if (r) dr.emplace(*r, a.count(), a.bits(), a.context(), s);
+  Args args = make_args(Op::div_qr, a, q ? dq->get() : dr->get());  // q and r have one shape
+  args.b = b.data();
+  args.r = q ? dq->get().data() : nullptr;
+  args.r2 = r ? dr->get().data() : nullptr;
+  run(a.context(), s, args);
+  if (dq) dq->commit();
+  if (dr) dr->commit();
+}
+
+/// r = op(a, scalar) for a 32-bit divisor.
+void divide_ui(const char* fn, Op op, Batch& r, const Batch& a, std::uint32_t d, Stream s) {
+  require_width(fn, {"a", a});
+  if (d == 0) invalid(fn, "division by zero");
+  unary(fn, op, r, a, d, s);
+}
+
 }  // namespace
 
 // ---- element-wise ---------------------------------------------------------------------
@@ -290,6 +319,82 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream 
   args.e_stride = exp.stride_limbs();
   run(m.context(), s, args);
   d.commit();
+}
+
+// ---- division -----------------------------------------------------------------------
+
+void div_ui(Batch& q, const Batch& a, std::uint32_t d, Stream s) { divide_ui("div_ui", Op::div_ui, q, a, d, s); }
+void rem_ui(Batch& r, const Batch& a, std::uint32_t d, Stream s) { divide_ui("rem_ui", Op::rem_ui, r, a, d, s); }
+void div_qr(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s) { divide("div_qr", &q, &r, a, b, s); }
+void div(Batch& q, const Batch& a, const Batch& b, Stream s) { divide("div", &q, nullptr, a, b, s); }
+void rem(Batch& r, const Batch& a, const Batch& b, Stream s) { divide("rem", nullptr, &r, a, b, s); }
+
+// ---- gcd and inverse ---------------------------------------------------------------------
+
+void gcd(Batch& r, const Batch& a, const Batch& b, Stream s) { binary("gcd", Op::gcd, r, a, b, s); }
+
+void invert(Batch& r, const Batch& a, const Batch& m, Stream s) {
+  const char* fn = "invert";
+  require_width(fn, {"m", m});
+  require_like(fn, {"m", m}, {"a", a});
+  require_nonzero(fn, {"m", m}, s);
+  const Context& ctx = m.context();
+  const std::size_t count = m.count();
+  Destination d(r, count, m.bits(), ctx, s);
+  if (count == 0) return d.commit();
+  // Whether an inverse exists is known only once it is computed: compute into
+  // a temporary with a status per instance, then check, then copy into r.
+  Batch scratch;
+  Destination tmp(scratch, count, m.bits(), ctx, s);
+  Args args = make_args(Op::invert, a, tmp.get());
+  args.m = m.data();
+  std::vector<std::uint32_t> status(count);
+  if (ctx.is_cuda()) {
+    const Stream stream = ctx.resolve(s);
+    DeviceAnswers answers(ctx, stream, count);
+    args.answers = answers.get();
+    detail::batch::cuda::run(ctx.state(), stream, args);
+    detail::cuda::copy_to_host(ctx.state(), stream, status.data(), answers.get(), count * sizeof(std::uint32_t));
+  } else {
+    args.answers = status.data();
+    detail::batch::run_cpu(args);
+  }
+  for (std::size_t i = 0; i < count; ++i)
+    if (status[i] != 0) invalid(fn, "instance " + std::to_string(i) + " of a has no inverse modulo m");
+  copy(d.get(), tmp.get(), s);
+  // The temporary's storage goes back to the pool on the context's own stream.
+  if (ctx.is_cuda() && ctx.resolve(s) != ctx.stream()) detail::cuda::synchronize(ctx.resolve(s));
+  d.commit();
+}
+
+// ---- signed ----------------------------------------------------------------------------
+
+std::vector<int> compare_signed(const Batch& a, const Batch& b, Stream s) {
+  const std::vector<std::uint32_t> raw = per_instance("compare_signed", Op::cmp_signed, a, &b, s);
+  std::vector<int> out(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<std::int32_t>(raw[i]);
+  return out;
+}
+
+void shift_right_arithmetic(Batch& r, const Batch& a, std::size_t count, Stream s) {
+  const char* fn = "shift_right_arithmetic";
+  require_width(fn, {"a", a});
+  // A shift by bits - 1 already leaves only copies of the sign: larger counts
+  // give the same, so the backends see counts in (0, bits).
+  const std::size_t k = std::min(count, a.bits() - 1);
+  Destination d(r, a.count(), a.bits(), a.context(), s);
+  if (k == 0) {
+    copy(d.get(), a, s);
+  } else {
+    Args args = make_args(Op::sar, a, d.get());
+    args.scalar = k;
+    run(a.context(), s, args);
+  }
+  d.commit();
+}
+
+void mul_high_signed(Batch& r, const Batch& a, const Batch& b, Stream s) {
+  binary("mul_high_signed", Op::mul_high_signed, r, a, b, s);
 }
 
 }  // namespace mpgpu

@@ -58,5 +58,8 @@ void run(ContextState&, Stream, const Args&) {
 bool any_bad_modulus(ContextState&, Stream, const limb_t*, std::size_t, std::size_t) {
   throw BackendUnavailable("mpgpu: batch moduli on a CUDA context need the CUDA backend, which this build does not have");
 }
+std::size_t first_zero_instance(ContextState&, Stream, const limb_t*, std::size_t, std::size_t) {
+  throw BackendUnavailable("mpgpu: batch divisors on a CUDA context need the CUDA backend, which this build does not have");
+}
 
 }  // namespace mpgpu::detail::batch::cuda

@@ -137,6 +137,36 @@ void shift_right(Batch& r, const Batch& a, std::size_t count, Stream s = nullptr
 void rotate_left(Batch& r, const Batch& a, std::size_t count, Stream s = nullptr);
 void rotate_right(Batch& r, const Batch& a, std::size_t count, Stream s = nullptr);
 
+// ---- division (a zero divisor throws InvalidArgument "division by zero" before anything
+// is written; on a CUDA context that check reads one value back, so these synchronize) ----
+/// q = floor(a / d), r = a mod d for a 32-bit d != 0 (r as wide as a).
+void div_ui(Batch& q, const Batch& a, std::uint32_t d, Stream s = nullptr);
+void rem_ui(Batch& r, const Batch& a, std::uint32_t d, Stream s = nullptr);
+/// q = floor(a / b) and r = a mod b, per instance; q and r are distinct batches (not
+/// sharing storage), either may be a or b.
+void div_qr(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+void div(Batch& q, const Batch& a, const Batch& b, Stream s = nullptr);
+void rem(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+
+// ---- gcd and inverse ---------------------------------------------------------------------
+/// r = gcd(a, b); gcd(a, 0) = a, gcd(0, 0) = 0.
+void gcd(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+/// r = a^-1 mod m (any a, also >= m; any m > 0, also even; a^-1 mod 1 = 0).
+/// InvalidArgument if some m is 0 or some a has no inverse, with r and the
+/// operands as they were (the inverse is computed into a temporary first, so
+/// this synchronizes).
+void invert(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr);
+
+// ---- signed: two's complement at the logical width (bit bits() - 1 is the sign) --------
+// add, sub, mul, sqr, shift_left and the scalar forms are the same for signed values.
+/// Sign of a - b per instance, as signed numbers (synchronizes).
+std::vector<int> compare_signed(const Batch& a, const Batch& b, Stream s = nullptr);
+/// r = floor(a / 2^count) as signed numbers: copies of the sign shifted in
+/// (count >= bits() gives 0 or -1).
+void shift_right_arithmetic(Batch& r, const Batch& a, std::size_t count, Stream s = nullptr);
+/// High half of the signed product: r = floor(a * b / 2^bits) as signed numbers.
+void mul_high_signed(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+
 // ---- per-instance answers (returned to the host; these synchronize) -------------------
 /// Sign of a - b per instance (-1, 0, 1).
 std::vector<int> compare(const Batch& a, const Batch& b, Stream s = nullptr);

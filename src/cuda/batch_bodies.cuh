@@ -22,6 +22,7 @@ struct Words {
   std::size_t stride, r_stride, e_stride, flag_stride;  // words between instances
   int bits, r_bits;
   std::uint64_t scalar;
+  word_t* r2;  // div_qr's remainder, r_stride words between instances
 };
 
 inline Words to_words(const Args& x) {
@@ -38,7 +39,8 @@ inline Words to_words(const Args& x) {
                2 * x.flag_stride,
                static_cast<int>(x.bits),
                static_cast<int>(x.r_bits),
-               x.scalar};
+               x.scalar,
+               reinterpret_cast<word_t*>(x.r2)};
 }
 
 template <class E>

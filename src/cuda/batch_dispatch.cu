@@ -19,6 +19,17 @@ void run(ContextState&, Stream stream, const Args& args) {
     case Op::mont_mul:
     case Op::powm:
       return run_modular(args, stream);
+    case Op::div_ui:
+    case Op::rem_ui:
+    case Op::div_qr:
+      return run_divide(args, stream);
+    case Op::gcd:
+    case Op::invert:
+      return run_gcd(args, stream);
+    case Op::cmp_signed:
+    case Op::sar:
+    case Op::mul_high_signed:
+      return run_signed(args, stream);
     default:
       return run_linear(args, stream);
   }

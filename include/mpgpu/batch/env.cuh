@@ -193,10 +193,15 @@ MPGPU_HD word_t sub_ui32(const E& env, typename E::Num& r, const typename E::Num
 /// Sign of a - b (unsigned), in every thread.
 template <class E>
 MPGPU_HD int compare(const E& env, const typename E::Num& a, const typename E::Num& b) {
+  // From the top, the first differing word decides. (Written without a
+  // conditional "last write wins" store: g++ 12 at -O3 vectorized that form
+  // wrongly on the host, where G == 1 runs in tests.)
   int local = 0;
 #pragma unroll
-  for (int i = 0; i < E::per_thread; ++i)
-    if (a.w[i] != b.w[i]) local = a.w[i] > b.w[i] ? 1 : -1;  // the highest differing word wins
+  for (int i = E::per_thread - 1; i >= 0; --i) {
+    const int d = static_cast<int>(a.w[i] > b.w[i]) - static_cast<int>(a.w[i] < b.w[i]);
+    local = local != 0 ? local : d;
+  }
   // Shuffles run in every lane (instances sharing a warp may differ in
   // whether any word differs), so broadcast first, decide after.
   int top = env.group.highest_flag(local != 0);

@@ -1,0 +1,347 @@
+// The device API (mpgpu/batch/*.cuh) run on the host with one thread per
+// instance, Env<W, 1>, against GMP: the headers compile with g++ and with
+// G == 1 the device-only branches vanish, so the algorithms themselves are
+// checked where CI has no GPU. (Groups of several threads are checked by the
+// host API's GPU tests.) Operands: all pairs of special values (zero, one,
+// two, all ones, the single high bit, all ones but the lowest bit,
+// alternating bits, 2^(32W-1) + 1, small odd numbers) and random ones with
+// long runs of 0s and 1s of random lengths.
+#include <gmp.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "mpgpu/batch/batch.cuh"
+#include "support/mpz.hpp"
+#include "support/operands.hpp"
+
+namespace {
+
+namespace mb = mpgpu::batch;
+using mb::word_t;
+using mpgpu_test::Mpz;
+using mpgpu_test::Operands;
+
+template <int W>
+struct Host {
+  using E = mb::Env<W, 1>;
+  using Num = typename E::Num;
+  static constexpr int bits = 32 * W;
+
+  std::vector<word_t> scratch = std::vector<word_t>(E::scratch_words);
+  E env{0, scratch.data()};
+
+  static Num num(const Mpz& x) {
+    Mpz y;
+    mpz_fdiv_r_2exp(y, x, bits);  // two's complement for negative x
+    Num r;
+    for (int i = 0; i < W; ++i) {
+      const std::uint64_t limb = mpz_getlimbn(y, i / 2);
+      r.w[i] = static_cast<word_t>(i % 2 ? limb >> 32 : limb);
+    }
+    return r;
+  }
+  static Mpz mpz(const Num& x) {
+    Mpz r;
+    for (int i = W - 1; i >= 0; --i) {
+      mpz_mul_2exp(r, r, 32);
+      mpz_add_ui(r, r, x.w[i]);
+    }
+    return r;
+  }
+  /// x as a signed number of the class width.
+  static Mpz signed_value(const Mpz& x) {
+    Mpz r = x;
+    if (mpz_tstbit(x, bits - 1)) mpz_sub(r, r, Mpz::pow2(bits));
+    return r;
+  }
+  static Mpz wrap(const Mpz& x) {
+    Mpz r;
+    mpz_fdiv_r_2exp(r, x, bits);
+    return r;
+  }
+
+  /// Special values, then `randoms` random ones.
+  static std::vector<Mpz> values(Operands& gen, int randoms) {
+    std::vector<Mpz> v = {Mpz(), Mpz::from_ui(1), Mpz::from_ui(2), Mpz::from_ui(3), Mpz::from_ui(7),
+                          Mpz::all_ones(bits), Mpz::pow2(bits - 1)};
+    Mpz t = Mpz::all_ones(bits);
+    mpz_clrbit(t, 0);
+    v.push_back(t);
+    t = Mpz::pow2(bits - 1);
+    mpz_add_ui(t, t, 1);
+    v.push_back(t);
+    v.push_back(wrap(mpgpu_test::repeated_limb(0xAAAAAAAAAAAAAAAAull, W / 2)));
+    v.push_back(Mpz::all_ones(bits / 2));
+    for (int k = 0; k < randoms; ++k) v.push_back(gen.random_bits(1 + gen.below(bits)));
+    return v;
+  }
+};
+
+template <class T>
+class DeviceApiOnHost : public ::testing::Test {};
+template <int W>
+struct Width {
+  static constexpr int value = W;
+};
+using Widths = ::testing::Types<Width<4>, Width<8>, Width<16>, Width<32>>;
+TYPED_TEST_SUITE(DeviceApiOnHost, Widths);
+
+#define CHECK_EQ_MPZ(got, want, what)                                                                    \
+  ASSERT_TRUE((got) == (want)) << (what) << " at " << H::bits << " bits: got " << (got) << ", want " \
+                               << (want) << "; a = " << a << ", b = " << b
+
+TYPED_TEST(DeviceApiOnHost, LinearAndProducts) {
+  using H = Host<TypeParam::value>;
+  H h;
+  Operands gen(71);
+  const auto vals = H::values(gen, 12);
+  for (const Mpz& a : vals) {
+    for (const Mpz& b : vals) {
+      typename H::Num x = H::num(a), y = H::num(b), r, hi;
+      Mpz want;
+      const word_t carry = mb::add(h.env, r, x, y);
+      mpz_add(want, a, b);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "add");
+      ASSERT_EQ(carry, mpz_tstbit(want, H::bits)) << "add's carry";
+      const word_t borrow = mb::sub(h.env, r, x, y);
+      mpz_sub(want, a, b);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "sub");
+      ASSERT_EQ(borrow, want.sgn() < 0 ? 1u : 0u) << "sub's borrow";
+      const int c = mpz_cmp(a, b);
+      ASSERT_EQ(mb::compare(h.env, x, y), (c > 0) - (c < 0));
+      mb::mul(h.env, r, x, y);
+      mpz_mul(want, a, b);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "mul");
+      mb::mul_wide(h.env, r, hi, x, y);
+      Mpz high;
+      mpz_fdiv_q_2exp(high, want, H::bits);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "mul_wide low");
+      CHECK_EQ_MPZ(H::mpz(hi), high, "mul_wide high");
+      mb::mul_high(h.env, r, x, y);
+      CHECK_EQ_MPZ(H::mpz(r), high, "mul_high");
+      mb::sqr(h.env, r, x);
+      mpz_mul(want, a, a);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "sqr");
+      const word_t v = static_cast<word_t>(mpz_get_ui(b));
+      const word_t top = mb::mul_ui32(h.env, r, x, v);
+      mpz_mul_ui(want, a, v);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "mul_ui32");
+      Mpz top_want;
+      mpz_fdiv_q_2exp(top_want, want, H::bits);
+      ASSERT_EQ(top, mpz_get_ui(top_want)) << "mul_ui32's carry word";
+    }
+    typename H::Num x = H::num(a), r;
+    ASSERT_EQ(mb::popcount(h.env, x), static_cast<int>(mpz_popcount(a)));
+    ASSERT_EQ(mb::count_leading_zeros(h.env, x), H::bits - static_cast<int>(a.bits()));
+    ASSERT_EQ(mb::count_trailing_zeros(h.env, x),
+              a.sgn() ? static_cast<int>(mpz_scan1(a, 0)) : H::bits);
+    for (int n : {0, 1, 31, 32, 33, H::bits / 2, H::bits - 1, H::bits}) {
+      Mpz want, b;  // b: for CHECK_EQ_MPZ's message
+      mb::shift_left(h.env, r, x, n);
+      mpz_mul_2exp(want, a, n);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "shift_left");
+      mb::shift_right(h.env, r, x, n);
+      mpz_fdiv_q_2exp(want, a, n);
+      CHECK_EQ_MPZ(H::mpz(r), want, "shift_right");
+      mb::rotate_left(h.env, r, x, n);
+      const int k = n % H::bits;
+      Mpz lo, up;
+      mpz_mul_2exp(up, a, k);
+      mpz_fdiv_q_2exp(lo, a, H::bits - k);
+      mpz_ior(want, H::wrap(up), lo);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "rotate_left");
+    }
+  }
+}
+
+/// Odd moduli > 1 of the class width: all ones, 3, 2^(bits-1) + 1, random.
+template <class H>
+std::vector<Mpz> odd_moduli(Operands& gen, int randoms) {
+  std::vector<Mpz> m = {Mpz::all_ones(H::bits), Mpz::from_ui(3)};
+  Mpz t = Mpz::pow2(H::bits - 1);
+  mpz_add_ui(t, t, 1);
+  m.push_back(t);
+  for (int k = 0; k < randoms; ++k) {
+    Mpz v = gen.random_bits(2 + gen.below(H::bits - 1));
+    mpz_setbit(v, 0);
+    if (mpz_cmp_ui(v.get(), 1) == 0) mpz_set_ui(v, 5);
+    m.push_back(v);
+  }
+  return m;
+}
+
+TYPED_TEST(DeviceApiOnHost, MontgomeryAndPowm) {
+  using H = Host<TypeParam::value>;
+  H h;
+  Operands gen(72);
+  const Mpz R = Mpz::pow2(H::bits);
+  for (const Mpz& m : odd_moduli<H>(gen, 6)) {
+    mb::Modulus<typename H::E> mod;
+    mb::setup_modulus(h.env, mod, H::num(m));
+    Mpz rinv;
+    ASSERT_NE(mpz_invert(rinv, R, m), 0);
+    for (const Mpz& a : H::values(gen, 4)) {
+      const Mpz& b = m;  // for CHECK_EQ_MPZ's message
+      typename H::Num r;
+      Mpz want;
+      mb::to_montgomery(h.env, r, H::num(a), mod);
+      mpz_mul(want, a, R);
+      mpz_mod(want, want, m);
+      CHECK_EQ_MPZ(H::mpz(r), want, "to_montgomery");
+      mb::from_montgomery(h.env, r, r, mod);
+      mpz_mod(want, a, m);
+      CHECK_EQ_MPZ(H::mpz(r), want, "from_montgomery(to_montgomery)");
+      Mpz x, y;
+      mpz_mod(x, a, m);
+      y = gen.random_bits(H::bits);
+      mpz_mod(y, y, m);
+      mb::montgomery_mul(h.env, r, H::num(x), H::num(y), mod);
+      mpz_mul(want, x, y);
+      mpz_mul(want, want, rinv);
+      mpz_mod(want, want, m);
+      CHECK_EQ_MPZ(H::mpz(r), want, "montgomery_mul");
+      for (const Mpz& e : {Mpz(), Mpz::from_ui(1), Mpz::all_ones(H::bits), gen.random_bits(1 + gen.below(H::bits))}) {
+        mb::powm(h.env, r, H::num(a), H::num(e), mod);
+        mpz_powm(want, a, e, m);
+        CHECK_EQ_MPZ(H::mpz(r), want, "powm");
+      }
+    }
+  }
+}
+
+TYPED_TEST(DeviceApiOnHost, DivideByScalar) {
+  using H = Host<TypeParam::value>;
+  H h;
+  Operands gen(73);
+  for (const Mpz& a : H::values(gen, 10)) {
+    for (word_t d : {1u, 2u, 3u, 7u, 10u, 0x80000000u, 0xfffffffbu, 0xffffffffu,
+                     static_cast<word_t>(gen.limb() | 1u)}) {
+      const Mpz b = Mpz::from_ui(d);
+      typename H::Num q;
+      Mpz want_q, want_r;
+      mpz_fdiv_qr_ui(want_q, want_r, a, d);
+      const word_t r = mb::div_ui32(h.env, q, H::num(a), d);
+      CHECK_EQ_MPZ(H::mpz(q), want_q, "div_ui32");
+      ASSERT_EQ(r, mpz_get_ui(want_r)) << "div_ui32's remainder, a = " << a << ", d = " << d;
+      ASSERT_EQ(mb::rem_ui32(h.env, H::num(a), d), mpz_get_ui(want_r)) << "rem_ui32, a = " << a << ", d = " << d;
+    }
+    typename H::Num q;
+    ASSERT_EQ(mb::div_ui32(h.env, q, H::num(a), 0), 0u);
+    ASSERT_TRUE(H::mpz(q) == Mpz::all_ones(H::bits)) << "div_ui32 by zero: q = all ones";
+    ASSERT_EQ(mb::rem_ui32(h.env, H::num(a), 0), 0u);
+  }
+}
+
+TYPED_TEST(DeviceApiOnHost, Divide) {
+  using H = Host<TypeParam::value>;
+  H h;
+  Operands gen(74);
+  const auto vals = H::values(gen, 10);
+  for (const Mpz& a : vals) {
+    for (const Mpz& b : vals) {
+      typename H::Num q, r;
+      const word_t status = mb::divide(h.env, q, r, H::num(a), H::num(b));
+      if (b.sgn() == 0) {
+        ASSERT_EQ(status, mb::status_zero_divisor);
+        CHECK_EQ_MPZ(H::mpz(q), Mpz::all_ones(H::bits), "divide by zero: q");
+        CHECK_EQ_MPZ(H::mpz(r), a, "divide by zero: r");
+        continue;
+      }
+      ASSERT_EQ(status, mb::status_ok);
+      Mpz want_q, want_r;
+      mpz_fdiv_qr(want_q, want_r, a, b);
+      CHECK_EQ_MPZ(H::mpz(q), want_q, "divide: q");
+      CHECK_EQ_MPZ(H::mpz(r), want_r, "divide: r");
+    }
+  }
+  // Aliasing: q is a, r is b.
+  const Mpz a = vals.back(), b = vals[vals.size() - 2];
+  typename H::Num x = H::num(a), y = H::num(b);
+  mb::divide(h.env, x, y, x, y);
+  Mpz want_q, want_r;
+  mpz_fdiv_qr(want_q, want_r, a, b);
+  CHECK_EQ_MPZ(H::mpz(x), want_q, "divide(a, b, a, b): q");
+  CHECK_EQ_MPZ(H::mpz(y), want_r, "divide(a, b, a, b): r");
+}
+
+TYPED_TEST(DeviceApiOnHost, GcdAndInvert) {
+  using H = Host<TypeParam::value>;
+  H h;
+  Operands gen(75);
+  std::vector<Mpz> vals = H::values(gen, 10);
+  // Shared factors: products of a random value with small and large ones.
+  for (int k = 0; k < 6; ++k) {
+    Mpz f = gen.random_bits(1 + gen.below(H::bits / 2)), g = gen.random_bits(1 + gen.below(H::bits / 2));
+    mpz_mul(f, f, g);
+    mpz_mul_2exp(f, f, gen.below(8));
+    vals.push_back(H::wrap(f));
+  }
+  for (const Mpz& a : vals) {
+    for (const Mpz& b : vals) {
+      typename H::Num r;
+      Mpz want;
+      mb::gcd(h.env, r, H::num(a), H::num(b));
+      mpz_gcd(want, a, b);
+      CHECK_EQ_MPZ(H::mpz(r), want, "gcd");
+      // invert(a, m = b)
+      const word_t status = mb::invert(h.env, r, H::num(a), H::num(b));
+      if (b.sgn() == 0) {
+        ASSERT_EQ(status, mb::status_zero_divisor) << "invert mod 0, a = " << a;
+        continue;
+      }
+      const bool exists = mpz_invert(want, a, b) != 0;
+      ASSERT_EQ(status, exists ? mb::status_ok : mb::status_no_inverse) << "invert's status, a = " << a << ", m = " << b;
+      if (!exists) mpz_set_ui(want, 0);
+      CHECK_EQ_MPZ(H::mpz(r), want, "invert (b is the modulus)");
+    }
+  }
+}
+
+TYPED_TEST(DeviceApiOnHost, Signed) {
+  using H = Host<TypeParam::value>;
+  H h;
+  Operands gen(76);
+  const auto vals = H::values(gen, 10);
+  for (const Mpz& a : vals) {
+    const Mpz sa = H::signed_value(a);
+    for (const Mpz& b : vals) {
+      const Mpz sb = H::signed_value(b);
+      const typename H::Num x = H::num(a), y = H::num(b);
+      const int c = mpz_cmp(sa, sb);
+      ASSERT_EQ(mb::compare_signed(h.env, x, y), (c > 0) - (c < 0)) << "a = " << a << ", b = " << b;
+      typename H::Num lo, hi;
+      Mpz p, want;
+      mpz_mul(p, sa, sb);
+      mb::mul_wide_signed(h.env, lo, hi, x, y);
+      mpz_fdiv_q_2exp(want, p, H::bits);
+      CHECK_EQ_MPZ(H::mpz(lo), H::wrap(p), "mul_wide_signed low");
+      CHECK_EQ_MPZ(H::mpz(hi), H::wrap(want), "mul_wide_signed high");
+      mb::mul_high_signed(h.env, hi, x, y);
+      CHECK_EQ_MPZ(H::mpz(hi), H::wrap(want), "mul_high_signed");
+    }
+    const Mpz b;  // for CHECK_EQ_MPZ's message
+    typename H::Num r;
+    Mpz want;
+    for (int n : {0, 1, 31, 32, 33, H::bits / 2, H::bits - 1, H::bits, H::bits + 5}) {
+      mb::shift_right_arithmetic(h.env, r, H::num(a), n);
+      mpz_fdiv_q_2exp(want, sa, n);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "shift_right_arithmetic by " + std::to_string(n));
+    }
+    mb::negate(h.env, r, H::num(a));
+    CHECK_EQ_MPZ(H::mpz(r), H::wrap(-a), "negate");
+    const word_t sign = mb::abs_signed(h.env, r, H::num(a));
+    ASSERT_EQ(sign, sa.sgn() < 0 ? 1u : 0u);
+    CHECK_EQ_MPZ(H::mpz(r), sa.abs(), "abs_signed");
+    for (int w : {1, 2, 33, H::bits / 2 + 1, H::bits}) {
+      Mpz low;
+      mpz_fdiv_r_2exp(low, a, w);
+      mb::sign_extend(h.env, r, H::num(low), w);
+      want = low;
+      if (mpz_tstbit(low, w - 1)) mpz_sub(want, want, Mpz::pow2(w));
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "sign_extend from " + std::to_string(w) + " bits");
+    }
+  }
+}
+
+}  // namespace
