@@ -3,6 +3,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "bench_batch.hpp"
+
 namespace mpgpu::cli {
 
 // ---- operands -------------------------------------------------------------------
@@ -102,21 +104,25 @@ int sign_of(int c) { return (c > 0) - (c < 0); }
 }  // namespace
 
 const std::vector<OpInfo>& all_ops() {
-  static const std::vector<OpInfo> ops = {
-      {"add", 3.0 / 8, "a + b"},
-      {"sub", 3.0 / 8, "a - b"},
-      {"and", 3.0 / 8, "a & b"},
-      {"ior", 3.0 / 8, "a | b"},
-      {"xor", 3.0 / 8, "a ^ b"},
-      {"mul_2exp", 0, "a << 1003"},
-      {"fdiv_q_2exp", 0, "floor(a / 2^1003)"},
-      {"cmp", 0, "cmp(a, a ^ 1): operands differ in the lowest bit only"},
-      {"popcount", 0, "popcount(a)"},
-      {"sum", 0, "sum of 8 terms"},
-      // GMP multiplies 2^26-bit numbers in about a second on one core.
-      {"mul", 0, "a * b", std::uint64_t{1} << 26},
-      {"sqr", 0, "a * a", std::uint64_t{1} << 26},
-  };
+  static const std::vector<OpInfo> ops = [] {
+    std::vector<OpInfo> v = {
+        {"add", 3.0 / 8, "a + b"},
+        {"sub", 3.0 / 8, "a - b"},
+        {"and", 3.0 / 8, "a & b"},
+        {"ior", 3.0 / 8, "a | b"},
+        {"xor", 3.0 / 8, "a ^ b"},
+        {"mul_2exp", 0, "a << 1003"},
+        {"fdiv_q_2exp", 0, "floor(a / 2^1003)"},
+        {"cmp", 0, "cmp(a, a ^ 1): operands differ in the lowest bit only"},
+        {"popcount", 0, "popcount(a)"},
+        {"sum", 0, "sum of 8 terms"},
+        // GMP multiplies 2^26-bit numbers in about a second on one core.
+        {"mul", 0, "a * b", std::uint64_t{1} << 26},
+        {"sqr", 0, "a * a", std::uint64_t{1} << 26},
+    };
+    v.insert(v.end(), batch_ops().begin(), batch_ops().end());
+    return v;
+  }();
   return ops;
 }
 

@@ -82,12 +82,15 @@ struct OpInfo {
   /// The default table stops this operation above this size (0: never),
   /// because GMP's side would take too long; --ops/--bits still reach it.
   std::uint64_t default_max_bits = 0;
+  /// A batch operation (bench_batch.hpp): its rows have their own widths
+  /// and instance counts, after the integer rows.
+  bool batch = false;
 };
 
-/// Every operation, in table order.
+/// Every operation, in table order: the integer operations, then batch_ops().
 const std::vector<OpInfo>& all_ops();
 const OpInfo* find_op(std::string_view name);
-/// The case of operation `name` on `w` (name must come from all_ops()).
+/// The case of integer operation `name` on `w` (name must come from all_ops(), not batch).
 std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w);
 
 }  // namespace mpgpu::cli

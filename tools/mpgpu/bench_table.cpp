@@ -7,10 +7,12 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 
 #include "args.hpp"
+#include "bench_batch.hpp"
 #include "bench_ops.hpp"
 #include "mpgpu/mpgpu.hpp"
 #include "output.hpp"
@@ -82,12 +84,49 @@ std::string one_line(std::string s) {
 }
 
 void progress_line(const BenchRow& row, std::size_t index, std::size_t total) {
-  std::cerr << "[" << index << "/" << total << "] " << row.op << " " << format_bits(row.bits) << ": ";
+  std::cerr << "[" << index << "/" << total << "] " << row.op << " " << format_size(row) << ": ";
   if (row.mpgpu.reps) std::cerr << "mpgpu " << format_seconds(row.mpgpu.median_s) << ", ";
   if (row.gmp.reps) std::cerr << "GMP " << format_seconds(row.gmp.median_s) << ", ";
   std::cerr << (row.verified ? "verified" : "NOT VERIFIED");
   if (!row.error.empty()) std::cerr << " (" << row.error << ")";
   std::cerr << std::endl;
+}
+
+/// The operations a run measures, in order: --ops, else all.
+std::vector<const OpInfo*> selected_ops(const BenchOptions& opt) {
+  std::vector<const OpInfo*> ops;
+  if (opt.ops.empty())
+    for (const OpInfo& op : all_ops()) ops.push_back(&op);
+  else
+    for (const std::string& name : opt.ops) ops.push_back(find_op(name));
+  return ops;
+}
+
+/// Fills `row` from one case: the mpgpu call timed with the context's stream
+/// synchronized around it, the GMP call, then the comparison. Never throws.
+void measure_row(BenchRow& row, const std::function<std::unique_ptr<OpCase>()>& make, const Context& ctx,
+                 const RepPolicy& policy) {
+  auto sync = [&ctx] { ctx.synchronize(); };
+  auto no_sync = [] {};
+  std::unique_ptr<OpCase> c;
+  bool mpgpu_ok = false;
+  try {
+    c = make();
+    row.mpgpu = measure([&] { c->run_mpgpu(); }, sync, policy);
+    mpgpu_ok = true;
+  } catch (const std::exception& e) {
+    row.error = one_line(std::string("mpgpu: ") + e.what());
+  }
+  if (!c) return;
+  try {
+    row.gmp = measure([&] { c->run_gmp(); }, no_sync, policy);
+    if (mpgpu_ok) {
+      row.verified = c->verify();
+      if (!row.verified) row.error = "result differs from GMP's";
+    }
+  } catch (const std::exception& e) {
+    if (row.error.empty()) row.error = one_line(std::string("GMP or verification: ") + e.what());
+  }
 }
 
 }  // namespace
@@ -128,23 +167,25 @@ BenchReport run_bench_table(const Context& ctx, const BenchOptions& opt) {
   report.quick = opt.quick;
   report.policy = policy_for(opt);
 
-  std::vector<const OpInfo*> ops;
-  if (opt.ops.empty())
-    for (const OpInfo& op : all_ops()) ops.push_back(&op);
-  else
-    for (const std::string& name : opt.ops) ops.push_back(find_op(name));
+  const std::vector<const OpInfo*> ops = selected_ops(opt);
   const std::vector<std::uint64_t> sizes = bench_sizes(opt);
   const bool default_ops = opt.ops.empty();
   auto included = [default_ops](const OpInfo* op, std::uint64_t bits) {
-    return !default_ops || op->default_max_bits == 0 || bits <= op->default_max_bits;
+    return !op->batch && (!default_ops || op->default_max_bits == 0 || bits <= op->default_max_bits);
   };
-  std::size_t total = 0;
+  const bool cpu_context = !ctx.is_cuda();
+  const std::vector<BatchShape> batch_rows = plan_batch_rows(ops, opt, cpu_context);
+  std::size_t total = batch_rows.size();
   for (std::uint64_t bits : sizes)
     for (const OpInfo* op : ops) total += included(op, bits);
+  auto add_row = [&](BenchRow row) {
+    report.rows.push_back(std::move(row));
+    if (opt.progress) progress_line(report.rows.back(), report.rows.size(), total);
+  };
 
-  auto sync = [&ctx] { ctx.synchronize(); };
-  auto no_sync = [] {};
+  // Integer rows: size by size, every operation on one workload.
   for (std::uint64_t bits : sizes) {
+    if (std::none_of(ops.begin(), ops.end(), [&](const OpInfo* op) { return included(op, bits); })) continue;
     std::unique_ptr<Workload> work;
     std::string setup_error;
     try {
@@ -160,32 +201,34 @@ BenchReport run_bench_table(const Context& ctx, const BenchOptions& opt) {
       row.bytes = op->bytes_per_bit * static_cast<double>(bits);
       row.error = setup_error;
       if (work) {
-        std::unique_ptr<OpCase> c;
-        bool mpgpu_ok = false;
-        try {
-          c = make_case(op->name, *work);
-          row.mpgpu = measure([&] { c->run_mpgpu(); }, sync, report.policy);
-          mpgpu_ok = true;
-        } catch (const std::exception& e) {
-          row.error = one_line(std::string("mpgpu: ") + e.what());
-        }
-        if (c) {
-          try {
-            row.gmp = measure([&] { c->run_gmp(); }, no_sync, report.policy);
-            if (mpgpu_ok) {
-              row.verified = c->verify();
-              if (!row.verified) row.error = "result differs from GMP's";
-            }
-          } catch (const std::exception& e) {
-            if (row.error.empty()) row.error = one_line(std::string("GMP or verification: ") + e.what());
-          }
-        }
+        measure_row(row, [&] { return make_case(op->name, *work); }, ctx, report.policy);
         if (op->name == "sum") work->drop_terms();
       }
-      report.rows.push_back(std::move(row));
-      if (opt.progress) progress_line(report.rows.back(), report.rows.size(), total);
+      add_row(std::move(row));
     }
   }
+
+  // Batch rows: consecutive rows of one shape share their operands.
+  std::unique_ptr<BatchWorkload> batch_work;
+  for (const BatchShape& shape : batch_rows) {
+    BenchRow row;
+    row.op = std::string(shape.op->name);
+    row.bits = shape.bits;
+    row.instances = shape.count;
+    row.bytes = shape.op->bytes_per_bit * static_cast<double>(shape.bits) * static_cast<double>(shape.count);
+    if (!batch_work || batch_work->bits() != shape.bits || batch_work->count() != shape.count) {
+      batch_work.reset();  // the old operands go before the new ones are made
+      try {
+        batch_work = std::make_unique<BatchWorkload>(ctx, shape.bits, shape.count, opt.seed);
+      } catch (const std::exception& e) {
+        row.error = one_line(std::string("making the operands failed: ") + e.what());
+      }
+    }
+    if (batch_work) measure_row(row, [&] { return make_batch_case(shape.op->name, *batch_work); }, ctx, report.policy);
+    add_row(std::move(row));
+  }
+  if (!batch_rows.empty()) report.notes = batch_notes(cpu_context);
+
   report.total_s = seconds_since(start);
   return report;
 }
@@ -233,16 +276,34 @@ void print_bench_help(std::ostream& out) {
          "warm-up call; device work is synchronized before and after each call.\n"
          "\n"
          "operations: ";
-  for (const OpInfo& op : all_ops()) out << op.name << (&op == &all_ops().back() ? "\n" : ", ");
+  auto list_ops = [&out](bool batch) {
+    std::string line;
+    for (const OpInfo& op : all_ops())
+      if (op.batch == batch) line += (line.empty() ? "" : ", ") + std::string(op.name);
+    out << line << "\n";
+  };
+  list_ops(false);
   out << "sizes:      2^16, 2^18, ..., 2^30 bits (--quick: 2^16, 2^20, 2^24)\n"
          "GB/s:       for add, sub, and, ior, xor: 3 x bits/8 bytes (two reads, one write)\n"
-         "            divided by the mpgpu time\n"
+         "            divided by the mpgpu time; batch_add: that times the instances\n"
+         "\n"
+         "batch ops:  ";
+  list_ops(true);
+  out << "            one call over an mpgpu::Batch of N unsigned numbers of one width\n"
+         "            (batch_mul: the low half); GMP does the same instance by instance\n"
+         "            (mpn_add_n, mpn_mul_n, mpz_powm) on ONE host thread; every instance\n"
+         "            is compared. After the integer rows, size shown as width x N.\n"
+         "widths:     256, 1024, 4096 bits (batch_powm: 256, 1024, 2048); with --ops, --bits\n"
+         "            gives the widths instead (without --ops, --bits drops the batch rows)\n"
+         "instances:  add, mul, mul_wide 2^20 (2^16 at 4096 bits for the products, 2^18\n"
+         "            for add); powm 2^14, 2^12, 2^10; --quick: 1/16 of that, and on the\n"
+         "            CPU context 1/4 of it again (its mpgpu column is the threaded CPU backend)\n"
          "\n"
          "options:\n"
          "  --quick            three sizes, fewer repetitions\n"
          "  --max-bits N       skip sizes above N bits (N: 1048576 or 2^20)\n"
          "  --bits LIST        measure these sizes instead (e.g. 2^20,3000000)\n"
-         "  --ops LIST         only these operations (e.g. add,sub,popcount)\n"
+         "  --ops LIST         only these operations (e.g. add,sub,popcount or batch_mul)\n"
          "  --reps N           exactly N timed calls per measurement (default: adaptive,\n"
          "                     3..21, or 3..7 with --quick)\n"
          "  --csv, --json      print CSV or JSON instead of the text table (--text: the default)\n"
@@ -319,9 +380,17 @@ BenchOptions parse_bench_options(std::vector<std::string> args) {
       throw UsageError("bench: unexpected argument \"" + a + "\"");
     }
   }
-  if (!opt.help && bench_sizes(opt).empty())
-    throw UsageError("bench: no size left to measure: every size is above --max-bits " +
-                     std::to_string(opt.max_bits) + " (the smallest default size is 2^16 bits)");
+  if (!opt.help) {
+    const std::vector<const OpInfo*> ops = selected_ops(opt);
+    const bool integer_ops = std::any_of(ops.begin(), ops.end(), [](const OpInfo* op) { return !op->batch; });
+    if ((!integer_ops || bench_sizes(opt).empty()) && plan_batch_rows(ops, opt, false).empty()) {
+      if (integer_ops)
+        throw UsageError("bench: no size left to measure: every size is above --max-bits " +
+                         std::to_string(opt.max_bits) + " (the smallest default size is 2^16 bits)");
+      throw UsageError("bench: no batch width left to measure (widths: 1 to 2^18 bits, 2^17 for "
+                       "batch_mul_wide, at most --max-bits)");
+    }
+  }
   return opt;
 }
 

@@ -44,7 +44,8 @@ struct Measurement {
 
 struct BenchRow {
   std::string op;
-  std::uint64_t bits = 0;
+  std::uint64_t bits = 0;       ///< operand size; for a batch row, the width of each instance
+  std::uint64_t instances = 0;  ///< instances of a batch row; 0 for an integer row
   Measurement mpgpu, gmp;
   double bytes = 0;  ///< bytes moved per call, for GB/s; 0 = not reported
   bool verified = false;
@@ -62,6 +63,7 @@ struct BenchReport {
   bool quick = false;
   RepPolicy policy{};
   std::vector<BenchRow> rows;
+  std::vector<std::string> notes;  ///< legend lines (e.g. how batch rows are timed)
   double total_s = 0;
 
   bool all_verified() const;

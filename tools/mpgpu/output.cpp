@@ -23,6 +23,28 @@ std::string three_digits(double v) {
   return printf_string("%.2f", v);
 }
 
+/// A note, wrapped at word boundaries into lines of at most ~96 characters;
+/// continuation lines are indented by two spaces.
+void write_wrapped(std::ostream& out, const std::string& text) {
+  constexpr std::size_t kWidth = 96;
+  std::string line;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find(' ', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(pos, end - pos);
+    if (!line.empty() && line.size() + 1 + word.size() > kWidth) {
+      out << line << "\n";
+      line = "  ";
+    } else if (!line.empty() && line != "  ") {
+      line += ' ';
+    }
+    line += word;
+    pos = end + 1;
+  }
+  if (!line.empty()) out << line << "\n";
+}
+
 /// Text table columns: name, right-aligned?
 struct Column {
   const char* title;
@@ -42,6 +64,11 @@ std::string format_seconds(double s) {
 std::string format_bits(std::uint64_t bits) {
   if (bits && std::has_single_bit(bits)) return "2^" + std::to_string(std::countr_zero(bits));
   return std::to_string(bits);
+}
+
+std::string format_size(const BenchRow& row) {
+  if (!row.instances) return format_bits(row.bits);
+  return std::to_string(row.bits) + " bits x " + format_bits(row.instances);
 }
 
 std::string format_bytes(std::uint64_t bytes) {
@@ -86,12 +113,17 @@ void write_text(std::ostream& out, const BenchReport& report) {
   if (report.policy.max_reps != report.policy.min_reps) out << "-" << report.policy.max_reps;
   out << " calls after a warm-up; GB/s = 3 x bits/8 bytes / mpgpu time\n\n";
 
-  const std::vector<Column> cols = {{"op", false},       {"bits", true}, {"mpgpu", true}, {"GMP", true},
-                                    {"speed-up", true}, {"GB/s", true}, {"verified", false}};
+  // "bits" as before for integer rows only; "size" once batch rows (width x instances) are in.
+  const bool batch_rows =
+      std::any_of(report.rows.begin(), report.rows.end(), [](const BenchRow& r) { return r.instances != 0; });
+  const std::vector<Column> cols = {{"op", false},       {batch_rows ? "size" : "bits", true},
+                                    {"mpgpu", true},     {"GMP", true},
+                                    {"speed-up", true},  {"GB/s", true},
+                                    {"verified", false}};
   std::vector<std::vector<std::string>> cells;
   for (const BenchRow& r : report.rows) {
     const double su = r.speedup(), gb = r.gbps();
-    cells.push_back({r.op, format_bits(r.bits), r.mpgpu.reps ? format_seconds(r.mpgpu.median_s) : "failed",
+    cells.push_back({r.op, format_size(r), r.mpgpu.reps ? format_seconds(r.mpgpu.median_s) : "failed",
                      r.gmp.reps ? format_seconds(r.gmp.median_s) : "failed",
                      su > 0 ? three_digits(su) + "x" : "-", gb > 0 ? three_digits(gb) : "-",
                      r.verified ? "yes" : "no"});
@@ -122,7 +154,8 @@ void write_text(std::ostream& out, const BenchReport& report) {
   else out << "all verified against GMP";
   out << "; " << three_digits(report.total_s) << " s in all\n";
   for (const BenchRow& r : report.rows)
-    if (!r.error.empty()) out << "  " << r.op << " " << format_bits(r.bits) << ": " << r.error << "\n";
+    if (!r.error.empty()) out << "  " << r.op << " " << format_size(r) << ": " << r.error << "\n";
+  for (const std::string& note : report.notes) write_wrapped(out, note);
 }
 
 // ---- CSV --------------------------------------------------------------------------------
@@ -141,9 +174,11 @@ std::string number(double v) { return printf_string("%.6g", v); }
 }  // namespace
 
 void write_csv(std::ostream& out, const BenchReport& report) {
-  out << "op,bits,mpgpu_s,mpgpu_reps,gmp_s,gmp_reps,speedup,gbps,verified,error\n";
+  // instances: empty for integer rows.
+  out << "op,bits,instances,mpgpu_s,mpgpu_reps,gmp_s,gmp_reps,speedup,gbps,verified,error\n";
   for (const BenchRow& r : report.rows) {
-    out << r.op << ',' << r.bits << ',' << (r.mpgpu.reps ? number(r.mpgpu.median_s) : "") << ','
+    out << r.op << ',' << r.bits << ',' << (r.instances ? std::to_string(r.instances) : "") << ','
+        << (r.mpgpu.reps ? number(r.mpgpu.median_s) : "") << ','
         << r.mpgpu.reps << ',' << (r.gmp.reps ? number(r.gmp.median_s) : "") << ',' << r.gmp.reps << ','
         << (r.speedup() > 0 ? number(r.speedup()) : "") << ',' << (r.gbps() > 0 ? number(r.gbps()) : "")
         << ',' << (r.verified ? "yes" : "no") << ',' << csv_field(r.error) << '\n';
@@ -162,10 +197,14 @@ void write_json(std::ostream& out, const BenchReport& report) {
       << "  \"mode\": " << json_quote(report.quick ? "quick" : "full") << ",\n"
       << "  \"total_s\": " << number(report.total_s) << ",\n"
       << "  \"all_verified\": " << (report.all_verified() ? "true" : "false") << ",\n"
+      << "  \"notes\": [";
+  for (std::size_t i = 0; i < report.notes.size(); ++i) out << (i ? ", " : "") << json_quote(report.notes[i]);
+  out << "],\n"
       << "  \"rows\": [";
   for (std::size_t i = 0; i < report.rows.size(); ++i) {
     const BenchRow& r = report.rows[i];
     out << (i ? ",\n" : "\n") << "    {\"op\": " << json_quote(r.op) << ", \"bits\": " << r.bits
+        << ", \"instances\": " << (r.instances ? std::to_string(r.instances) : "null")
         << ", \"mpgpu_s\": " << (r.mpgpu.reps ? number(r.mpgpu.median_s) : "null")
         << ", \"mpgpu_reps\": " << r.mpgpu.reps
         << ", \"gmp_s\": " << (r.gmp.reps ? number(r.gmp.median_s) : "null") << ", \"gmp_reps\": " << r.gmp.reps

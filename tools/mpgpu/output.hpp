@@ -13,6 +13,8 @@ namespace mpgpu::cli {
 std::string format_seconds(double s);
 /// "2^20" for powers of two, else the decimal count.
 std::string format_bits(std::uint64_t bits);
+/// A row's size: format_bits(bits), or for a batch row "1024 bits x 2^20".
+std::string format_size(const BenchRow& row);
 /// "1.5 GiB" style byte counts.
 std::string format_bytes(std::uint64_t bytes);
 /// A JSON string literal, quotes included.
