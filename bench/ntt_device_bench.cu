@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
     CHECK(cudaMalloc(&d, host.size() * 8));
     for (mpgpu::NttOrder order : {mpgpu::NttOrder::natural, mpgpu::NttOrder::bit_reversed}) {
       CHECK(cudaMemcpy(d, host.data(), host.size() * 8, cudaMemcpyHostToDevice));
+      CHECK(cudaDeviceSynchronize());  // the context's stream does not wait for the legacy stream
       // The first call (also the warm-up: it makes and caches the twiddles) is the one checked.
       mpgpu::ntt_forward(ctx, d, batch, log_n, p, order);
       ctx.synchronize();

@@ -41,6 +41,8 @@ class NttApi : public ::testing::Test {
     std::uint64_t* d = nullptr;
     ASSERT_EQ(cudaMalloc(&d, data.size() * 8), cudaSuccess);
     ASSERT_EQ(cudaMemcpy(d, data.data(), data.size() * 8, cudaMemcpyHostToDevice), cudaSuccess);
+    // The context's stream does not wait for the legacy stream: finish the copy first.
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     if (forward) mpgpu::ntt_forward(ctx_, d, batch, log_n, p, order);
     else mpgpu::ntt_inverse(ctx_, d, batch, log_n, p, order);
     ctx_.synchronize();
