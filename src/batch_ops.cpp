@@ -348,8 +348,9 @@ void invert(Batch& r, const Batch& a, const Batch& m, Stream s) {
     // inverted by the CPU backend. The device's even-modulus path returned
     // wrong values at 2048 bits on an H100 (groups of 8 threads) while it
     // passes on the host with one thread; until that is found, no garbage.
+    const Context host = Context::cpu();  // one context: each Context::cpu() is a new one
     Batch host_r;
-    invert(host_r, a.to_context(Context::cpu()), m.to_context(Context::cpu()));
+    invert(host_r, a.to_context(host), m.to_context(host));
     const Batch back = host_r.to_context(ctx);
     copy(d.get(), back, s);
     // `back` goes back to the pool on the context's own stream.
