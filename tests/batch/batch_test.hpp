@@ -168,4 +168,36 @@ template <typename T>
   return ::testing::AssertionSuccess();
 }
 
+/// `call` throws InvalidArgument naming `fn` and `reason`, and the batches in
+/// `untouched` keep their shape, storage and values.
+inline ::testing::AssertionResult rejects(const std::function<void()>& call, const std::string& fn, const std::string& reason,
+                                   const std::vector<const Batch*>& untouched) {
+  struct Snap {
+    std::size_t count, bits;
+    const mpgpu::limb_t* data;
+    std::vector<Mpz> values;
+  };
+  auto snap = [](const Batch& b) {
+    return Snap{b.count(), b.bits(), b.data(), b.bits() ? read(b).values : std::vector<Mpz>{}};
+  };
+  std::vector<Snap> before;
+  for (const Batch* b : untouched) before.push_back(snap(*b));
+  try {
+    call();
+    return ::testing::AssertionFailure() << fn << ": no exception (expected one about " << reason << ")";
+  } catch (const mpgpu::InvalidArgument& e) {
+    const std::string what = e.what();
+    if (what.find("mpgpu::" + fn + ":") == std::string::npos || what.find(reason) == std::string::npos)
+      return ::testing::AssertionFailure() << "message \"" << what << "\" should name mpgpu::" << fn << " and say \""
+                                           << reason << "\"";
+  }
+  for (std::size_t k = 0; k < untouched.size(); ++k) {
+    const Snap now = snap(*untouched[k]);
+    if (now.count != before[k].count || now.bits != before[k].bits || now.data != before[k].data ||
+        !(now.values == before[k].values))
+      return ::testing::AssertionFailure() << fn << " (" << reason << ") changed a batch it should not have";
+  }
+  return ::testing::AssertionSuccess();
+}
+
 }  // namespace mpgpu_test
