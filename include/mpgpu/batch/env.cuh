@@ -18,7 +18,8 @@
 // launch.cuh for a kernel skeleton that lays this out).
 //
 // This file: the Env, loads/stores and the linear operations. Products are in
-// mul.cuh, Montgomery arithmetic and powm in montgomery.cuh.
+// mul.cuh, Montgomery arithmetic and powm in montgomery.cuh, division in
+// divide.cuh, gcd and inverse in gcd.cuh, two's-complement forms in signed.cuh.
 #pragma once
 
 #include "mpgpu/batch/group.cuh"
