@@ -18,6 +18,7 @@
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 #include "support/operands.hpp"
+#include "support/primes.hpp"
 
 namespace {
 
@@ -26,14 +27,8 @@ using dot::Method;
 using dot::Residue;
 using u128 = unsigned __int128;
 
-std::uint64_t prev_prime(std::uint64_t x) {  // largest prime <= x
-  while (!mpgpu::field::is_prime(x)) --x;
-  return x;
-}
-std::uint64_t next_prime(std::uint64_t x) {  // smallest prime >= x
-  while (!mpgpu::field::is_prime(x)) ++x;
-  return x;
-}
+using mpgpu_test::next_prime;
+using mpgpu_test::prev_prime;
 
 // Ends of each admissible range.
 const std::uint64_t p_max32 = prev_prime((std::uint64_t{1} << 32) - 1);   // 2^32 - 5

@@ -22,6 +22,7 @@
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 #include "support/operands.hpp"
+#include "support/primes.hpp"
 
 namespace {
 
@@ -30,14 +31,8 @@ using dot::Method;
 using dot::Residue;
 using u128 = unsigned __int128;
 
-std::uint64_t prev_prime(std::uint64_t x) {  // largest prime <= x
-  while (!mpgpu::field::is_prime(x)) --x;
-  return x;
-}
-std::uint64_t next_prime(std::uint64_t x) {  // smallest prime >= x
-  while (!mpgpu::field::is_prime(x)) ++x;
-  return x;
-}
+using mpgpu_test::next_prime;
+using mpgpu_test::prev_prime;
 
 constexpr std::uint64_t two53 = std::uint64_t{1} << 53;
 const std::uint64_t p_max_fp64 = prev_prime(94906266);   // (p-1)^2 < 2^53
