@@ -6,27 +6,41 @@
 #include <map>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 #include "mpgpu/context.hpp"
 
 namespace mpgpu::detail {
+
+namespace cuda {
+class PendingWords;
+}
 
 struct ContextState {
   Backend backend = Backend::cpu;
   int device = -1;
   Stream stream = nullptr;       // owned (CUDA)
   void* mem_pool = nullptr;      // cudaMemPool_t of the device (not owned)
-  // Small results of device operations (sizes, flags): kernels combine them
-  // in device_words and the last block publishes them into pinned_words,
-  // host memory mapped into the device (mapped_words is its device address).
-  // See include/mpgpu/device/result_words.cuh.
-  void* pinned_words = nullptr;  // owned (CUDA)
+  // Small results of device operations (sizes, flags) travel through "word
+  // slots": each operation in flight owns one slot, whose kernels combine
+  // results in device scratch and whose last block publishes them into
+  // host-mapped pinned memory (include/mpgpu/device/result_words.cuh). A
+  // result the host has not read yet keeps its slot (cuda/pending_words.hpp),
+  // so an operation can return before its kernels finish. Managed by
+  // cuda/runtime.cu under `mutex`.
+  void* pinned_words = nullptr;  // owned (CUDA): kWordSlots x kSlotStride words
   void* mapped_words = nullptr;  // device view of pinned_words
-  void* device_words = nullptr;  // owned (CUDA)
-  bool words_dirty = false;
+  void* device_words = nullptr;  // owned (CUDA): the slots' device scratch
+  std::vector<int> free_slots;   // idle and clean
+  // Slots whose reader went away before the operation finished: reusable
+  // once their "done" word shows the sequence (slot, sequence).
+  std::vector<std::pair<int, std::uint64_t>> retired_slots;
+  // The unread result holding each slot (nullptr if none), so that when
+  // every slot is taken the oldest can be read and its slot reclaimed.
+  std::vector<cuda::PendingWords*> slot_owner;
   std::uint64_t sequence = 0;    // numbers operations for the "done" word
-  std::size_t total_memory = 0;  // bytes of device memory      // a failed operation may have left words set
-  std::recursive_mutex mutex;    // guards the scratch words across threads
+  std::size_t total_memory = 0;  // bytes of device memory
+  std::recursive_mutex mutex;    // guards the word slots and caches across threads
   // Device twiddles of the public NTT, per (prime, log2 length), made on
   // first use and kept until the context goes (guarded by `mutex`).
   std::map<std::pair<std::uint64_t, int>, std::uint64_t*> ntt_twiddles;

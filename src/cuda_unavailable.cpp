@@ -24,29 +24,53 @@ void copy_to_host(ContextState&, Stream, void*, const void*, std::size_t) { unav
 void copy_on_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void synchronize(Stream) {}
 void fill(ContextState&, Stream, limb_t*, std::size_t, limb_t) { unavailable("fill"); }
-std::size_t add_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("add"); }
-std::size_t add_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("add"); }
-std::size_t sub_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("sub"); }
-std::size_t sub_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("sub"); }
-std::size_t sub_abs_ordered(ContextState&, Stream, limb_t*, const limb_t*, const limb_t*, std::size_t, int&) {
+Pending add_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("add"); }
+Pending add_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("add"); }
+Pending sub_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("sub"); }
+Pending sub_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("sub"); }
+Pending sub_abs_ordered(ContextState&, Stream, limb_t*, const limb_t*, const limb_t*, std::size_t) {
   unavailable("sub");
 }
 int cmp_same_size(ContextState&, Stream, const limb_t*, const limb_t*, std::size_t) { unavailable("cmp"); }
 std::size_t lowest_nonzero(ContextState&, Stream, Operand) { unavailable("search"); }
 std::size_t normalized_size(ContextState&, Stream, Operand) { unavailable("search"); }
 bool any_low_bits(ContextState&, Stream, Operand, std::uint64_t) { unavailable("search"); }
-std::size_t shift_left(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
-std::size_t shift_right(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
-std::size_t bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, Operand, bool) {
+Pending shift_left(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
+Pending shift_right(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
+Pending bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, Operand, bool) {
   unavailable("bitwise");
 }
-std::size_t mul_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
+Pending mul_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
 std::uint64_t popcount(ContextState&, Stream, Operand) { unavailable("popcount"); }
 void ntt_transform(ContextState&, Stream, std::uint64_t*, std::size_t, int, std::uint64_t, std::uint64_t, bool,
                    bool) {
   unavailable("ntt_transform");
 }
-std::size_t sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
+Pending sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
+
+// Never made without CUDA; defined so that the Integer code links.
+PendingWords::~PendingWords() = default;
+const std::uint64_t* PendingWords::wait() { unavailable("PendingWords::wait"); }
+std::size_t ntt_first_unreduced(ContextState&, Stream, const std::uint64_t*, std::size_t, std::uint64_t,
+                                std::uint64_t&) {
+  unavailable("ntt_first_unreduced");
+}
+void ntt_pointwise(ContextState&, Stream, std::uint64_t*, const std::uint64_t*, const std::uint64_t*, std::size_t,
+                   std::uint64_t) {
+  unavailable("ntt_pointwise_mul");
+}
+void poly_mul_schoolbook(ContextState&, Stream, std::uint64_t*, const std::uint64_t*, std::size_t,
+                         const std::uint64_t*, std::size_t, std::size_t, std::uint64_t) {
+  unavailable("poly_mul");
+}
+void gfp_fft(ContextState&, Stream, int, std::uint64_t, std::uint64_t*, std::size_t, int, const std::uint64_t*, int,
+             const std::uint64_t*) {
+  unavailable("gfp::DeviceFft");
+}
+void poly_mul_ntt(ContextState&, Stream, std::uint64_t*, const std::uint64_t*, std::size_t, const std::uint64_t*,
+                  std::size_t, std::size_t, int, std::uint64_t, std::uint64_t) {
+  unavailable("poly_mul");
+}
 
 }  // namespace mpgpu::detail::cuda
 

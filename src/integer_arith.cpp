@@ -35,20 +35,17 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
   }
   if (a_sign == b_sign) {
     DeviceResult out(ctx, st, big.size + 1, &r, {&a, &b});
-    std::size_t n = dc::add_abs(ctx.state(), st, out.get(), big, small);
-    out.commit(r, n, a_sign);
+    out.commit(r, dc::add_abs(ctx.state(), st, out.get(), big, small), a_sign);
     return;
   }
   if (big.size == small.size) {  // which magnitude is larger is decided on the device
     DeviceResult out(ctx, st, big.size, &r, {&a, &b});
-    int order = 0;
-    std::size_t n = dc::sub_abs_ordered(ctx.state(), st, out.get(), big.limbs, small.limbs, big.size, order);
-    out.commit(r, n, order >= 0 ? big_sign : small_sign);
+    out.commit(r, dc::sub_abs_ordered(ctx.state(), st, out.get(), big.limbs, small.limbs, big.size), big_sign,
+               small_sign);
     return;
   }
   DeviceResult out(ctx, st, big.size, &r, {&a, &b});
-  std::size_t n = dc::sub_abs(ctx.state(), st, out.get(), big, small);
-  out.commit(r, n, big_sign);
+  out.commit(r, dc::sub_abs(ctx.state(), st, out.get(), big, small), big_sign);
 }
 
 }  // namespace
@@ -129,8 +126,7 @@ void sum(Integer& r, std::span<const Integer> terms, Stream s) {
     Integer part(ctx);
     if (ops.empty()) return part;
     DeviceResult out(ctx, st, longest + 2);
-    std::size_t n = dc::sum_abs(ctx.state(), st, out.get(), ops.data(), ops.size());
-    out.commit(part, n, 1);
+    out.commit(part, dc::sum_abs(ctx.state(), st, out.get(), ops.data(), ops.size()), 1);
     return part;
   };
   Integer positive = sum_of_sign(1);

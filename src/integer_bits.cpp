@@ -49,8 +49,7 @@ void shift_right_device(Integer& r, const Integer& a, std::uint64_t bits, Stream
     return;
   }
   DeviceResult out(ctx, st, a.size() - q, &r, {&a});
-  std::size_t n = dc::shift_right(ctx.state(), st, out.get(), device_operand(a), bits);
-  out.commit(r, n, a.sign());
+  out.commit(r, dc::shift_right(ctx.state(), st, out.get(), device_operand(a), bits), a.sign());
 }
 
 }  // namespace
@@ -65,8 +64,7 @@ void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
     return;
   }
   DeviceResult out(ctx, st, a.size() + bits / 64 + 1, &r, {&a});
-  std::size_t n = dc::shift_left(ctx.state(), st, out.get(), device_operand(a), bits);
-  out.commit(r, n, a.sign());
+  out.commit(r, dc::shift_left(ctx.state(), st, out.get(), device_operand(a), bits), a.sign());
 }
 
 void tdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
@@ -90,14 +88,13 @@ void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
     return;
   }
   DeviceResult out(ctx, st, t.size() + 1);
-  std::size_t n = 1;
   if (t.is_zero()) {  // every bit was shifted out: floor is -1
     const limb_t one = 1;
     dc::copy_to_device(ctx.state(), st, out.get(), &one, sizeof one);
+    out.commit(r, 1, -1);
   } else {
-    n = dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(t), 1);
+    out.commit(r, dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(t), 1), -1);
   }
-  out.commit(r, n, -1);
 }
 
 namespace {
@@ -117,9 +114,10 @@ void bitwise_device(Integer& r, limb::BitwiseOp op, const Integer& a, const Inte
   }
   const bool r_negative = limb::bitwise_result_negative(op, a.sign() < 0, b.sign() < 0);
   DeviceResult out(ctx, st, std::max(a.size(), b.size()) + 1, &r, {&a, &b});
-  std::size_t n = dc::bitwise(ctx.state(), st, op, out.get(), device_operand(a), a.sign() < 0,
-                              device_operand(b), b.sign() < 0);
-  out.commit(r, n, r_negative ? -1 : 1);
+  out.commit(r,
+             dc::bitwise(ctx.state(), st, op, out.get(), device_operand(a), a.sign() < 0, device_operand(b),
+                         b.sign() < 0),
+             r_negative ? -1 : 1);
 }
 
 }  // namespace
@@ -152,17 +150,16 @@ void com(Integer& r, const Integer& a, Stream s) {
   Stream st = ctx.resolve(s);
   if (a.sign() >= 0) {
     DeviceResult out(ctx, st, a.size() + 1);
-    std::size_t n = a.is_zero() ? 0 : dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(a), 1);
     if (a.is_zero()) {  // ~0 = -1
       limb_t one = 1;
       dc::copy_to_device(ctx.state(), st, out.get(), &one, sizeof one);
-      n = 1;
+      out.commit(r, 1, -1);
+    } else {
+      out.commit(r, dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(a), 1), -1);
     }
-    out.commit(r, n, -1);
   } else {
     DeviceResult out(ctx, st, a.size());
-    std::size_t n = dc::sub_abs_scalar(ctx.state(), st, out.get(), device_operand(a), 1);
-    out.commit(r, n, 1);
+    out.commit(r, dc::sub_abs_scalar(ctx.state(), st, out.get(), device_operand(a), 1), 1);
   }
 }
 

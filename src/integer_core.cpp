@@ -28,16 +28,18 @@ Integer::Integer(Integer&& other) noexcept : ctx_(other.ctx_) {
   std::swap(size_, other.size_);
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
+  std::swap(pending_, other.pending_);
 }
 
 Integer& Integer::operator=(const Integer& other) {
   if (this == &other) return *this;
   if (other.ctx_.is_cuda()) {
-    DeviceResult r(other.ctx_, nullptr, other.size_);
-    if (other.size_)
+    const std::size_t n = other.size();
+    DeviceResult r(other.ctx_, nullptr, n);
+    if (n)
       detail::cuda::copy_on_device(other.ctx_.state(), other.ctx_.stream(), r.get(), other.dev_,
-                                   other.size_ * sizeof(limb_t));
-    r.commit(*this, other.size_, other.sign_);  // takes other's context
+                                   n * sizeof(limb_t));
+    r.commit(*this, n, other.sign_);  // takes other's context
   } else {
     release_device();
     ctx_ = other.ctx_;
@@ -55,12 +57,35 @@ Integer& Integer::operator=(Integer&& other) noexcept {
   std::swap(size_, other.size_);
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
+  std::swap(pending_, other.pending_);
   return *this;
 }
 
 Integer::~Integer() {
   release_device();
   mpz_clear(cpu_);
+}
+
+void Integer::settle() const {
+  // Read first: if the device reports an error, the value stays pending and
+  // the next query reports it again.
+  const std::uint64_t* w = pending_->words->wait();
+  size_ = w[device::kSlotSize];
+  sign_ = size_ == 0 ? 0
+                     : (detail::cuda::order_of(w) < 0 ? pending_->sign_if_reversed : pending_->sign_if_ordered);
+  pending_.reset();
+}
+
+void Integer::adopt_pending(std::unique_ptr<detail::PendingResult> pending) {
+  pending_ = std::move(pending);
+  size_ = 0;
+  sign_ = 0;
+}
+
+void Integer::adopt_device_size(std::size_t size) {
+  pending_.reset();
+  size_ = size;
+  if (!size) sign_ = 0;
 }
 
 void Integer::release_device() {
@@ -74,6 +99,7 @@ void Integer::adopt_device(const Context& ctx, limb_t* limbs, std::size_t capaci
   release_device();  // with the old context's stream
   ctx_ = ctx;
   mpz_set_ui(cpu_, 0);
+  pending_.reset();
   dev_ = limbs;
   dev_capacity_ = capacity;
   size_ = size;
@@ -83,6 +109,10 @@ void Integer::adopt_device(const Context& ctx, limb_t* limbs, std::size_t capaci
 void Integer::negate() {
   if (!ctx_.is_cuda()) mpz_neg(cpu_, cpu_);
   sign_ = -sign_;
+  if (pending_) {
+    pending_->sign_if_ordered = -pending_->sign_if_ordered;
+    pending_->sign_if_reversed = -pending_->sign_if_reversed;
+  }
 }
 
 void Integer::refresh_cpu_meta() {
@@ -198,16 +228,16 @@ std::vector<std::uint8_t> Integer::to_bytes(Endian order) const {
 }
 
 std::vector<limb_t> Integer::to_limbs() const {
-  std::vector<limb_t> out(size_);
-  if (!size_) return out;
+  std::vector<limb_t> out(size());
+  if (!size()) return out;
   if (ctx_.is_cuda())
-    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out.data(), dev_, size_ * sizeof(limb_t));
+    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out.data(), dev_, size() * sizeof(limb_t));
   else
-    std::memcpy(out.data(), mpz_limbs_read(cpu_), size_ * sizeof(limb_t));
+    std::memcpy(out.data(), mpz_limbs_read(cpu_), size() * sizeof(limb_t));
   return out;
 }
 
-const limb_t* Integer::device_limbs() const { return size_ ? dev_ : nullptr; }
+const limb_t* Integer::device_limbs() const { return size() ? dev_ : nullptr; }
 
 Integer Integer::to_context(const Context& ctx) const {
   if (ctx == ctx_) return *this;
@@ -219,33 +249,33 @@ Integer Integer::to_context(const Context& ctx) const {
   return r;
 }
 
-bool Integer::fits_uint64() const { return sign_ >= 0 && size_ <= 1; }
+bool Integer::fits_uint64() const { return sign() >= 0 && size() <= 1; }
 
 bool Integer::fits_int64() const {
-  if (size_ > 1) return false;
-  if (size_ == 0) return true;
+  if (size() > 1) return false;
+  if (size() == 0) return true;
   limb_t v = to_limbs()[0];
-  return sign_ > 0 ? v <= static_cast<limb_t>(std::numeric_limits<std::int64_t>::max())
+  return sign() > 0 ? v <= static_cast<limb_t>(std::numeric_limits<std::int64_t>::max())
                    : v <= static_cast<limb_t>(std::numeric_limits<std::int64_t>::max()) + 1;
 }
 
 std::uint64_t Integer::to_uint64() const {
   if (!fits_uint64())
     throw Overflow("mpgpu::Integer::to_uint64: value " +
-                   (size_ > 4 ? std::string(sign_ < 0 ? "(negative, " : "(") + std::to_string(size_) + " limbs)"
+                   (size() > 4 ? std::string(sign() < 0 ? "(negative, " : "(") + std::to_string(size()) + " limbs)"
                               : to_string()) +
                    " does not fit in uint64_t");
-  return size_ ? to_limbs()[0] : 0;
+  return size() ? to_limbs()[0] : 0;
 }
 
 std::int64_t Integer::to_int64() const {
   if (!fits_int64())
     throw Overflow("mpgpu::Integer::to_int64: value " +
-                   (size_ > 4 ? std::string("(") + std::to_string(size_) + " limbs)" : to_string()) +
+                   (size() > 4 ? std::string("(") + std::to_string(size()) + " limbs)" : to_string()) +
                    " does not fit in int64_t");
-  if (!size_) return 0;
+  if (!size()) return 0;
   limb_t v = to_limbs()[0];
-  return sign_ > 0 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(limb_t{0} - v);
+  return sign() > 0 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(limb_t{0} - v);
 }
 
 Integer Integer::all_ones(std::size_t bits, const Context& ctx) {

@@ -11,6 +11,13 @@
 
 namespace mpgpu::detail {
 
+/// Size and sign of an Integer that a queued device operation will publish.
+struct PendingResult {
+  cuda::Pending words;       // kSlotSize: the size; kSlotOrder: see below
+  int sign_if_ordered = 1;   // the sign when cuda::order_of(words) >= 0
+  int sign_if_reversed = 1;  // ... and when it is < 0 (sub of equal sizes)
+};
+
 /// Throws InvalidArgument unless a and b share a context.
 inline void require_same_context(const char* op, const Integer& a, const Integer& b) {
   if (a.context() != b.context())
@@ -36,6 +43,9 @@ class DeviceResult {
       : ctx_(ctx), st_(ctx.state()), stream_(ctx.resolve(s)), capacity_(limbs ? limbs : 1) {
     if (reuse && reuse->context() == ctx && reuse->device_data() && capacity_ <= reuse->device_capacity() &&
         reuse->device_capacity() <= 4 * capacity_ + 64) {
+      // A result still being written on the context's stream may be
+      // overwritten in stream order; on another stream, wait for it first.
+      if (reuse->has_pending() && stream_ != ctx.stream()) reuse->size();
       bool aliased = false;
       for (const Integer* op : operands) aliased |= op == reuse || op->device_data() == reuse->device_data();
       if (!aliased) {
@@ -57,6 +67,31 @@ class DeviceResult {
   std::size_t capacity() const { return capacity_; }
   /// Makes the buffer `r`'s value (size limbs, sign); r must be the
   /// destination given to the constructor, if one was.
+  /// As commit(r, size, sign) with size and sign still on the device: on the
+  /// context's own stream r reads them when first needed; on another stream
+  /// they are read now (nothing then orders a later free of an operand on the
+  /// context's stream after this operation's kernels).
+  void commit(Integer& r, cuda::Pending pending, int sign_if_ordered, int sign_if_reversed) {
+    if (!pending) return commit(r, std::size_t{0}, 0);
+    if (stream_ != ctx_.stream()) {
+      const std::uint64_t* w = pending->wait();
+      const std::size_t size = w[device::kSlotSize];
+      commit(r, size, cuda::order_of(w) < 0 ? sign_if_reversed : sign_if_ordered);
+      return;
+    }
+    auto p = std::make_unique<PendingResult>();
+    p->words = std::move(pending);
+    p->sign_if_ordered = sign_if_ordered;
+    p->sign_if_reversed = sign_if_reversed;
+    if (borrowed_) {
+      borrowed_ = nullptr;
+    } else {
+      r.adopt_device(ctx_, ptr_, capacity_, 0, 0);
+    }
+    r.adopt_pending(std::move(p));
+    ptr_ = nullptr;
+  }
+  void commit(Integer& r, cuda::Pending pending, int sign) { commit(r, std::move(pending), sign, sign); }
   void commit(Integer& r, std::size_t size, int sign) {
     if (borrowed_) {  // == &r: the limbs are already in place
       r.adopt_device_size(size);

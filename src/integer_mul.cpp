@@ -37,8 +37,7 @@ void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
   }
   Stream st = ctx.resolve(s);
   DeviceResult out(ctx, st, a.size() + b.size() + 2, &r, {&a, &b});
-  const std::size_t n = dc::mul_abs(ctx.state(), st, out.get(), device_operand(a), device_operand(b));
-  out.commit(r, n, sign);
+  out.commit(r, dc::mul_abs(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
 }
 
 }  // namespace

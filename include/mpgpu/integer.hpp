@@ -9,9 +9,19 @@
 // array in device memory.
 //
 // Streams: every operation takes an optional stream (nullptr = the context's
-// stream). Device work is queued on it; operations that change a result's
-// size read that size back, so they return with the stream synchronized up
-// to that point. Operands and results of one call must share a Context.
+// stream). Device work is queued on it. On the context's own stream, add,
+// sub, the shifts and the bitwise operations return as soon as their kernels
+// are queued: the result's size (and, for a subtraction, its sign) is read
+// back from the device the first time it is needed (size(), sign(), a
+// conversion, or an operation that uses the result), so a chain of such
+// operations costs one launch each and no host-device round trip. On any
+// other stream, operations that change a result's size wait for it before
+// returning. Operands and results of one call must share a Context.
+//
+// Threads: distinct Integers may be used from distinct threads; one Integer
+// whose size is still on the device must not be queried from two threads at
+// once (as with GMP's mpz_t, concurrent reads need a settled value; call
+// size() once first).
 //
 // Aliasing: any result may alias any operand (results are built in fresh
 // pool storage and swapped in), and a failed operation leaves every operand
@@ -22,6 +32,7 @@
 
 #include <compare>
 #include <concepts>
+#include <memory>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -33,6 +44,10 @@
 #include "mpgpu/limb/config.cuh"
 
 namespace mpgpu {
+
+namespace detail {
+struct PendingResult;
+}
 
 enum class Endian { little, big };
 
@@ -96,9 +111,15 @@ class Integer {
   bool fits_uint64() const;
 
   // ---- queries ---------------------------------------------------------------
-  int sign() const { return sign_; }       ///< -1, 0 or +1
-  std::size_t size() const { return size_; }  ///< limbs of the magnitude
-  bool is_zero() const { return sign_ == 0; }
+  int sign() const {  ///< -1, 0 or +1
+    if (pending_) settle();
+    return sign_;
+  }
+  std::size_t size() const {  ///< limbs of the magnitude
+    if (pending_) settle();
+    return size_;
+  }
+  bool is_zero() const { return sign() == 0; }
   const Context& context() const { return ctx_; }
   /// Moves the value to another context (device <-> host copies as needed).
   Integer to_context(const Context& ctx) const;
@@ -125,12 +146,16 @@ class Integer {
   void adopt_device(const Context& ctx, limb_t* limbs, std::size_t capacity, std::size_t size, int sign);
   limb_t* device_data() const { return dev_; }
   /// Sets the recorded size after an in-place change of the device limbs.
-  void adopt_device_size(std::size_t size) {
-    size_ = size;
-    if (!size) sign_ = 0;
-  }
+  void adopt_device_size(std::size_t size);
+  /// Size and sign will come from the device: they are read on first use.
+  void adopt_pending(std::unique_ptr<detail::PendingResult> pending);
+  /// Whether size and sign are still on the device.
+  bool has_pending() const { return pending_ != nullptr; }
   std::size_t device_capacity() const { return dev_capacity_; }
-  void set_sign_internal(int s) { sign_ = s; }
+  void set_sign_internal(int s) {
+    if (pending_) settle();
+    sign_ = s;
+  }
   /// Re-reads sign and size from the CPU storage after a GMP call.
   void refresh_cpu_meta();
 
@@ -138,10 +163,14 @@ class Integer {
   void assign_int64(std::int64_t v);
   void assign_uint64(std::uint64_t v);
   void release_device();
+  /// Reads size and sign from the device (waits for the operation).
+  void settle() const;
 
   Context ctx_;
-  int sign_ = 0;
-  std::size_t size_ = 0;
+  mutable int sign_ = 0;
+  mutable std::size_t size_ = 0;
+  // Set while size and sign are still on the device (see "Streams").
+  mutable std::unique_ptr<detail::PendingResult> pending_;
   // CUDA storage: pool memory of the context's device.
   limb_t* dev_ = nullptr;
   std::size_t dev_capacity_ = 0;

@@ -38,40 +38,37 @@ void queue_scan_add(ContextState& st, Stream s, OpWords& ow, limb_t* r, Operand 
 }
 
 template <bool kSubtract>
-std::size_t run_scan_add(ContextState& st, Stream s, limb_t* r, Operand a, device::AddendB b) {
+Pending run_scan_add(ContextState& st, Stream s, limb_t* r, Operand a, device::AddendB b) {
   OpWords ow(st, s);
   queue_scan_add<kSubtract>(st, s, ow, r, a, b, false);
-  return ow.wait()[kSlotSize];
+  return ow.defer();
 }
 
 }  // namespace
 
-std::size_t add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+Pending add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   return run_scan_add<false>(st, s, r, a, {b.limbs, b.size, 0});
 }
 
-std::size_t add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
+Pending add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
   return run_scan_add<false>(st, s, r, a, {nullptr, 1, b});
 }
 
-std::size_t sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+Pending sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   return run_scan_add<true>(st, s, r, a, {b.limbs, b.size, 0});
 }
 
-std::size_t sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
+Pending sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
   return run_scan_add<true>(st, s, r, a, {nullptr, 1, b});
 }
 
-std::size_t sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b,
-                            std::size_t n, int& order) {
+Pending sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
   OpWords ow(st, s);
   // The comparison stays on the device: the subtraction reads its key.
   MPGPU_CUDA_CHECK(device::launch_limb_search<true>(device::DifferingLimb{a, b}, n, ow.words(), kSlotOrder,
                                                     false, s));
   queue_scan_add<true>(st, s, ow, r, {a, n}, {b, n, 0}, true);
-  const std::uint64_t* words = ow.wait();
-  order = words[kSlotOrder] == 0 ? 0 : ((words[kSlotOrder] & 1) ? 1 : -1);
-  return words[kSlotSize];
+  return ow.defer();
 }
 
 }  // namespace mpgpu::detail::cuda

@@ -5,14 +5,17 @@
 // Conventions (GMP's mpn style): destination first; operands are (pointer,
 // size) with normalized sizes; the destination has the capacity the function
 // states and never aliases an operand (the host API always gives a fresh
-// buffer). Functions that return a size compute it on the device, copy it to
-// pinned memory and synchronize `stream`.
+// buffer). Functions that return a size compute it on the device and
+// publish it through a word slot; those returning `Pending` do not wait for
+// it (the caller reads it when needed, cuda/pending_words.hpp), the others
+// wait for it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "context_state.hpp"
+#include "cuda/pending_words.hpp"
 #include "mpgpu/limb/config.cuh"
 #include "mpgpu/limb/twos_complement.cuh"
 
@@ -43,17 +46,16 @@ void fill(ContextState& st, Stream s, limb_t* r, std::size_t n, limb_t value);
 
 // ---- add and sub (add_sub.cu) -----------------------------------------------------
 /// r = |a| + |b| + carry_in, a.size >= b.size; r has room for a.size + 1 limbs.
-/// `b_scalar` is used as b's only limb when b.limbs is nullptr. Returns the size.
-std::size_t add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
-std::size_t add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
-/// r = |a| - |b|, requires |a| >= |b|; r has room for a.size limbs. Returns the size.
-std::size_t sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
-std::size_t sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
-/// r = ||a| - |b|| for a and b of equal size n, comparing them on the device
-/// (one synchronize in all); `order` receives the sign of |a| - |b|. r has
-/// room for n limbs. Returns the size.
-std::size_t sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b,
-                            std::size_t n, int& order);
+/// The _scalar forms take b as one limb. The size is the pending kSlotSize.
+Pending add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+Pending add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
+/// r = |a| - |b|, requires |a| >= |b|; r has room for a.size limbs.
+Pending sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+Pending sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
+/// r = ||a| - |b|| for a and b of equal size n, comparing them on the device;
+/// the pending words hold the size and the order (order_of: the sign of
+/// |a| - |b|). r has room for n limbs.
+Pending sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b, std::size_t n);
 
 // ---- searches (limb_search.cu) ----------------------------------------------------
 /// Sign of |a| - |b| for operands of equal size n.
@@ -66,22 +68,22 @@ std::size_t normalized_size(ContextState& st, Stream s, Operand a);
 bool any_low_bits(ContextState& st, Stream s, Operand a, std::uint64_t bits);
 
 // ---- shifts (shift.cu) -------------------------------------------------------------
-/// r = |a| << bits; r has room for a.size + bits/64 + 1 limbs. Returns the size.
-std::size_t shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
-/// r = |a| >> bits; r has room for a.size - bits/64 limbs (bits/64 < a.size). Returns the size.
-std::size_t shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
+/// r = |a| << bits; r has room for a.size + bits/64 + 1 limbs. Size pending.
+Pending shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
+/// r = |a| >> bits; r has room for a.size - bits/64 limbs (bits/64 < a.size). Size pending.
+Pending shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
 
 // ---- bitwise (bitwise.cu) ------------------------------------------------------------
 /// Two's-complement and/ior/xor of sign-magnitude operands. r has room for
 /// max(a.size, b.size) + 1 limbs and receives the result's magnitude; the
-/// result's sign is limb::bitwise_result_negative(op, ...). Returns the size.
-std::size_t bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a,
+/// result's sign is limb::bitwise_result_negative(op, ...). Size pending.
+Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a,
                     bool a_negative, Operand b, bool b_negative);
 
 // ---- products (ntt_mul.cu) ------------------------------------------------------------
 /// r = |a| * |b| through three-prime NTTs (a squaring when a and b are the
-/// same vector); r has room for a.size + b.size + 2 limbs. Returns the size.
-std::size_t mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+/// same vector); r has room for a.size + b.size + 2 limbs. Size pending.
+Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 
 // ---- the public NTT (ntt_public.cu) -------------------------------------------------
 /// In place on `batch` transforms of 2^log_n canonical residues mod p (see
@@ -93,7 +95,8 @@ void ntt_transform(ContextState& st, Stream s, std::uint64_t* data, std::size_t 
 // ---- reductions (reduce.cu) -----------------------------------------------------------
 std::uint64_t popcount(ContextState& st, Stream s, Operand a);
 /// r = sum of the magnitudes of `count` terms (host array of device operands).
-/// r has room for max size + 2 limbs. Returns the size.
-std::size_t sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count);
+/// r has room for max size + 2 limbs. Size pending (nullptr: every term is
+/// zero, so is r).
+Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count);
 
 }  // namespace mpgpu::detail::cuda

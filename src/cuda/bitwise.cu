@@ -1,5 +1,5 @@
 // Launcher of the two's-complement bitwise operations: up to three searches
-// and one map, all queued on the stream, one synchronize for the size.
+// and one map, all queued on the stream; the size is read when needed.
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/words.cuh"
@@ -8,7 +8,7 @@
 
 namespace mpgpu::detail::cuda {
 
-std::size_t bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a, bool a_negative,
+Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a, bool a_negative,
                     Operand b, bool b_negative) {
   using Policy = device::BitwisePolicy;
   OpWords ow(st, s);
@@ -30,7 +30,7 @@ std::size_t bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, O
   device::bitwise_kernel<<<static_cast<unsigned>((L + 1 + per_block - 1) / per_block), Policy::kThreads, 0, s>>>(
       r, op, ta, tb, r_negative, words);
   MPGPU_CHECK_LAUNCH("bitwise_kernel");
-  return ow.wait()[kSlotSize];
+  return ow.defer();
 }
 
 }  // namespace mpgpu::detail::cuda

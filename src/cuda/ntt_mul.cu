@@ -47,7 +47,7 @@ void run_passes(std::uint64_t* x, const field::PrimeField64& f, const std::uint6
 
 }  // namespace
 
-std::size_t mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   use_device(st.device);
   const bool square = a.limbs == b.limbs && a.size == b.size;
   const std::size_t m = a.size + b.size;

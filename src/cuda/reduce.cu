@@ -32,7 +32,7 @@ std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
   return ow.wait_stream()[kSlotFound];
 }
 
-std::size_t sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
+Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
   use_device(st.device);
   std::vector<device::ColumnTerm> host_terms(count);
   std::size_t width = 0;
@@ -40,7 +40,7 @@ std::size_t sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms,
     host_terms[j] = {terms[j].limbs, terms[j].size};
     width = std::max(width, terms[j].size);
   }
-  if (width == 0) return 0;
+  if (width == 0) return nullptr;
   ScopedDeviceMemory dev_terms(st, s, count * sizeof(device::ColumnTerm));
   copy_to_device(st, s, dev_terms.p, host_terms.data(), count * sizeof(device::ColumnTerm));
   ScopedDeviceMemory lo(st, s, width * sizeof(limb_t));

@@ -1,5 +1,5 @@
 // The CUDA runtime side of a Context: stream, stream-ordered memory pool,
-// pinned words for small read-backs, copies and device facts.
+// word slots for small read-backs (word_slots.cu), copies and device facts.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -32,11 +32,7 @@ void init_context(ContextState& st, int device) {
   std::uint64_t keep = UINT64_MAX;
   MPGPU_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
   st.mem_pool = pool;
-  MPGPU_CUDA_CHECK(cudaHostAlloc(&st.pinned_words, OpWords::kWordsBytes, cudaHostAllocMapped));
-  MPGPU_CUDA_CHECK(cudaHostGetDevicePointer(&st.mapped_words, st.pinned_words, 0));
-  std::memset(st.pinned_words, 0, OpWords::kWordsBytes);  // "done" = 0; sequences start at 1
-  MPGPU_CUDA_CHECK(cudaMalloc(&st.device_words, OpWords::kWordsBytes));
-  MPGPU_CUDA_CHECK(cudaMemset(st.device_words, 0, OpWords::kWordsBytes));
+  init_word_slots(st);
   std::size_t free_bytes = 0;
   MPGPU_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &st.total_memory));
   st.backend = Backend::cuda;
@@ -47,11 +43,9 @@ void destroy_context(ContextState& st) noexcept {
   if (st.stream) cudaStreamSynchronize(st.stream);
   for (auto& entry : st.ntt_twiddles) cudaFree(entry.second);
   st.ntt_twiddles.clear();
-  if (st.device_words) cudaFree(st.device_words);
-  if (st.pinned_words) cudaFreeHost(st.pinned_words);
+  free_word_slots(st);
   if (st.stream) cudaStreamDestroy(st.stream);
   st.stream = nullptr;
-  st.device_words = st.pinned_words = nullptr;
 }
 
 DeviceInfo device_info(int device) {

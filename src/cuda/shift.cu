@@ -14,23 +14,23 @@ unsigned blocks_for(std::size_t items) {
 }
 }  // namespace
 
-std::size_t shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
+Pending shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
   OpWords ow(st, s);
   const std::size_t q = bits / 64;
   if (q) MPGPU_CUDA_CHECK(cudaMemsetAsync(r, 0, q * sizeof(limb_t), s));
   device::shift_left_kernel<<<blocks_for(a.size + 1), Policy::kThreads, 0, s>>>(
       r, a.limbs, a.size, q, static_cast<unsigned>(bits % 64), ow.words());
   MPGPU_CHECK_LAUNCH("shift_left_kernel");
-  return ow.wait()[kSlotSize];
+  return ow.defer();
 }
 
-std::size_t shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
+Pending shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
   OpWords ow(st, s);
   const std::size_t q = bits / 64;
   device::shift_right_kernel<<<blocks_for(a.size - q), Policy::kThreads, 0, s>>>(
       r, a.limbs, a.size, q, static_cast<unsigned>(bits % 64), ow.words());
   MPGPU_CHECK_LAUNCH("shift_right_kernel");
-  return ow.wait()[kSlotSize];
+  return ow.defer();
 }
 
 }  // namespace mpgpu::detail::cuda

@@ -1,6 +1,7 @@
 // Host side of include/mpgpu/device/result_words.cuh: one OpWords per
-// operation holds the context's lock, hands kernels the ResultWords, and
-// waits for the published results.
+// operation holds the context's lock and a word slot, hands kernels the
+// slot's ResultWords, and waits for the published results or defers them
+// (cuda/pending_words.hpp).
 #pragma once
 
 #include <atomic>
@@ -9,6 +10,7 @@
 
 #include "context_state.hpp"
 #include "cuda/check.cuh"
+#include "cuda/pending_words.hpp"
 #include "mpgpu/device/result_words.cuh"
 
 namespace mpgpu::detail::cuda {
@@ -29,54 +31,66 @@ inline void use_device(int device) {
   if (current != device) MPGPU_CUDA_CHECK(cudaSetDevice(device));
 }
 
-/// One operation's use of the context's result words.
+// The word-slot pool (word_slots.cu); callers hold st.mutex.
+void init_word_slots(ContextState& st);
+void free_word_slots(ContextState& st) noexcept;
+int acquire_slot(ContextState& st);
+void release_slot(ContextState& st, int slot);
+/// Host view of a slot's published words (kSlotCount + "done").
+const volatile std::uint64_t* published_words(const ContextState& st, int slot);
+/// Polls the slot's "done" word until it shows `sequence`; every 256 polls
+/// asks the stream, so that a failed kernel raises its error.
+void wait_for_done(const ContextState& st, int slot, std::uint64_t sequence, cudaStream_t s);
+
+/// One operation's use of a word slot: holds the context's lock while the
+/// operation queues its kernels, hands them the slot's ResultWords, and then
+/// either waits for the published words or hands them, unread, to a
+/// PendingWords (defer).
 class OpWords {
  public:
-  OpWords(ContextState& st, cudaStream_t s) : st_(st), lock_(st.mutex), stream_(s), sequence_(++st.sequence) {
-    use_device(st.device);
-    if (st.words_dirty) {  // an earlier operation failed between launch and read-back
-      MPGPU_CUDA_CHECK(cudaMemsetAsync(st.device_words, 0, kWordsBytes, s));
-    }
-    st.words_dirty = true;
-  }
+  OpWords(ContextState& st, cudaStream_t s)
+      : st_(st), lock_(st.mutex), stream_(s), slot_((use_device(st.device), acquire_slot(st))),
+        sequence_(++st.sequence) {}
+  OpWords(const OpWords&) = delete;
+  OpWords& operator=(const OpWords&) = delete;
+  ~OpWords();
+
   ResultWords words() const {
-    auto* base = static_cast<unsigned long long*>(st_.device_words);
-    return {base, reinterpret_cast<unsigned int*>(base + kSlotCount),
-            static_cast<unsigned long long*>(st_.mapped_words), sequence_};
+    auto* base = static_cast<unsigned long long*>(st_.device_words) + slot_ * kSlotStride;
+    auto* published = static_cast<unsigned long long*>(st_.mapped_words) + slot_ * kSlotStride;
+    return {base, reinterpret_cast<unsigned int*>(base + kSlotCount), published, sequence_};
   }
-  /// Waits until the operation's final kernel has published its words
-  /// (polling the "done" word, with a stream query now and then so that a
-  /// failed kernel raises its error instead of hanging); returns the words.
+  /// Waits until the operation's final kernel has published its words and
+  /// returns them (valid while this object lives).
   const std::uint64_t* wait() {
-    const volatile std::uint64_t* done = static_cast<const volatile std::uint64_t*>(st_.pinned_words) + kSlotCount;
-    for (unsigned spins = 1; *done != sequence_; ++spins) {
-      if (spins % 256 == 0) {
-        const cudaError_t e = cudaStreamQuery(stream_);
-        if (e == cudaSuccess && *done != sequence_)
-          throw Error("mpgpu: internal error: a device operation finished without publishing its result");
-        if (e != cudaSuccess && e != cudaErrorNotReady) check(e, "cudaStreamQuery", __FILE__, __LINE__);
-      }
-    }
+    wait_for_done(st_, slot_, sequence_, stream_);
+    state_ = State::read;
     std::atomic_thread_fence(std::memory_order_acquire);
-    st_.words_dirty = false;
-    return static_cast<const std::uint64_t*>(st_.pinned_words);
+    return const_cast<const std::uint64_t*>(published_words(st_, slot_));
   }
   /// For operations whose last step is not a publishing kernel (a CUB call
   /// writing straight into the mapped words): waits for the whole stream.
   const std::uint64_t* wait_stream() {
     MPGPU_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    st_.words_dirty = false;
-    return static_cast<const std::uint64_t*>(st_.pinned_words);
+    state_ = State::read;
+    return const_cast<const std::uint64_t*>(published_words(st_, slot_));
   }
-  /// The device words (slots + arrival counter) and the published words
-  /// (slots + "done") occupy this many bytes each.
-  static constexpr std::size_t kWordsBytes = (kSlotCount + 1) * sizeof(std::uint64_t);
+  /// Call after queueing the final (publishing) kernel: the words will be
+  /// read later, through the returned object.
+  Pending defer() {
+    Pending p = std::make_unique<PendingWords>(st_, slot_, sequence_, stream_);
+    state_ = State::deferred;
+    return p;
+  }
 
  private:
+  enum class State { queued, read, deferred };
   ContextState& st_;
   std::lock_guard<std::recursive_mutex> lock_;
   cudaStream_t stream_;
+  int slot_;
   std::uint64_t sequence_;
+  State state_ = State::queued;
 };
 
 }  // namespace mpgpu::detail::cuda

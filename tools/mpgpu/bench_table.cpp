@@ -27,11 +27,18 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// One warm-up call (which also sizes the run), then `reps` timed calls.
-/// `sync` waits for queued device work, before and after each call, so a
-/// timing covers exactly the call's own work.
+/// One warm-up call (which also sizes the run), then `reps` timed samples.
+/// A sample is `burst` back-to-back calls with `sync` (waiting for queued
+/// device work) before the first and after the last, divided by `burst`.
+/// For the device, bursts measure the cost of a call in a stream of calls,
+/// which is what an application that chains operations pays: operations
+/// that return before their kernels finish (integer.hpp, "Streams") then
+/// overlap their launch with the previous call's kernels. The burst is
+/// sized from the warm-up call to about `kBurstTarget` (at most 32 calls);
+/// the host side (GMP) uses bursts of 1.
 template <class F, class Sync>
-Measurement measure(F&& call, Sync&& sync, const RepPolicy& policy) {
+Measurement measure(F&& call, Sync&& sync, const RepPolicy& policy, bool bursts) {
+  constexpr double kBurstTarget = 0.5e-3;
   sync();
   auto t0 = Clock::now();
   call();
@@ -42,19 +49,22 @@ Measurement measure(F&& call, Sync&& sync, const RepPolicy& policy) {
     const double fit = std::ceil(policy.target_s / warm);
     reps = static_cast<int>(std::clamp(fit, double(policy.min_reps), double(policy.max_reps)));
   }
+  int burst = 1;
+  if (bursts && warm > 0) burst = static_cast<int>(std::clamp(std::ceil(kBurstTarget / warm), 1.0, 32.0));
   std::vector<double> times(static_cast<std::size_t>(reps));
   for (double& t : times) {
     sync();
     t0 = Clock::now();
-    call();
+    for (int i = 0; i < burst; ++i) call();
     sync();
-    t = seconds_since(t0);
+    t = seconds_since(t0) / burst;
   }
   std::sort(times.begin(), times.end());
   const std::size_t n = times.size();
   Measurement m;
   m.median_s = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
   m.reps = reps;
+  m.burst = burst;
   return m;
 }
 
@@ -112,14 +122,14 @@ void measure_row(BenchRow& row, const std::function<std::unique_ptr<OpCase>()>& 
   bool mpgpu_ok = false;
   try {
     c = make();
-    row.mpgpu = measure([&] { c->run_mpgpu(); }, sync, policy);
+    row.mpgpu = measure([&] { c->run_mpgpu(); }, sync, policy, true);
     mpgpu_ok = true;
   } catch (const std::exception& e) {
     row.error = one_line(std::string("mpgpu: ") + e.what());
   }
   if (!c) return;
   try {
-    row.gmp = measure([&] { c->run_gmp(); }, no_sync, policy);
+    row.gmp = measure([&] { c->run_gmp(); }, no_sync, policy, false);
     if (mpgpu_ok) {
       row.verified = c->verify();
       if (!row.verified) row.error = "result differs from GMP's";
@@ -272,8 +282,10 @@ void print_bench_help(std::ostream& out) {
          "\n"
          "Times each operation at each size with mpgpu (in the chosen context) and with\n"
          "plain GMP mpz calls on the host, on the same random full-size operands, and\n"
-         "checks that the results are equal. Times are medians of repeated calls after a\n"
-         "warm-up call; device work is synchronized before and after each call.\n"
+         "checks that the results are equal. Times are medians over repeated samples\n"
+         "after a warm-up call. An mpgpu sample is a burst of up to 32 back-to-back calls\n"
+         "(about 0.5 ms of work) with the device synchronized before and after, divided\n"
+         "by the burst: the cost of a call in a stream of calls. GMP samples are single calls.\n"
          "\n"
          "operations: ";
   auto list_ops = [&out](bool batch) {

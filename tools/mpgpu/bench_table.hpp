@@ -38,8 +38,9 @@ struct RepPolicy {
 };
 
 struct Measurement {
-  double median_s = 0;  ///< median of the timed calls (after one warm-up call)
-  int reps = 0;         ///< 0 when the operation failed
+  double median_s = 0;  ///< median time per call over the samples (after one warm-up call)
+  int reps = 0;         ///< samples; 0 when the operation failed
+  int burst = 1;        ///< back-to-back calls per sample
 };
 
 struct BenchRow {

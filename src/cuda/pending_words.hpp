@@ -1,0 +1,67 @@
+// Word slots and unread results, the host side (g++; the code is in
+// cuda/word_slots.cu).
+//
+// Every device operation that returns small results (a size, a comparison
+// key) owns one word slot of its context while it runs
+// (include/mpgpu/device/result_words.cuh). An operation queued on the
+// context's own stream does not wait for them: it hands the slot to a
+// PendingWords, which the result Integer keeps until someone asks for its
+// size or sign. A chain of additions then costs one launch per operation and
+// no host-device round trip; the ~7.5 us read-back is paid once, when the
+// value is looked at.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "context_state.hpp"
+#include "mpgpu/device/result_words.cuh"
+
+namespace mpgpu::detail::cuda {
+
+/// Slots per context (more unread results than this make the oldest one be
+/// read, which waits for it) and the words each occupies: kSlotCount result
+/// words and one more, the arrival counter on the device and "done" on the
+/// host; 8 words keep slots on separate 64-byte lines.
+inline constexpr int kWordSlots = 4096;
+inline constexpr std::size_t kSlotStride = 8;
+static_assert(device::kSlotCount + 1 <= static_cast<int>(kSlotStride));
+
+/// The comparison key of kSlotOrder as -1, 0, +1 (limb_search.cuh: 0 equal,
+/// odd a > b, even nonzero a < b).
+inline int order_of(const std::uint64_t* words) {
+  const std::uint64_t key = words[device::kSlotOrder];
+  return key == 0 ? 0 : ((key & 1) ? 1 : -1);
+}
+
+/// The words an operation's final kernel will publish, owned until read.
+/// Not movable: the context's pool points at it while it holds a slot.
+class PendingWords {
+ public:
+  PendingWords(ContextState& st, int slot, std::uint64_t sequence, Stream stream);
+  PendingWords(const PendingWords&) = delete;
+  PendingWords& operator=(const PendingWords&) = delete;
+  /// Gives the slot back (retired until the operation is done, if unread).
+  ~PendingWords();
+
+  /// Waits for the operation (polling its "done" word; a failed kernel
+  /// raises its CUDA error) and returns its kSlotCount words.
+  const std::uint64_t* wait();
+  Stream stream() const { return stream_; }
+  std::uint64_t sequence() const { return sequence_; }
+
+  /// For the pool, under the context's lock: reads the words now and frees
+  /// the slot (the oldest unread result when every slot is taken).
+  void settle_locked();
+
+ private:
+  ContextState& st_;
+  int slot_;  // -1 once read
+  std::uint64_t sequence_;
+  Stream stream_;
+  std::uint64_t words_[device::kSlotCount] = {};
+};
+
+using Pending = std::unique_ptr<PendingWords>;
+
+}  // namespace mpgpu::detail::cuda

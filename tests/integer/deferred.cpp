@@ -1,0 +1,137 @@
+// Results whose size and sign are still on the device (integer.hpp,
+// "Streams"): on the CUDA backend add, sub, shifts, bitwise operations, mul
+// and sum return before their kernels finish and the result reads its size
+// when first needed. These tests chain such operations without looking at
+// the intermediate values, drop unread results, keep more unread results
+// alive than the context has word slots (4096), negate and copy unread
+// results, and run on another stream (which must wait). On the CPU backend
+// the same code checks the plain GMP path.
+#include <cstdint>
+#include <vector>
+
+#include "integer_test.hpp"
+
+namespace {
+
+using mpgpu::Integer;
+using namespace mpgpu_test;
+
+class Deferred : public IntegerTest {};
+MPGPU_INSTANTIATE_ON_BACKEND(Deferred);
+
+TEST_P(Deferred, LongChainOfMixedOperationsMatchesGmp) {
+  Operands gen;
+  Mpz a = gen.random_signed(80), b = gen.random_signed(60), c = gen.random_signed(2);
+  Integer x = make(a), y = make(b), z = make(c);
+  Mpz want(a);
+  for (int i = 0; i < 300; ++i) {
+    switch (i % 6) {
+      case 0: add(x, x, y); mpz_add(want, want, b); break;
+      case 1: sub(x, x, z); mpz_sub(want, want, c); break;
+      case 2: mpgpu::mul_2exp(x, x, 5); mpz_mul_2exp(want, want, 5); break;
+      case 3: mpgpu::fdiv_q_2exp(x, x, 3); mpz_fdiv_q_2exp(want, want, 3); break;
+      case 4: mpgpu::xor_(x, x, z); mpz_xor(want, want, c); break;
+      case 5: sub(x, y, x); mpz_sub(want, b, want); break;
+    }
+  }
+  EXPECT_TRUE(matches(x, want));
+}
+
+TEST_P(Deferred, EqualSizeSubtractionTakesItsSignFromTheDevice) {
+  Operands gen;
+  for (int i = 0; i < 40; ++i) {
+    const Mpz a = gen.runs(64 * (1 + i % 7)), b = gen.runs(64 * (1 + i % 7));  // equal sizes
+    Mpz want;
+    mpz_sub(want, a, b);
+    const Integer x = make(a), y = make(b);
+    Integer r = x - y;  // unread: size and order on the device
+    Integer negated = r;  // a copy reads them
+    negated.negate();
+    Integer s = y - x;
+    s.negate();           // negating an unread result flips its pending sign
+    Integer equal = x - x;  // zero: sign 0 once read
+    EXPECT_TRUE(matches(r, want)) << a << " - " << b;
+    EXPECT_TRUE(matches(s, want)) << "-(" << b << " - " << a << ")";
+    mpz_neg(want, want);
+    EXPECT_TRUE(matches(negated, want));
+    EXPECT_EQ(equal.sign(), 0);
+    EXPECT_EQ(equal.size(), 0u);
+  }
+}
+
+TEST_P(Deferred, MoreUnreadResultsThanWordSlots) {
+  Operands gen;
+  const Mpz a = gen.runs(200);
+  const Integer x = make(a);
+  const int count = 4096 + 300;  // the context has 4096 word slots
+  std::vector<Integer> results;
+  results.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    results.push_back(x + Integer(i, ctx()));
+  }
+  for (int i = 0; i < count; i += 37) {
+    Mpz want;
+    mpz_add_ui(want, a, static_cast<unsigned long>(i));
+    ASSERT_TRUE(matches(results[static_cast<std::size_t>(i)], want)) << i;
+  }
+  Mpz last;
+  mpz_add_ui(last, a, count - 1);
+  EXPECT_TRUE(matches(results.back(), last));
+}
+
+TEST_P(Deferred, DroppedUnreadResultsFreeTheirSlots) {
+  Operands gen;
+  const Mpz a = gen.runs(3000), b = gen.runs(3000);
+  const Integer x = make(a), y = make(b);
+  Integer keep(ctx());
+  for (int i = 0; i < 10000; ++i) {
+    Integer dropped = x + y;  // destroyed unread
+    add(keep, x, y);          // overwrites an unread result in place
+  }
+  Mpz want;
+  mpz_add(want, a, b);
+  EXPECT_TRUE(matches(keep, want));
+}
+
+TEST_P(Deferred, ProductsAndSumsAreReadWhenNeeded) {
+  Operands gen;
+  const Mpz a = gen.runs(64 * 5000), b = -gen.runs(64 * 3000);  // a device (NTT) product
+  Mpz want;
+  mpz_mul(want, a, b);
+  const Integer x = make(a), y = make(b);
+  Integer p = x * y;
+  Integer q = p + x;  // uses the unread product
+  mpz_add(want, want, a);
+  EXPECT_TRUE(matches(q, want));
+  std::vector<Integer> terms{x, y, x, -y};
+  Integer s(ctx());
+  mpgpu::sum(s, terms);
+  Mpz want_sum;
+  mpz_add(want_sum, a, a);
+  EXPECT_TRUE(matches(s, want_sum));
+}
+
+TEST_P(Deferred, OtherStreamsWaitForTheirResults) {
+  if (!on_gpu()) GTEST_SKIP() << "streams are a CUDA matter";
+  // Another context's stream is just another CUDA stream of the device.
+  const mpgpu::Context other = mpgpu::Context::cuda(ctx().device());
+  const mpgpu::Stream s = other.stream();
+  Operands gen;
+  const Mpz a = gen.runs(64 * 1000), b = gen.runs(64 * 1000);
+  const Integer x = make(a), y = make(b);
+  Integer r(ctx());
+  sub(r, x, y, s);
+  EXPECT_FALSE(r.has_pending());  // read before returning
+  Mpz want;
+  mpz_sub(want, a, b);
+  EXPECT_TRUE(matches(r, want));
+  Integer u = x + y;  // the context's stream: unread
+  EXPECT_TRUE(u.has_pending());
+  add(u, u, y, s);    // reads u, then waits for the new result
+  EXPECT_FALSE(u.has_pending());
+  mpz_add(want, a, b);
+  mpz_add(want, want, b);
+  EXPECT_TRUE(matches(u, want));
+}
+
+}  // namespace
