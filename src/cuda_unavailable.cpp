@@ -2,6 +2,7 @@
 // and every device operation explains why it cannot run.
 #include "batch_backend.hpp"
 #include "cuda/backend.hpp"
+#include "dot_backend.hpp"
 #include "mpgpu/error.hpp"
 
 namespace mpgpu::detail::cuda {
@@ -87,3 +88,19 @@ std::size_t first_zero_instance(ContextState&, Stream, const limb_t*, std::size_
 }
 
 }  // namespace mpgpu::detail::batch::cuda
+
+namespace mpgpu::detail::dot_cuda {
+
+// Dot and matrix products mod p on a CUDA context (src/dot_backend.hpp).
+BadElement dot(ContextState&, Stream, const DotArgs&, std::uint64_t*, std::uint64_t*) {
+  throw BackendUnavailable("mpgpu: dot products on a CUDA context need the CUDA backend, which this build does not have");
+}
+BadElement check_matrix(ContextState&, Stream, dot::Residue, const void*, std::size_t, std::size_t, std::size_t,
+                        std::uint64_t) {
+  throw BackendUnavailable("mpgpu: matrix products on a CUDA context need the CUDA backend, which this build does not have");
+}
+void matmul(ContextState&, Stream, const MatArgs&) {
+  throw BackendUnavailable("mpgpu: matrix products on a CUDA context need the CUDA backend, which this build does not have");
+}
+
+}  // namespace mpgpu::detail::dot_cuda
