@@ -28,4 +28,34 @@ void ntt_forward(const Context& ctx, std::uint64_t* data, std::size_t batch, int
 void ntt_inverse(const Context& ctx, std::uint64_t* data, std::size_t batch, int log_n, std::uint64_t p,
                  NttOrder input = NttOrder::natural, Stream s = nullptr);
 
+// ---- pointwise and polynomial products mod p (src/ntt_poly_api.cpp) ---------------
+// Same primes as the transforms (checked the same way). Every coefficient of
+// an input must be a canonical residue < p: checked before anything is
+// written (on the device by a scan that synchronizes the stream); a failed
+// call throws InvalidArgument and leaves every buffer untouched.
+
+/// out[i] = a[i] * b[i] mod p, i < count. out may be a or b (exactly); any
+/// other overlap of out with an input is rejected.
+void ntt_pointwise_mul(const Context& ctx, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b,
+                       std::size_t count, std::uint64_t p, Stream s = nullptr);
+
+/// c = a * b mod p as polynomials (coefficient i of x^i): c gets
+/// len_a + len_b - 1 coefficients, or none when len_a or len_b is 0. The
+/// product's padded length 2^n (the smallest power of two >= len_a + len_b
+/// - 1) must divide p - 1 and be at most 2^28; otherwise InvalidArgument
+/// names the lengths and the prime's 2-adic limit, whichever method would
+/// run. Short products use the schoolbook method, longer ones zero-padded
+/// NTTs (forward with bit-reversed output, pointwise, inverse with
+/// bit-reversed input). c may alias a or b (any overlap): the inputs are
+/// read into scratch before c is written.
+void poly_mul(const Context& ctx, std::uint64_t* c, const std::uint64_t* a, std::size_t len_a,
+              const std::uint64_t* b, std::size_t len_b, std::uint64_t p, Stream s = nullptr);
+
+/// `batch` independent products: a holds batch polynomials of len_a
+/// coefficients, b batch of len_b, c batch of len_a + len_b - 1, each
+/// contiguous. Same rules as poly_mul.
+void poly_mul_batch(const Context& ctx, std::uint64_t* c, const std::uint64_t* a, std::size_t len_a,
+                    const std::uint64_t* b, std::size_t len_b, std::size_t batch, std::uint64_t p,
+                    Stream s = nullptr);
+
 }  // namespace mpgpu

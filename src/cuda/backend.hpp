@@ -92,6 +92,29 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 void ntt_transform(ContextState& st, Stream s, std::uint64_t* data, std::size_t batch, int log_n,
                    std::uint64_t p, std::uint64_t generator, bool forward, bool bit_reversed);
 
+// ---- products mod a word-size prime (ntt_poly.cu) -----------------------------------
+/// Index of the first x[i] >= p (n if none), its value in `value`; synchronizes s.
+std::size_t ntt_first_unreduced(ContextState& st, Stream s, const std::uint64_t* x, std::size_t n,
+                                std::uint64_t p, std::uint64_t& value);
+/// out[i] = a[i] b[i] mod p (residues < p); out may equal a or b.
+void ntt_pointwise(ContextState& st, Stream s, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b,
+                   std::size_t count, std::uint64_t p);
+/// `batch` products c = a * b mod p of residue polynomials (lengths >= 1),
+/// schoolbook or through 2^log_n-point NTTs; c may overlap a or b.
+void poly_mul_schoolbook(ContextState& st, Stream s, std::uint64_t* c, const std::uint64_t* a, std::size_t len_a,
+                         const std::uint64_t* b, std::size_t len_b, std::size_t batch, std::uint64_t p);
+void poly_mul_ntt(ContextState& st, Stream s, std::uint64_t* c, const std::uint64_t* a, std::size_t len_a,
+                  const std::uint64_t* b, std::size_t len_b, std::size_t batch, int log_n, std::uint64_t p,
+                  std::uint64_t generator);
+
+// ---- the big prime FFT (gfp_fft.cu) -------------------------------------------------
+/// In place on the digit-major vector x of n = (2k)^e elements of Z/pZ,
+/// p = radix^k + 1, k in {8, 16, 32}: dir = +1 forward, -1 inverse (see
+/// include/mpgpu/gfp/fft_device.hpp). table: device, omega^0 .. omega^(n-1)
+/// element-major; scale: host, k digits (N^-1) applied at the end, or null.
+void gfp_fft(ContextState& st, Stream s, int k, std::uint64_t radix, std::uint64_t* x, std::size_t n, int e,
+             const std::uint64_t* table, int dir, const std::uint64_t* scale);
+
 // ---- reductions (reduce.cu) -----------------------------------------------------------
 std::uint64_t popcount(ContextState& st, Stream s, Operand a);
 /// r = sum of the magnitudes of `count` terms (host array of device operands).

@@ -3,7 +3,8 @@
 // with J = N/K, applied recursively: the DFT_K's are shift-only (base_dft),
 // the twiddles D are general products (Field::mul) except those that are
 // powers of omega^(N/K) = r, which are shifts too. Reference implementation
-// for correctness (vectors, copies); the device six-step is not done.
+// for correctness (vectors, copies); the staged device version is
+// fft_device.hpp (Stockham stages in fft_stages.cuh).
 #pragma once
 
 #include <cstddef>
