@@ -32,6 +32,7 @@
 #include "mpgpu/dot/dot_device.hpp"
 #include "mpgpu/dot/dot_host.hpp"
 #include "mpgpu/dot/matmul_device.hpp"
+#include "mpgpu/dot/matmul_host.hpp"
 
 #define CHECK(call)                                                                                        \
   do {                                                                                                     \
@@ -256,6 +257,38 @@ void matmul_row(const mpgpu::Context& ctx, const char* what, std::size_t size, s
   CHECK(cudaFree(dC));
 }
 
+/// The same product on the host (matmul_host.hpp, one thread of this
+/// machine's CPU) and on the device, at a size the host finishes in seconds.
+void host_vs_device_matmul_rows(const mpgpu::Context& ctx, std::size_t n, std::uint64_t p) {
+  const std::size_t elems = n * n;
+  const auto A = fill_host<double>(elems, 7, p), B = fill_host<double>(elems, 8, p);
+  std::vector<double> C(elems);
+  const auto t0 = std::chrono::steady_clock::now();
+  dot::matmul(C.data(), n, A.data(), n, B.data(), n, n, n, n, p, Method::automatic);
+  const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  double *dA, *dB, *dC;
+  CHECK(cudaMalloc(&dA, elems * 8));
+  CHECK(cudaMalloc(&dB, elems * 8));
+  CHECK(cudaMalloc(&dC, elems * 8));
+  CHECK(cudaMemcpy(dA, A.data(), elems * 8, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dB, B.data(), elems * 8, cudaMemcpyHostToDevice));
+  const double dev_ms =
+      time_device(ctx, [&](int) { dot::matmul(ctx, dC, n, dA, n, dB, n, n, n, n, p, Method::automatic); }, 5);
+  std::vector<double> D(elems);
+  CHECK(cudaMemcpy(D.data(), dC, elems * 8, cudaMemcpyDeviceToHost));
+  const bool ok = D == C;  // every entry, against the host result
+  g_all_ok &= ok;
+  const double flop = 2.0 * n * n * n;
+  std::printf("| host CPU, automatic (1 thread) | %zu^3 | %llu | %.4g | %.3g | - | %s |\n", n,
+              static_cast<unsigned long long>(p), host_ms, flop / host_ms / 1e9, ok ? "yes" : "NO");
+  std::printf("| device, automatic (speed-up over the host: %.0fx) | %zu^3 | %llu | %.4g | %.3g | - | %s |\n",
+              host_ms / dev_ms, n, static_cast<unsigned long long>(p), dev_ms, flop / dev_ms / 1e9, ok ? "yes" : "NO");
+  std::fflush(stdout);
+  CHECK(cudaFree(dA));
+  CHECK(cudaFree(dB));
+  CHECK(cudaFree(dC));
+}
+
 /// Plain cuBLAS DGEMM of an n^3 product (the rate the mod-p product is held to).
 double plain_dgemm_ms(const mpgpu::Context& ctx, std::size_t n, int reps) {
   double *A, *B, *C;
@@ -330,6 +363,7 @@ int main(int argc, char** argv) {
   const std::size_t isize = quick ? 1024 : 4096;
   matmul_row<std::uint64_t>(ctx, "mod p, integer_delayed (uint64, 62-bit p)", isize, 4611686018427387847ull,
                             Method::integer_delayed, 3, -1);
+  host_vs_device_matmul_rows(ctx, quick ? 256 : 1024, 1048573);
   std::printf("\nAll rows verified: %s\n", g_all_ok ? "yes" : "NO");
   return g_all_ok ? 0 : 1;
 }

@@ -97,9 +97,9 @@ if(GMP_LIBRARY)
   endif()
 endif()
 string(APPEND MPGPU_PC_LIBS_EXTRA " -lgmp")
-# A static libmpgpu carries no cudart of its own: its users link it.
+# A static libmpgpu carries no cudart or cuBLAS of its own: its users link them.
 if(MPGPU_CONFIG_NEEDS_CUDATOOLKIT)
-  string(APPEND MPGPU_PC_LIBS_EXTRA " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lpthread")
+  string(APPEND MPGPU_PC_LIBS_EXTRA " -L${CUDAToolkit_LIBRARY_DIR} -lcublas -lcudart_static -ldl -lrt -lpthread")
 endif()
 
 # mpgpu.pc is written at install time so that its prefix is the one given to

@@ -32,7 +32,8 @@
 // (x); then that every element of A and B is a residue in [0, p) (an integer,
 // for doubles). Violations throw mpgpu::InvalidArgument naming the function
 // and the bound or the first bad element ("A[2][5]"); C is untouched then.
-// k = 0 gives C = 0. Host only; the cuBLAS DGEMM path is not written yet.
+// k = 0 gives C = 0. Host only; the GPU versions (cuBLAS DGEMM k-blocks and an
+// integer kernel) are in matmul_device.hpp.
 #pragma once
 
 #include <cstddef>
