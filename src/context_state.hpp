@@ -39,6 +39,11 @@ struct ContextState {
   // every slot is taken the oldest can be read and its slot reclaimed.
   std::vector<cuda::PendingWords*> slot_owner;
   std::uint64_t sequence = 0;    // numbers operations for the "done" word
+  // Tile statuses of the scan add on the context's stream (cuda/add_sub.cu):
+  // zeroed once, each operation tags its statuses with a new epoch.
+  void* carry_tiles = nullptr;  // owned (CUDA), carry_tiles_count words
+  std::size_t carry_tiles_count = 0;
+  std::uint32_t carry_epoch = 0;
   std::size_t total_memory = 0;  // bytes of device memory
   std::recursive_mutex mutex;    // guards the word slots and caches across threads
   // Device twiddles of the public NTT, per (prime, log2 length), made on

@@ -43,6 +43,9 @@ void destroy_context(ContextState& st) noexcept {
   if (st.stream) cudaStreamSynchronize(st.stream);
   for (auto& entry : st.ntt_twiddles) cudaFree(entry.second);
   st.ntt_twiddles.clear();
+  if (st.carry_tiles) cudaFreeAsync(st.carry_tiles, st.stream);  // pool memory
+  st.carry_tiles = nullptr;
+  st.carry_tiles_count = 0;
   free_word_slots(st);
   if (st.stream) cudaStreamDestroy(st.stream);
   st.stream = nullptr;

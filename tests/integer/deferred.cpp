@@ -59,6 +59,48 @@ TEST_P(Deferred, EqualSizeSubtractionTakesItsSignFromTheDevice) {
   }
 }
 
+// Sizes around 2048 limbs, where an equal-size subtraction switches from one
+// block that compares and subtracts to a search and a multi-tile scan.
+TEST_P(Deferred, EqualSizeSubtractionAroundTheOneBlockLimit) {
+  Operands gen;
+  for (std::size_t limbs : {std::size_t{2047}, std::size_t{2048}, std::size_t{2049}, std::size_t{4097}}) {
+    const Mpz a = gen.runs(64 * limbs);
+    for (int where = 0; where < 3; ++where) {
+      Mpz b(a);
+      if (where == 0) mpz_combit(b, 0);                // differ in the lowest bit only
+      if (where == 1) mpz_combit(b, 64 * limbs - 2);   // differ near the top
+      const Integer x = make(a), y = make(b);
+      Mpz want;
+      mpz_sub(want, a, b);
+      EXPECT_TRUE(matches(x - y, want)) << limbs << " limbs, case " << where;
+      mpz_neg(want, want);
+      EXPECT_TRUE(matches(y - x, want)) << limbs << " limbs, case " << where;
+    }
+  }
+}
+
+// Multi-tile additions whose carries need the look-back (a run of all-ones
+// limbs across every tile), alternating sizes so that the context's tile
+// statuses are reused, grown, and read with statuses of earlier operations
+// still in them.
+TEST_P(Deferred, CarryLookBackAcrossReusedTileStatuses) {
+  const std::size_t sizes[] = {3 * 2048, 40 * 2048 + 5, 5 * 2048 + 1, 200 * 2048, 2 * 2048};
+  for (int round = 0; round < 3; ++round)
+    for (std::size_t limbs : sizes) {
+      Mpz ones;
+      mpz_ui_pow_ui(ones, 2, 64 * limbs);
+      mpz_sub_ui(ones, ones, 1);  // every limb all-ones
+      const Integer x = make(ones);
+      const Integer one(1, ctx());
+      Mpz want;
+      mpz_add_ui(want, ones, 1);
+      Integer sum = x + one;  // carries from limb 0 through every tile
+      EXPECT_TRUE(matches(sum, want)) << limbs << " limbs";
+      Integer diff = sum - one;  // borrows back through every tile
+      EXPECT_TRUE(matches(diff, ones)) << limbs << " limbs";
+    }
+}
+
 TEST_P(Deferred, MoreUnreadResultsThanWordSlots) {
   Operands gen;
   const Mpz a = gen.runs(200);

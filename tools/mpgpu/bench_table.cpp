@@ -27,18 +27,24 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// One warm-up call (which also sizes the run), then `reps` timed samples.
+/// Warm-up calls (the last sizes the run), then `reps` timed samples.
 /// A sample is `burst` back-to-back calls with `sync` (waiting for queued
 /// device work) before the first and after the last, divided by `burst`.
 /// For the device, bursts measure the cost of a call in a stream of calls,
 /// which is what an application that chains operations pays: operations
 /// that return before their kernels finish (integer.hpp, "Streams") then
 /// overlap their launch with the previous call's kernels. The burst is
-/// sized from the warm-up call to about `kBurstTarget` (at most 32 calls);
+/// sized from the last warm-up call to about `kBurstTarget` (at most 32 calls);
 /// the host side (GMP) uses bursts of 1.
 template <class F, class Sync>
 Measurement measure(F&& call, Sync&& sync, const RepPolicy& policy, bool bursts) {
   constexpr double kBurstTarget = 0.5e-3;
+  // Device: two warm-up calls (the first may load kernels and fill pools,
+  // so the second sizes the run); host: one.
+  if (bursts) {
+    sync();
+    call();
+  }
   sync();
   auto t0 = Clock::now();
   call();

@@ -2,16 +2,15 @@
 // memory: each block loads a tile, forms limb sums and carry statuses, scans
 // the statuses across each warp (shuffles) and across the block's warps,
 // takes the tile's carry-in from the 32 limbs just before it (or, after a
-// run of 32+ propagating limbs, by decoupled look-back over
-// cub::ScanTileState), then adds the carries in and stores. No carry buffer,
-// no second pass.
+// run of 32+ propagating limbs, by decoupled look-back over epoch-tagged
+// tile statuses, carry_tiles.cuh), then adds the carries in and stores. No
+// carry buffer, no second pass.
 //
 // Bytes moved: read a and b once, write r once (3n limbs), the floor; the
 // peek adds 512 bytes per 32 KiB tile, read from L2.
 #pragma once
 
-#include <cub/agent/single_pass_scan_operators.cuh>
-
+#include "mpgpu/device/carry_tiles.cuh"
 #include "mpgpu/limb/arith.cuh"
 #include "mpgpu/device/limb_pairs.cuh"
 #include "mpgpu/device/result_words.cuh"
@@ -34,8 +33,6 @@ struct ScanAddPolicy {
   static constexpr int kMinBlocksPerSM = 6;
 };
 
-using CarryTileState = cub::ScanTileState<std::uint32_t>;
-
 /// Operand b of an addition: limbs in device memory, or one scalar limb
 /// (when `limbs` is nullptr), zero beyond `size`.
 struct AddendB {
@@ -43,12 +40,6 @@ struct AddendB {
   std::size_t size;
   limb_t scalar;
 };
-
-/// Marks every tile's status invalid before a look-back scan.
-template <class TileState>
-__global__ void init_tile_state(TileState state, int num_tiles) {
-  state.InitializeStatus(num_tiles);
-}
 
 /// Inclusive scan of carry statuses across a warp (lane order = limb order).
 __device__ __forceinline__ std::uint32_t warp_carry_scan(std::uint32_t v, int lane) {
@@ -68,17 +59,16 @@ struct ShortPause {
 /// Carry status into tile `tile` (> 0): combines the statuses of the tiles
 /// before it, walking back 32 tiles at a time (one per lane) until the
 /// nearest INCLUSIVE one. Called by a whole warp; the result is uniform.
-__device__ __forceinline__ std::uint32_t look_back_carry(CarryTileState& state, int tile, int lane) {
+__device__ __forceinline__ std::uint32_t look_back_carry(const CarryTiles& state, int tile, int lane) {
   constexpr limb::CarryCombine combine{};
   std::uint32_t later = limb::carry_propagate;  // combined statuses of the tiles already walked
   for (int window_end = tile - 1;; window_end -= 32) {
     const int idx = window_end - lane;  // lane 0: the nearest tile
-    typename CarryTileState::StatusWord status;
+    unsigned kind;
     std::uint32_t value;
-    // Indices below 0 read CUB's padding, whose status is "out of bounds":
-    // nothing carries in from there.
-    state.WaitForValid(idx, status, value, ShortPause{});
-    const bool stop = idx < 0 || status == typename CarryTileState::StatusWord(cub::SCAN_TILE_INCLUSIVE);
+    // Indices below 0 read "out of bounds": nothing carries in from there.
+    state.wait_for_valid(idx, kind, value, ShortPause{});
+    const bool stop = kind != CarryTiles::kPartial;
     if (idx < 0) value = limb::carry_kill;
     const unsigned stops = __ballot_sync(0xffffffffu, stop);
     const int last = stops ? __ffs(stops) - 1 : 31;  // lanes 0..last matter
@@ -95,13 +85,38 @@ __device__ __forceinline__ std::uint32_t look_back_carry(CarryTileState& state, 
 /// `order_from_slot`, a and b of equal size ordered by the comparison key a
 /// preceding search left in words.slots[kSlotOrder] (a < b: compute b - a).
 /// Publishes 1 + index of the highest nonzero limb of r as kSlotSize.
-template <bool kSubtract, class Policy = ScanAddPolicy>
+/// kOrderInBlock (one tile only, a and b of equal size an <= kTile): the
+/// block compares a and b itself, publishes the comparison key as
+/// kSlotOrder (limb_search.cuh's encoding) and subtracts the smaller: a
+/// small subtraction is then one launch.
+template <bool kSubtract, bool kOrderInBlock = false, class Policy = ScanAddPolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
-                    CarryTileState tile_state, ResultWords words, bool order_from_slot) {
+                    CarryTiles tile_state, ResultWords words, bool order_from_slot) {
   __shared__ std::uint32_t warp_status[Policy::kWarps];
   constexpr limb::CarryCombine combine{};
 
+  if constexpr (kOrderInBlock) {
+    static_assert(kSubtract, "ordering is for subtractions");
+    __shared__ unsigned long long block_key;
+    if (threadIdx.x == 0) block_key = 0;
+    __syncthreads();
+    unsigned long long key = 0;  // 2 (i + 1) + (a[i] > b[i]) for the highest differing limb i
+    for (std::size_t i = threadIdx.x; i < an; i += Policy::kThreads) {
+      const limb_t x = a[i], y = b.limbs[i];
+      if (x != y) key = 2ull * (i + 1) + (x > y ? 1 : 0);
+    }
+    if (key) atomicMax(&block_key, key);
+    __syncthreads();
+    key = block_key;
+    if (threadIdx.x == 0 && key) words.slots[kSlotOrder] = key;  // the only block
+    order_from_slot = false;
+    if (key != 0 && (key & 1) == 0) {  // |a| < |b|: compute b - a
+      const limb_t* t = a;
+      a = b.limbs;
+      b.limbs = t;
+    }
+  }
   if (order_from_slot) {
     const unsigned long long key = words.slots[kSlotOrder];
     if (key != 0 && (key & 1) == 0) {  // |a| < |b|: swap (equal sizes)
@@ -190,13 +205,13 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
       if (tile > 0 && deciding) tile_prefix = __shfl_sync(0xffffffffu, peek_status, 31 - __clz(deciding));
       const bool known = tile == 0 || deciding || block_total != limb::carry_propagate;
       if (lane == 0) {
-        if (tile == 0 || deciding) tile_state.SetInclusive(tile, combine(tile_prefix, block_total));
-        else if (known) tile_state.SetInclusive(tile, block_total);
-        else tile_state.SetPartial(tile, block_total);
+        if (tile == 0 || deciding) tile_state.set_inclusive(tile, combine(tile_prefix, block_total));
+        else if (known) tile_state.set_inclusive(tile, block_total);
+        else tile_state.set_partial(tile, block_total);
       }
       if (tile > 0 && !deciding) {
         tile_prefix = look_back_carry(tile_state, tile, lane);
-        if (!known && lane == 0) tile_state.SetInclusive(tile, combine(tile_prefix, block_total));
+        if (!known && lane == 0) tile_state.set_inclusive(tile, combine(tile_prefix, block_total));
       }
     }
     if (lane < Policy::kWarps) warp_status[lane] = combine(tile_prefix, warp_excl);
