@@ -32,6 +32,7 @@ Pending sub_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavai
 Pending sub_abs_ordered(ContextState&, Stream, limb_t*, const limb_t*, const limb_t*, std::size_t) {
   unavailable("sub");
 }
+Pending divrem_limb(ContextState&, Stream, limb_t*, limb_t*, Operand, limb_t, bool) { unavailable("division"); }
 int cmp_same_size(ContextState&, Stream, const limb_t*, const limb_t*, std::size_t) { unavailable("cmp"); }
 std::size_t lowest_nonzero(ContextState&, Stream, Operand) { unavailable("search"); }
 std::size_t normalized_size(ContextState&, Stream, Operand) { unavailable("search"); }

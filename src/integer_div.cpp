@@ -1,17 +1,19 @@
 // Division with GMP's three roundings (tdiv, fdiv, cdiv), mod, divexact,
 // divisibility and congruence, and the / and % operators (tdiv, as C and
-// gmpxx). Both backends run through GMP on the host in this release
-// (integer_host_gmp.hpp); division on the device (a scan for single-limb
-// divisors, a Newton reciprocal on the NTT product for large ones) is
-// future work.
+// gmpxx): the checks, and the choice of a path. The CPU backend calls GMP.
+// A CUDA context divides on the device by a one-limb divisor (the scan,
+// integer_div_limb.cpp) or a large one (Newton, integer_div_newton.cpp), and
+// otherwise through GMP on the host (integer_host_gmp.hpp).
 #include <utility>
 
+#include "integer_div_paths.hpp"
 #include "integer_host_gmp.hpp"
 
 namespace mpgpu {
 
 using detail::HostOperand;
 using detail::HostResult;
+using detail::Rounding;
 
 namespace {
 
@@ -25,12 +27,35 @@ void require_divisor(const char* op, const Integer& n, const Integer& d) {
     throw DivisionByZero(std::string("mpgpu::") + op + ": division by zero (the divisor is 0)");
 }
 
-void divide_qr(const char* op, QuotientRemainderFn fn, Integer& q, Integer& r, const Integer& n,
+/// q and/or r (either may be null) on the device when a device path takes
+/// this division (d != 0, CUDA context); false otherwise. d_sign replaces
+/// d's sign (mod divides by |d|).
+bool divide_on_device(Integer* q, Integer* r, const Integer& n, const Integer& d, int d_sign, Rounding rd,
+                      Stream s) {
+  if (!n.context().is_cuda()) return false;
+  if (d.size() == 1) {
+    detail::divide_by_limb(q, r, n, d.to_limbs()[0], d_sign, rd, false, s);
+    return true;
+  }
+  if (detail::newton_division_applies(n, d)) {
+    const Context& ctx = n.context();
+    // The Newton path queues on the context's stream: order it after the
+    // caller's, and the caller's later work after it.
+    detail::wait_for_caller_stream(ctx, s);
+    detail::divide_newton(q, r, n, d, d_sign, rd, nullptr);
+    if (s && s != ctx.stream()) detail::cuda::synchronize(ctx.stream());
+    return true;
+  }
+  return false;
+}
+
+void divide_qr(const char* op, QuotientRemainderFn fn, Rounding rd, Integer& q, Integer& r, const Integer& n,
                const Integer& d, Stream s) {
   if (&q == &r)
     throw InvalidArgument(std::string("mpgpu::") + op +
                           ": q and r are the same object; pass two different Integers");
   require_divisor(op, n, d);
+  if (divide_on_device(&q, &r, n, d, d.sign(), rd, s)) return;
   const Context& ctx = n.context();
   detail::wait_for_caller_stream(ctx, s);
   HostOperand hn(n), hd(d);
@@ -43,8 +68,11 @@ void divide_qr(const char* op, QuotientRemainderFn fn, Integer& q, Integer& r, c
   r = std::move(ir);
 }
 
-void divide_one(const char* op, OneResultFn fn, Integer& r, const Integer& n, const Integer& d, Stream s) {
+/// One result: the quotient (want_q) or the remainder of n / (d_sign |d|).
+void divide_one(const char* op, OneResultFn fn, Rounding rd, bool want_q, int d_sign, Integer& r, const Integer& n,
+                const Integer& d, Stream s) {
   require_divisor(op, n, d);
+  if (divide_on_device(want_q ? &r : nullptr, want_q ? nullptr : &r, n, d, d_sign, rd, s)) return;
   const Context& ctx = n.context();
   detail::wait_for_caller_stream(ctx, s);
   HostOperand hn(n), hd(d);
@@ -56,39 +84,45 @@ void divide_one(const char* op, OneResultFn fn, Integer& r, const Integer& n, co
 }  // namespace
 
 void tdiv_qr(Integer& q, Integer& r, const Integer& n, const Integer& d, Stream s) {
-  divide_qr("tdiv_qr", mpz_tdiv_qr, q, r, n, d, s);
+  divide_qr("tdiv_qr", mpz_tdiv_qr, Rounding::trunc, q, r, n, d, s);
 }
 void tdiv_q(Integer& q, const Integer& n, const Integer& d, Stream s) {
-  divide_one("tdiv_q", mpz_tdiv_q, q, n, d, s);
+  divide_one("tdiv_q", mpz_tdiv_q, Rounding::trunc, true, d.sign(), q, n, d, s);
 }
 void tdiv_r(Integer& r, const Integer& n, const Integer& d, Stream s) {
-  divide_one("tdiv_r", mpz_tdiv_r, r, n, d, s);
+  divide_one("tdiv_r", mpz_tdiv_r, Rounding::trunc, false, d.sign(), r, n, d, s);
 }
 void fdiv_qr(Integer& q, Integer& r, const Integer& n, const Integer& d, Stream s) {
-  divide_qr("fdiv_qr", mpz_fdiv_qr, q, r, n, d, s);
+  divide_qr("fdiv_qr", mpz_fdiv_qr, Rounding::floor, q, r, n, d, s);
 }
 void fdiv_q(Integer& q, const Integer& n, const Integer& d, Stream s) {
-  divide_one("fdiv_q", mpz_fdiv_q, q, n, d, s);
+  divide_one("fdiv_q", mpz_fdiv_q, Rounding::floor, true, d.sign(), q, n, d, s);
 }
 void fdiv_r(Integer& r, const Integer& n, const Integer& d, Stream s) {
-  divide_one("fdiv_r", mpz_fdiv_r, r, n, d, s);
+  divide_one("fdiv_r", mpz_fdiv_r, Rounding::floor, false, d.sign(), r, n, d, s);
 }
 void cdiv_qr(Integer& q, Integer& r, const Integer& n, const Integer& d, Stream s) {
-  divide_qr("cdiv_qr", mpz_cdiv_qr, q, r, n, d, s);
+  divide_qr("cdiv_qr", mpz_cdiv_qr, Rounding::ceil, q, r, n, d, s);
 }
 void cdiv_q(Integer& q, const Integer& n, const Integer& d, Stream s) {
-  divide_one("cdiv_q", mpz_cdiv_q, q, n, d, s);
+  divide_one("cdiv_q", mpz_cdiv_q, Rounding::ceil, true, d.sign(), q, n, d, s);
 }
 void cdiv_r(Integer& r, const Integer& n, const Integer& d, Stream s) {
-  divide_one("cdiv_r", mpz_cdiv_r, r, n, d, s);
+  divide_one("cdiv_r", mpz_cdiv_r, Rounding::ceil, false, d.sign(), r, n, d, s);
 }
-void mod(Integer& r, const Integer& n, const Integer& d, Stream s) { divide_one("mod", mpz_mod, r, n, d, s); }
+void mod(Integer& r, const Integer& n, const Integer& d, Stream s) { divide_one("mod", mpz_mod, Rounding::floor, false, 1, r, n, d, s); }
 void divexact(Integer& q, const Integer& n, const Integer& d, Stream s) {
-  divide_one("divexact", mpz_divexact, q, n, d, s);
+  divide_one("divexact", mpz_divexact, Rounding::trunc, true, d.sign(), q, n, d, s);
 }
 
 bool divisible_p(const Integer& n, const Integer& d, Stream s) {
   detail::require_same_context("divisible_p", n, d);
+  if (n.context().is_cuda() && d.size() == 1) return detail::remainder_by_limb(n, d.to_limbs()[0], s) == 0;
+  if (!d.is_zero() && detail::newton_division_applies(n, d)) {
+    Integer r(n.context());
+    divide_on_device(nullptr, &r, n, d, d.sign(), Rounding::trunc, s);
+    return r.is_zero();
+  }
   detail::wait_for_caller_stream(n.context(), s);
   HostOperand hn(n), hd(d);
   return mpz_divisible_p(hn, hd) != 0;  // d == 0: true only for n == 0, as GMP
@@ -100,6 +134,37 @@ bool congruent_p(const Integer& n, const Integer& c, const Integer& d, Stream s)
   detail::wait_for_caller_stream(n.context(), s);
   HostOperand hn(n), hc(c), hd(d);
   return mpz_congruent_p(hn, hc, hd) != 0;  // d == 0: n == c, as GMP
+}
+
+std::uint64_t tdiv_qr_ui(Integer& q, Integer& r, const Integer& n, std::uint64_t d, Stream s) {
+  if (&q == &r)
+    throw InvalidArgument("mpgpu::tdiv_qr_ui: q and r are the same object; pass two different Integers");
+  if (d == 0) throw DivisionByZero("mpgpu::tdiv_qr_ui: division by zero (the divisor is 0)");
+  const Context& ctx = n.context();
+  if (ctx.is_cuda()) return detail::divide_by_limb(&q, &r, n, d, 1, Rounding::trunc, true, s);
+  HostResult zq, zr;
+  const std::uint64_t rem = mpz_tdiv_qr_ui(zq, zr, n.cpu_mpz(), d);
+  Integer iq = zq.take(ctx, s);
+  Integer ir = zr.take(ctx, s);
+  q = std::move(iq);
+  r = std::move(ir);
+  return rem;
+}
+
+std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s) {
+  if (d == 0) throw DivisionByZero("mpgpu::tdiv_q_ui: division by zero (the divisor is 0)");
+  const Context& ctx = n.context();
+  if (ctx.is_cuda()) return detail::divide_by_limb(&q, nullptr, n, d, 1, Rounding::trunc, true, s);
+  HostResult zq;
+  const std::uint64_t rem = mpz_tdiv_q_ui(zq, n.cpu_mpz(), d);
+  q = zq.take(ctx, s);
+  return rem;
+}
+
+std::uint64_t tdiv_ui(const Integer& n, std::uint64_t d, Stream s) {
+  if (d == 0) throw DivisionByZero("mpgpu::tdiv_ui: division by zero (the divisor is 0)");
+  if (n.context().is_cuda()) return detail::remainder_by_limb(n, d, s);
+  return mpz_tdiv_ui(n.cpu_mpz(), d);
 }
 
 Integer operator/(const Integer& a, const Integer& b) {

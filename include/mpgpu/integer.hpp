@@ -231,10 +231,14 @@ void setbit(Integer& a, std::uint64_t index, Stream s = nullptr);
 void clrbit(Integer& a, std::uint64_t index, Stream s = nullptr);
 
 // ---- division -------------------------------------------------------------------
-// These and the functions below, down to the operators, run through GMP on the
-// host in this release, for both backends: a CUDA context copies its operands
-// to the host and its results back (docs/integer.md, "Division and number
-// theory"). Semantics are GMP's: n = q * d + r with |r| < |d|, and
+// Where these run on a CUDA context (docs/integer.md, "Division"): a divisor
+// of one limb divides on the device in one pass (a parallel scan); a divisor
+// of at least kDeviceDivisionMinLimbs limbs (with a dividend at least as
+// long) divides on the device through a Newton reciprocal on the NTT
+// product; other sizes, and congruent_p, go through GMP on the host (operands
+// copied there, results back). The CPU backend calls GMP. The functions
+// below, from pow_ui on, run through host GMP for both backends in this
+// release. Semantics are GMP's: n = q * d + r with |r| < |d|, and
 //   tdiv: q rounded toward zero (r has n's sign, C's / and %),
 //   fdiv: q rounded toward minus infinity (r has d's sign),
 //   cdiv: q rounded toward plus infinity (r has the sign opposite to d's).
@@ -258,6 +262,20 @@ void divexact(Integer& q, const Integer& n, const Integer& d, Stream s = nullptr
 bool divisible_p(const Integer& n, const Integer& d, Stream s = nullptr);
 /// Whether n = c (mod |d|); for d == 0 whether n == c (mpz_congruent_p).
 bool congruent_p(const Integer& n, const Integer& c, const Integer& d, Stream s = nullptr);
+/// Truncating division by a machine word d != 0, returning |r| (GMP's
+/// mpz_tdiv_qr_ui, mpz_tdiv_q_ui, mpz_tdiv_ui): q = trunc(n / d), r = n - q d
+/// (the sign of n). d == 0 throws DivisionByZero. On a CUDA context these
+/// wait for the remainder; tdiv_q(q, n, Integer(d)) does not.
+std::uint64_t tdiv_qr_ui(Integer& q, Integer& r, const Integer& n, std::uint64_t d, Stream s = nullptr);
+std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s = nullptr);
+std::uint64_t tdiv_ui(const Integer& n, std::uint64_t d, Stream s = nullptr);
+/// Provisional crossover (divisor limbs) from host GMP to the device Newton
+/// division, chosen from the product crossover: the Newton path is a handful
+/// of products of the quotient's and divisor's sizes, which run on the device
+/// from kDeviceProductMinLimbs, and 2x that leaves room for its fixed costs
+/// (about 20 dependent device operations). To be replaced by a measured
+/// value (bench row tdiv_qr); see docs/integer.md.
+inline constexpr std::size_t kDeviceDivisionMinLimbs = 2 * kDeviceProductMinLimbs;
 
 // ---- powers and roots -------------------------------------------------------------
 /// r = base^exp (0^0 = 1). Overflow if the result would exceed host GMP's

@@ -85,6 +85,14 @@ Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Opera
 /// same vector); r has room for a.size + b.size + 2 limbs. Size pending.
 Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 
+// ---- division by one limb (div_limb.cu) ----------------------------------------------
+/// q = floor(|a| / d) (q has room for a.size limbs; nullptr: not stored) and
+/// |a| mod d, published in kSlotFound and, unless r is nullptr, written to
+/// r[0]. kSlotSize is the quotient's size, or with publish_remainder_size
+/// the remainder's (0 or 1). Requires a.size >= 1 and d != 0. Size pending.
+Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a, limb_t d,
+                    bool publish_remainder_size);
+
 // ---- the public NTT (ntt_public.cu) -------------------------------------------------
 /// In place on `batch` transforms of 2^log_n canonical residues mod p (see
 /// include/mpgpu/ntt.hpp for the conventions); `generator` is a primitive

@@ -1,5 +1,6 @@
 #include "bench_ops.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -101,6 +102,29 @@ class ScalarCase : public OpCase {
 
 int sign_of(int c) { return (c > 0) - (c < 0); }
 
+/// tdiv_qr of a by a divisor of half its bits (b's top half): both results compared.
+class DivisionCase : public OpCase {
+ public:
+  explicit DivisionCase(Workload& w) : n_(w.A()), N_(w.a()), D_(w.context()), q_(w.context()), r_(w.context()) {
+    mpz_fdiv_q_2exp(d_.get(), w.b(), w.bits() - std::max<std::uint64_t>(w.bits() / 2, 1));
+    D_ = Integer::from_mpz(d_.get(), w.context());
+  }
+  void run_mpgpu() override { tdiv_qr(q_, r_, n_, D_); }
+  void run_gmp() override { mpz_tdiv_qr(zq_.get(), zr_.get(), N_, d_.get()); }
+  bool verify() override {
+    Mpz q, r;
+    q_.to_mpz(q.get());
+    r_.to_mpz(r.get());
+    return mpz_cmp(q.get(), zq_.get()) == 0 && mpz_cmp(r.get(), zr_.get()) == 0;
+  }
+
+ private:
+  const Integer& n_;
+  mpz_srcptr N_;
+  Mpz d_, zq_, zr_;
+  Integer D_, q_, r_;
+};
+
 }  // namespace
 
 const std::vector<OpInfo>& all_ops() {
@@ -119,6 +143,10 @@ const std::vector<OpInfo>& all_ops() {
         // GMP multiplies 2^26-bit numbers in about a second on one core.
         {"mul", 0, "a * b", std::uint64_t{1} << 26},
         {"sqr", 0, "a * a", std::uint64_t{1} << 26},
+        // Division by one limb: a memory-bound scan (read a, write q).
+        {"tdiv_q_ui", 2.0 / 8, "a / 0xfedcba9876543211 (one-limb divisor)"},
+        // GMP divides a 2^26-bit number by a 2^25-bit one in a few seconds.
+        {"tdiv_qr", 0, "a / d and a % d, d = top half of b (bits/2 bits)", std::uint64_t{1} << 26},
     };
     v.insert(v.end(), batch_ops().begin(), batch_ops().end());
     return v;
@@ -180,6 +208,10 @@ std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w) {
     return integer_case([&A, &B](Integer& r) { mul(r, A, B); }, [a, b](mpz_ptr z) { mpz_mul(z, a, b); });
   if (name == "sqr")
     return integer_case([&A](Integer& r) { sqr(r, A); }, [a](mpz_ptr z) { mpz_mul(z, a, a); });
+  if (name == "tdiv_q_ui")
+    return integer_case([&A](Integer& r) { tdiv_q_ui(r, A, kBenchLimbDivisor); },
+                        [a](mpz_ptr z) { mpz_tdiv_q_ui(z, a, kBenchLimbDivisor); });
+  if (name == "tdiv_qr") return std::make_unique<DivisionCase>(w);
   throw std::logic_error("mpgpu bench: unknown operation " + std::string(name));
 }
 

@@ -22,6 +22,8 @@ using Mpz = mpgpu::tools::Mpz;
 /// Shift used by mul_2exp and fdiv_q_2exp: 1000 bits and a few more, so the
 /// shift moves whole limbs and also bits within limbs.
 inline constexpr std::uint64_t kBenchShift = 1003;
+/// Divisor of the `tdiv_q_ui` row: odd, 64 significant bits.
+inline constexpr std::uint64_t kBenchLimbDivisor = 0xfedcba9876543211ull;
 /// Terms of the `sum` row.
 inline constexpr std::size_t kSumTerms = 8;
 

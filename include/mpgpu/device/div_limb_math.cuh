@@ -1,0 +1,119 @@
+// Per-thread arithmetic modulo one limb for the single-limb division scan
+// (div_limb.cuh): a divisor with its precomputed reciprocal, the 2-by-1
+// division of Moller and Granlund ("Improved division by invariant
+// integers", 2011, algorithm 4), products mod d, and the affine maps
+// x -> x*w + r (mod d) that the scan composes. No hardware division: the
+// reciprocal is computed once on the host.
+//
+// Host and device compile the same code (MPGPU_HD), so the host test
+// (tests/integer/div_limb_math.cpp) checks exactly what the kernel runs.
+// These are limb-level primitives; they live beside their only user until
+// a second one needs them in limb/.
+#pragma once
+
+#include "mpgpu/limb/arith.cuh"
+#include "mpgpu/limb/config.cuh"
+
+namespace mpgpu::device {
+
+/// A divisor d != 0 normalized for 2-by-1 division: dn = d << shift has its
+/// top bit set and inv = floor((2^128 - 1) / dn) - 2^64.
+struct LimbDivisor {
+  limb_t d;
+  limb_t dn;
+  limb_t inv;
+  int shift;
+};
+
+/// floor((2^128 - 1) / dn) - 2^64 for dn with its top bit set (GMP's
+/// invert_limb). Host only: one 128-by-64 division per operation.
+inline limb_t invert_limb(limb_t dn) {
+  const unsigned __int128 num = (static_cast<unsigned __int128>(~dn) << 64) | ~limb_t{0};
+  return static_cast<limb_t>(num / dn);  // < 2^64 because dn >= 2^63
+}
+
+inline LimbDivisor make_limb_divisor(limb_t d) {
+  LimbDivisor v;
+  v.d = d;
+  v.shift = limb::count_leading_zeros(d);
+  v.dn = d << v.shift;
+  v.inv = invert_limb(v.dn);
+  return v;
+}
+
+/// q = floor((nh:nl) / dn), r = (nh:nl) mod dn, for nh < dn (so q < 2^64).
+/// Moller-Granlund algorithm 4: one high and two low products, at most two
+/// corrections, the second rare.
+MPGPU_HD limb_t udiv_qrnnd_preinv(limb_t& r, limb_t nh, limb_t nl, limb_t dn, limb_t inv) {
+  limb_t q1;
+  limb_t q0 = limb::mul_wide(inv, nh, q1);
+  // (q1:q0) += (nh + 1 : nl), mod 2^128
+  const limb_t c = limb::add_with_carry(q0, nl, 0, q0);
+  q1 += nh + 1 + c;
+  limb_t rem = nl - q1 * dn;
+  if (rem > q0) {  // the estimate was one too large
+    --q1;
+    rem += dn;
+  }
+  if (rem >= dn) {  // rare: one too small
+    ++q1;
+    rem -= dn;
+  }
+  r = rem;
+  return q1;
+}
+
+/// One step of long division by d, with the remainder kept shifted
+/// (rn = r << shift < dn): (r:u) = q*d + r'; returns q, updates rn.
+MPGPU_HD limb_t div_step(limb_t& rn, limb_t u, const LimbDivisor& v) {
+  // rn has zeros in its low `shift` bits, so | is +; nh < dn because
+  // rn <= dn - 2^shift and the bits shifted in are < 2^shift.
+  const limb_t nh = rn | (v.shift ? u >> (64 - v.shift) : 0);
+  const limb_t nl = u << v.shift;
+  return udiv_qrnnd_preinv(rn, nh, nl, v.dn, v.inv);
+}
+
+/// (a * b) mod d for a * b < d * 2^64 (e.g. a, b < d; or a <= 1).
+MPGPU_HD limb_t mul_mod(limb_t a, limb_t b, const LimbDivisor& v) {
+  limb_t hi;
+  const limb_t lo = limb::mul_wide(a, b, hi);  // hi < d
+  limb_t rn = hi << v.shift;  // < dn, low `shift` bits zero, as div_step needs
+  div_step(rn, lo, v);
+  return rn >> v.shift;
+}
+
+/// (a + b) mod d for a, b < d.
+MPGPU_HD limb_t add_mod(limb_t a, limb_t b, const LimbDivisor& v) {
+  const limb_t s = a + b;
+  return (s < a || s >= v.d) ? s - v.d : s;
+}
+
+/// x -> x*w + r (mod d): how a run of limbs turns the remainder coming in
+/// from above into the remainder going out below (w = 2^(64*len) mod d,
+/// r = the run's value mod d). {1, 0} is the identity, {0, x} the constant x.
+struct RemainderMap {
+  limb_t w;
+  limb_t r;
+};
+
+/// The map of `upper` followed by `lower` (upper holds the more significant
+/// limbs, so the remainder passes through it first).
+MPGPU_HD RemainderMap compose(RemainderMap upper, RemainderMap lower, const LimbDivisor& v) {
+  return {mul_mod(upper.w, lower.w, v), add_mod(mul_mod(upper.r, lower.w, v), lower.r, v)};
+}
+
+/// The remainder out of a run with map m when x comes in.
+MPGPU_HD limb_t apply(RemainderMap m, limb_t x, const LimbDivisor& v) { return add_mod(mul_mod(x, m.w, v), m.r, v); }
+
+/// 2^(64*limbs) mod d, on the host (128-bit arithmetic, log steps).
+inline limb_t limb_power_mod(std::uint64_t limbs, limb_t d) {
+  using u128 = unsigned __int128;
+  limb_t base = static_cast<limb_t>((u128{1} << 64) % d), acc = 1 % d;
+  for (; limbs; limbs >>= 1) {
+    if (limbs & 1) acc = static_cast<limb_t>(u128{acc} * base % d);
+    base = static_cast<limb_t>(u128{base} * base % d);
+  }
+  return acc;
+}
+
+}  // namespace mpgpu::device

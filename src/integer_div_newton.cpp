@@ -1,0 +1,140 @@
+// Division by a large divisor on the device: a Newton iteration for the
+// reciprocal of the divisor's top bits, built from device Integer operations
+// only (mul on the NTT product, shifts, add/sub), then the quotient from the
+// reciprocal and a final correction checked by comparisons. No host GMP: the
+// host computes only the 63-bit seed of the iteration from one limb.
+//
+// Notation: D = |d| with k bits, N = |n| with L >= k bits. The quotient has
+// at most L - k + 1 bits, so the reciprocal needs s = L - k + 1 + kGuardBits
+// bits: X ~ 2^(2s) / D_s where D_s = D * 2^(s - k) (D's top s bits, or D
+// padded with zeros when s > k). Newton doubles the precision per step:
+// from X_t at t bits to T <= 2t - 4 bits,
+//   X' = X_t * 2^(T - t),  X_T = X' + floor(X' * (2^(2T) - D_T X') / 2^(2T)),
+// which squares the relative error (e -> e^2, plus about 2^-(T-1) from
+// truncating D_T, E and the floors); with T <= 2t - 4 an error below
+// 2^-(t-3) gives one below 2^-(T-3). Cost: each step multiplies T x t and
+// t x (T - t) bits: about 1.25 s-by-s products for the last step and as
+// much again for all the earlier ones; the quotient and the remainder take
+// one more each (about 4.5 products in all, for a quotient as long as d).
+// Then Q' = floor(N_top * X / 2^(s + k - j)) with N_top = N >> j (N's top
+// s + 1 bits) is within Q * 2^-(s-4) + 2 < 3 of Q = floor(N / D), because
+// Q < 2^(L-k+1) = 2^(s - kGuardBits). R = N - Q' D is then corrected by at
+// most a few steps of +-D, each decided by a comparison.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "integer_div_paths.hpp"
+
+namespace mpgpu::detail {
+
+namespace {
+
+/// Bits of reciprocal precision beyond the quotient's (see above).
+constexpr std::uint64_t kGuardBits = 64;
+/// A correct X leaves |Q' - Q| < 3; more steps than this mean a bug.
+constexpr int kMaxCorrections = 8;
+
+/// D * 2^(t - k): D's top t bits (or D padded with zeros).
+Integer top_bits(const Integer& D, std::uint64_t k, std::uint64_t t) {
+  Integer r(D.context());
+  if (t <= k) tdiv_q_2exp(r, D, k - t);
+  else mul_2exp(r, D, t - k);
+  return r;
+}
+
+/// X ~ 2^(2s) / (D * 2^(s - k)), relative error below 2^-(s-3).
+Integer reciprocal(const Integer& D, std::uint64_t k, std::uint64_t s) {
+  const Context& ctx = D.context();
+  std::vector<std::uint64_t> precisions{s};  // s, then about halving down to <= 63 bits
+  while (precisions.back() > 63) precisions.push_back(precisions.back() / 2 + 3);
+  // Seed: t0 <= 63 bits, exact on the host with 128-bit arithmetic (2t0 <= 126).
+  const std::uint64_t t0 = precisions.back();
+  const std::uint64_t d_t0 = top_bits(D, k, t0).to_uint64();  // in [2^(t0-1), 2^t0)
+  const unsigned __int128 seed = (static_cast<unsigned __int128>(1) << (2 * t0)) / d_t0;
+  Integer X = Integer::from_limbs(reinterpret_cast<const limb_t*>(&seed), 2, 1, ctx);  // < 2^(t0+1)
+  std::uint64_t t = t0;
+  Integer E(ctx), P(ctx);
+  for (auto it = precisions.rbegin() + 1; it != precisions.rend(); ++it) {
+    const std::uint64_t T = *it;
+    // E = 2^(2T) - D_T X' with X' = X_t 2^(T - t) (t + 1 significant bits).
+    mul(E, top_bits(D, k, T), X);
+    mul_2exp(E, E, T - t);
+    sub(E, Integer::power_of_two(2 * T, ctx), E);
+    // X' E / 2^(2T) ~ 2^(T - t + 1) needs E only to about T - t bits: keep
+    // its top T - t + 8 (the product is then t x (T - t) bits, not T x 2T).
+    const std::uint64_t keep = T - t + 8, e_bits = sizeinbase2(E);
+    const std::uint64_t h = e_bits > keep ? e_bits - keep : 0;
+    fdiv_q_2exp(E, E, h);
+    mul(P, X, E);
+    if (h <= T + t) fdiv_q_2exp(P, P, T + t - h);
+    else mul_2exp(P, P, h - T - t);  // only for a far-off X: Newton still converges
+    mul_2exp(X, X, T - t);
+    add(X, X, P);
+    t = T;
+  }
+  return X;
+}
+
+}  // namespace
+
+bool newton_division_applies(const Integer& n, const Integer& d) {
+  return n.context().is_cuda() && d.size() >= kDeviceDivisionMinLimbs && n.size() >= d.size();
+}
+
+void divide_newton(Integer* q, Integer* r, const Integer& n, const Integer& d, int d_sign, Rounding rd,
+                   Stream s) {
+  const Context& ctx = n.context();
+  const int n_sign = n.sign();
+  Integer N = n, D = d;  // magnitudes (device copies: n and d may alias q or r)
+  if (n_sign < 0) N.negate();
+  if (D.sign() < 0) D.negate();
+  const std::uint64_t k = sizeinbase2(D, s), L = sizeinbase2(N, s);
+
+  Integer Q(ctx), R(ctx);
+  if (n_sign == 0 || L < k) {
+    R = N;  // Q = 0
+  } else {
+    const std::uint64_t sbits = L - k + 1 + kGuardBits;
+    const Integer X = reciprocal(D, k, sbits);
+    const std::uint64_t j = L > sbits + 1 ? L - sbits - 1 : 0;
+    Integer Ntop(ctx);
+    tdiv_q_2exp(Ntop, N, j);
+    mul(Q, Ntop, X);
+    tdiv_q_2exp(Q, Q, sbits + k - j);
+    mul(R, Q, D);
+    sub(R, N, R);
+    const Integer one(1, ctx);
+    int steps = 0;
+    while (R.sign() < 0) {
+      sub(Q, Q, one);
+      add(R, R, D);
+      if (++steps > kMaxCorrections) break;
+    }
+    while (steps <= kMaxCorrections && cmp(R, D, s) >= 0) {
+      add(Q, Q, one);
+      sub(R, R, D);
+      ++steps;
+    }
+    if (steps > kMaxCorrections)
+      throw Error("mpgpu: Newton division needed more than " + std::to_string(kMaxCorrections) +
+                  " corrections (a library bug; please report the operand sizes " + std::to_string(L) + " and " +
+                  std::to_string(k) + " bits)");
+  }
+  // Signs and rounding, as GMP: tdiv (sign_n sign_d Q, sign_n R); away from
+  // zero when R != 0: Q + 1 and D - R with the divisor's sign (floor) or the
+  // opposite (ceil).
+  const int q_sign = n_sign * d_sign;
+  int r_sign = n_sign;
+  if (n_sign != 0 && !R.is_zero() && rounds_away(rd, n_sign, d_sign)) {
+    add(Q, Q, Integer(1, ctx));
+    sub(R, D, R);
+    r_sign = rd == Rounding::floor ? d_sign : -d_sign;
+  }
+  if (q_sign < 0) Q.negate();
+  if (r_sign < 0) R.negate();
+  if (q) *q = std::move(Q);
+  if (r) *r = std::move(R);
+}
+
+}  // namespace mpgpu::detail
