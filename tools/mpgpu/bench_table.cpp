@@ -302,7 +302,8 @@ void print_bench_help(std::ostream& out) {
   };
   list_ops(false);
   out << "sizes:      2^16, 2^18, ..., 2^30 bits (--quick: 2^16, 2^20, 2^24)\n"
-         "GB/s:       for add, sub, and, ior, xor: 3 x bits/8 bytes (two reads, one write)\n"
+         "GB/s:       for add, sub, and, ior, xor: 3 x bits/8 bytes (two reads, one write);\n"
+         "            tdiv_q_ui: 2 x bits/8 (one read, one write)\n"
          "            divided by the mpgpu time; batch_add: that times the instances\n"
          "\n"
          "batch ops:  ";
