@@ -3,9 +3,9 @@
 // normalization, lowest nonzero limb for two's complement).
 //
 // Blocks visit chunks in search order (the top chunk first for a highest
-// search) and skip their chunk once an earlier block has found a hit beyond
-// it, so a search that ends near where it starts costs a few blocks' reads,
-// not a pass over the number; the worst case (no hit) reads everything once.
+// search) and stop once a hit lies beyond their next chunk, so a search that
+// ends near where it starts costs a few blocks' reads, not a pass over the
+// number; the worst case (no hit) reads everything once.
 #pragma once
 
 #include "mpgpu/device/result_words.cuh"
@@ -29,39 +29,49 @@ __global__ void __launch_bounds__(Policy::kThreads)
     limb_search_kernel(Pred pred, std::size_t n, ResultWords words, int slot, bool publish) {
   unsigned long long* out = &words.slots[slot];
   __shared__ bool skip;
-  const std::size_t k = blockIdx.x;
-  // Chunk [lo, hi) in index space.
-  const std::size_t lo = kHighest ? (n > (k + 1) * Policy::kChunk ? n - (k + 1) * Policy::kChunk : 0)
-                                  : k * Policy::kChunk;
-  const std::size_t hi = kHighest ? n - k * Policy::kChunk : min(n, (k + 1) * Policy::kChunk);
-  if (threadIdx.x == 0) {
-    const unsigned long long found = *static_cast<volatile unsigned long long*>(out);
-    // A hit in an earlier-visited chunk beats every index in this one.
-    skip = kHighest ? (found / 2 > hi) : (found / 2 > n - lo);
-  }
-  __syncthreads();
-  unsigned long long best = 0;
+  const std::size_t chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
+  // Blocks stride over the chunks in search order; once a hit lies beyond a
+  // block's chunk, it lies beyond all its later chunks too, and the block stops.
+  for (std::size_t k = blockIdx.x; k < chunks; k += gridDim.x) {
+    // Chunk [lo, hi) in index space.
+    const std::size_t lo = kHighest ? (n > (k + 1) * Policy::kChunk ? n - (k + 1) * Policy::kChunk : 0)
+                                    : k * Policy::kChunk;
+    const std::size_t hi = kHighest ? n - k * Policy::kChunk : min(n, (k + 1) * Policy::kChunk);
+    if (threadIdx.x == 0) {
+      const unsigned long long found = *static_cast<volatile unsigned long long*>(out);
+      // A hit in an earlier-visited chunk beats every index in this one.
+      skip = kHighest ? (found / 2 > hi) : (found / 2 > n - lo);
+    }
+    __syncthreads();
+    if (skip) break;  // uniform across the block
+    unsigned long long best = 0;
 #pragma unroll
-  for (int j = 0; j < Policy::kItems; ++j) {
-    const std::size_t i = lo + std::size_t(j) * Policy::kThreads + threadIdx.x;  // striped: coalesced
-    if (!skip && i < hi) {
-      const int hit = pred(i);
-      if (hit) {
-        const unsigned long long key = 2ull * (kHighest ? i + 1 : n - i) + (hit - 1);
-        best = key > best ? key : best;
+    for (int j = 0; j < Policy::kItems; ++j) {
+      const std::size_t i = lo + std::size_t(j) * Policy::kThreads + threadIdx.x;  // striped: coalesced
+      if (i < hi) {
+        const int hit = pred(i);
+        if (hit) {
+          const unsigned long long key = 2ull * (kHighest ? i + 1 : n - i) + (hit - 1);
+          best = key > best ? key : best;
+        }
       }
     }
+    block_max_into<Policy::kThreads / 32>(best, out);
+    __syncthreads();  // thread 0 is done with the shared words before the next chunk
   }
-  block_max_into<Policy::kThreads / 32>(best, out);
   if (publish) words.publish_when_last();
 }
 
 /// Queues a search over [0, n) (n >= 1) on `stream` into words.slots[slot],
-/// which must be zero. Returns the launch error, if any.
+/// which must be zero. Returns the launch error, if any. At most
+/// kMaxBlocks blocks (about one resident wave on an H100): a search that
+/// ends early then costs one short launch, not a grid over the whole number.
 template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 cudaError_t launch_limb_search(Pred pred, std::size_t n, ResultWords words, int slot, bool publish,
                                cudaStream_t stream) {
-  const std::size_t blocks = (n + Policy::kChunk - 1) / Policy::kChunk;
+  constexpr std::size_t kMaxBlocks = 1024;
+  const std::size_t chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
+  const std::size_t blocks = chunks < kMaxBlocks ? chunks : kMaxBlocks;
   limb_search_kernel<kHighest, Pred, Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, stream>>>(
       pred, n, words, slot, publish);
   return cudaGetLastError();
