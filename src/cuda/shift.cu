@@ -16,9 +16,8 @@ unsigned blocks_for(std::size_t items) {
 
 Pending shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
   OpWords ow(st, s);
-  const std::size_t q = bits / 64;
-  if (q) MPGPU_CUDA_CHECK(cudaMemsetAsync(r, 0, q * sizeof(limb_t), s));
-  device::shift_left_kernel<<<blocks_for(a.size + 1), Policy::kThreads, 0, s>>>(
+  const std::size_t q = bits / 64;  // the kernel also writes the q zero limbs
+  device::shift_left_kernel<<<blocks_for(a.size + q + 1), Policy::kThreads, 0, s>>>(
       r, a.limbs, a.size, q, static_cast<unsigned>(bits % 64), ow.words());
   MPGPU_CHECK_LAUNCH("shift_left_kernel");
   return ow.defer();
