@@ -1,6 +1,9 @@
 // mul and sqr. The CPU backend calls GMP. The CUDA backend multiplies large
-// magnitudes on the device (src/cuda/ntt_mul.cu) and small ones through GMP
-// on the host, below the crossover kDeviceProductMinLimbs.
+// magnitudes on the device (src/cuda/ntt_mul.cu), products with an operand of
+// at most 32 limbs in linear time (src/cuda/mul_short.cu), and small ones
+// through GMP on the host, below the crossover kDeviceProductMinLimbs.
+#include <algorithm>
+
 #include "integer_internal.hpp"
 
 namespace mpgpu {
@@ -36,6 +39,12 @@ void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
     return;
   }
   Stream st = ctx.resolve(s);
+  if (std::min(a.size(), b.size()) <= dc::kMulShortMaxLimbs) {
+    // Very unbalanced: linear in the long operand, not NTTs of the full length.
+    DeviceResult out(ctx, st, a.size() + b.size() + 3, &r, {&a, &b});
+    out.commit(r, dc::mul_short(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
+    return;
+  }
   DeviceResult out(ctx, st, a.size() + b.size() + 2, &r, {&a, &b});
   out.commit(r, dc::mul_abs(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
 }

@@ -73,6 +73,23 @@ TEST_P(Mul, RandomSparseAndUnbalanced) {
   ASSERT_TRUE(check(Mpz::pow2(64 * 6000 - 1), Mpz::pow2(64 * 3000)));
 }
 
+// An operand of at most 32 limbs against a long one: the device's
+// linear-time path (no NTT of the full length). All-ones operands give the
+// largest columns (32 products of (2^64-1)^2 each).
+TEST_P(Mul, ShortOperandAgainstALongOne) {
+  Operands gen;
+  for (std::size_t nb : {std::size_t{1}, std::size_t{2}, std::size_t{31}, std::size_t{32}, std::size_t{33}})
+    for (std::size_t na : {std::size_t{4096}, std::size_t{4097}, std::size_t{70000}}) {
+      Mpz ones_a, ones_b;
+      mpz_ui_pow_ui(ones_a, 2, 64 * na);
+      mpz_sub_ui(ones_a, ones_a, 1);
+      mpz_ui_pow_ui(ones_b, 2, 64 * nb);
+      mpz_sub_ui(ones_b, ones_b, 1);
+      ASSERT_TRUE(check(ones_a, ones_b)) << na << " x " << nb << " limbs, all ones";
+      ASSERT_TRUE(check(-gen.runs(64 * na), gen.uniform(64 * nb))) << na << " x " << nb << " limbs";
+    }
+}
+
 TEST_P(Mul, SquaresAndAliasing) {
   Operands gen;
   for (std::size_t limbs : {1u, 100u, 2047u, 2048u, 2049u, 6000u}) {
