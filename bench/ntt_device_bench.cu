@@ -1,11 +1,15 @@
-// The public NTT on the device (mpgpu/ntt.hpp): forward transforms of
-// 2^log_n points over the first table prime, batched so each call moves at
-// least 2^24 points, timed with CUDA events (warm-up, median of the runs).
-// Reports points/s and two bandwidths: "data" counts one read and one write
-// of the points per call (16 bytes a point, what a one-pass transform would
-// move), "moved" counts every pass over memory the implementation makes
-// (conversions, radix-2 passes, bit reversal). Checked against the host plan
-// on the first transform of the batch.
+// The public NTT on the device (mpgpu/ntt.hpp): forward and inverse
+// transforms of 2^log_n points over the first table prime, batched so each
+// call moves at least 2^24 points, timed with CUDA events (warm-up, median
+// of the runs). Reports points/s and two bandwidths: "data" counts one read
+// and one write of the points per call (16 bytes a point, what a one-pass
+// transform would move), "moved" counts every pass over memory the
+// implementation makes (the block passes of include/mpgpu/ntt/block_plan.hpp).
+// Checked against the host plan on the first transform of the batch.
+//
+// A second table times each pass of a single transform on its own (forward,
+// bit-reversed order), with the bandwidth of that pass (16 bytes a point);
+// the device copy bandwidth is printed as the roof.
 //
 //   ntt_device_bench [--max-log N] [--reps N]
 #include <cuda_runtime.h>
@@ -19,9 +23,10 @@
 
 #include "mpgpu/context.hpp"
 #include "mpgpu/field/primes.hpp"
+#include "mpgpu/field/roots.hpp"
 #include "mpgpu/ntt.hpp"
+#include "mpgpu/ntt/block_ntt.cuh"
 #include "mpgpu/ntt/ntt_host.hpp"
-#include "mpgpu/ntt/radix2_passes.hpp"
 
 #define CHECK(call)                                                                                        \
   do {                                                                                                     \
@@ -31,6 +36,33 @@
       std::exit(2);                                                                                        \
     }                                                                                                      \
   } while (0)
+
+namespace {
+
+/// Median time in ms of `reps` calls of f on stream s (after one warm-up call).
+template <class F>
+double median_ms(cudaStream_t s, int reps, F&& f) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  f();
+  std::vector<float> times;
+  for (int r = 0; r < reps; ++r) {
+    CHECK(cudaEventRecord(start, s));
+    f();
+    CHECK(cudaEventRecord(stop, s));
+    CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   int max_log = 26, reps = 11;
@@ -43,15 +75,31 @@ int main(int argc, char** argv) {
     }
   }
   mpgpu::Context ctx = mpgpu::Context::cuda(0);
-  const std::uint64_t p = mpgpu::field::ntt_primes62[0].p;
+  const auto& prime = mpgpu::field::ntt_primes62[0];
+  const std::uint64_t p = prime.p;
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("Device: %s. Forward NTT mod p = %llu, median of %d calls after a warm-up.\n\n", prop.name,
-              static_cast<unsigned long long>(p), reps);
-  std::printf("| log_n | batch | order | ms/call | Gpoints/s | data GB/s | passes | moved GB/s | verified |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+
+  // The roof: a device-to-device copy of 2^24 words (read + write).
+  double copy_gbs = 0;
+  {
+    const std::size_t words = std::size_t{1} << 24;
+    std::uint64_t *a = nullptr, *b = nullptr;
+    CHECK(cudaMalloc(&a, words * 8));
+    CHECK(cudaMalloc(&b, words * 8));
+    const double ms = median_ms(ctx.stream(), reps, [&] {
+      CHECK(cudaMemcpyAsync(b, a, words * 8, cudaMemcpyDeviceToDevice, ctx.stream()));
+    });
+    copy_gbs = 16.0 * words / ms / 1e6;
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+  }
+  std::printf("Device: %s. NTT mod p = %llu, median of %d calls after a warm-up. Device copy: %.0f GB/s.\n\n",
+              prop.name, static_cast<unsigned long long>(p), reps, copy_gbs);
+  std::printf("| log_n | batch | dir | order | ms/call | Gpoints/s | data GB/s | %% of copy | passes | moved GB/s | verified |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   bool all_ok = true;
-  for (int log_n : {10, 12, 16, 20, 22, 24, 26}) {
+  for (int log_n : {10, 11, 12, 13, 16, 20, 22, 24, 25, 26}) {
     if (log_n > max_log) break;
     const std::size_t n = std::size_t{1} << log_n;
     const std::size_t batch = std::max<std::size_t>(1, (std::size_t{1} << 24) / n);
@@ -60,43 +108,78 @@ int main(int argc, char** argv) {
     for (auto& x : host) x = gen() % p;
     std::uint64_t* d = nullptr;
     CHECK(cudaMalloc(&d, host.size() * 8));
-    for (mpgpu::NttOrder order : {mpgpu::NttOrder::natural, mpgpu::NttOrder::bit_reversed}) {
-      CHECK(cudaMemcpy(d, host.data(), host.size() * 8, cudaMemcpyHostToDevice));
-      CHECK(cudaDeviceSynchronize());  // the context's stream does not wait for the legacy stream
-      // The first call (also the warm-up: it makes and caches the twiddles) is the one checked.
-      mpgpu::ntt_forward(ctx, d, batch, log_n, p, order);
-      ctx.synchronize();
-      std::vector<std::uint64_t> got(n), want(host.begin(), host.begin() + n);
-      CHECK(cudaMemcpy(got.data(), d, n * 8, cudaMemcpyDeviceToHost));
-      mpgpu::ntt_forward(mpgpu::Context::cpu(), want.data(), 1, log_n, p, order);
-      const bool ok = got == want;
-      all_ok &= ok;
-      cudaEvent_t start, stop;
-      CHECK(cudaEventCreate(&start));
-      CHECK(cudaEventCreate(&stop));
-      std::vector<float> times;
-      for (int r = 0; r < reps; ++r) {  // values keep transforming: the cost does not depend on them
-        CHECK(cudaEventRecord(start, ctx.stream()));
-        mpgpu::ntt_forward(ctx, d, batch, log_n, p, order);
-        CHECK(cudaEventRecord(stop, ctx.stream()));
-        CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
+    for (bool forward : {true, false})
+      for (mpgpu::NttOrder order : {mpgpu::NttOrder::natural, mpgpu::NttOrder::bit_reversed}) {
+        CHECK(cudaMemcpy(d, host.data(), host.size() * 8, cudaMemcpyHostToDevice));
+        CHECK(cudaDeviceSynchronize());  // the context's stream does not wait for the legacy stream
+        // The first call (it also makes and caches the twiddles) is the one checked.
+        if (forward) mpgpu::ntt_forward(ctx, d, batch, log_n, p, order);
+        else mpgpu::ntt_inverse(ctx, d, batch, log_n, p, order);
+        ctx.synchronize();
+        std::vector<std::uint64_t> got(n), want(host.begin(), host.begin() + n);
+        CHECK(cudaMemcpy(got.data(), d, n * 8, cudaMemcpyDeviceToHost));
+        if (forward) mpgpu::ntt_forward(mpgpu::Context::cpu(), want.data(), 1, log_n, p, order);
+        else mpgpu::ntt_inverse(mpgpu::Context::cpu(), want.data(), 1, log_n, p, order);
+        const bool ok = got == want;
+        all_ok &= ok;
+        // Values keep transforming: the cost does not depend on them.
+        const double ms = median_ms(ctx.stream(), reps, [&] {
+          if (forward) mpgpu::ntt_forward(ctx, d, batch, log_n, p, order);
+          else mpgpu::ntt_inverse(ctx, d, batch, log_n, p, order);
+        });
+        const double points = static_cast<double>(n) * batch;
+        const int passes =
+            static_cast<int>(mpgpu::ntt::block_passes(log_n, batch, order == mpgpu::NttOrder::natural).size());
+        std::printf("| %d | %zu | %s | %s | %.4g | %.3g | %.0f | %.0f%% | %d | %.0f | %s |\n", log_n, batch,
+                    forward ? "fwd" : "inv", order == mpgpu::NttOrder::natural ? "natural" : "bit-reversed", ms,
+                    points / ms / 1e6, 16 * points / ms / 1e6, 100 * (16 * points / ms / 1e6) / copy_gbs, passes,
+                    16 * points * passes / ms / 1e6, ok ? "yes" : "NO");
+        std::fflush(stdout);
       }
-      std::sort(times.begin(), times.end());
-      const double ms = times[times.size() / 2];
-      const double points = static_cast<double>(n) * batch;
-      const int passes = static_cast<int>(mpgpu::ntt::forward_passes(log_n).size()) + 2 +
-                         (order == mpgpu::NttOrder::natural ? 1 : 0);
-      std::printf("| %d | %zu | %s | %.4g | %.3g | %.0f | %d | %.0f | %s |\n", log_n, batch,
-                  order == mpgpu::NttOrder::natural ? "natural" : "bit-reversed", ms, points / ms / 1e6,
-                  16 * points / ms / 1e6, passes, 16 * points * passes / ms / 1e6, ok ? "yes" : "NO");
+    CHECK(cudaFree(d));
+  }
+
+  // Each pass alone (forward, bit-reversed order, one transform).
+  std::printf("\n| log_n | pass | hi | k | columns | threads | ms | GB/s | %% of copy |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  const mpgpu::field::PrimeField64 f = mpgpu::field::PrimeField64::make(p);
+  for (int log_n : {16, 20, 24, 25, 26}) {
+    if (log_n > max_log) break;
+    const std::size_t n = std::size_t{1} << log_n;
+    const mpgpu::ntt::BlockTableLayout layout = mpgpu::ntt::BlockTableLayout::make(log_n);
+    void* tables_mem = nullptr;
+    CHECK(cudaMalloc(&tables_mem, layout.bytes()));
+    const std::uint64_t w = mpgpu::field::root_of_unity(p, prime.generator, log_n);
+    mpgpu::ntt::block_table_kernel<<<static_cast<unsigned>((layout.entries() + 255) / 256), 256, 0, ctx.stream()>>>(
+        static_cast<ulonglong2*>(tables_mem), f, w, f.inv(w), log_n);
+    CHECK(cudaGetLastError());
+    const mpgpu::ntt::BlockTables tables = mpgpu::ntt::BlockTables::view(tables_mem, log_n);
+    std::uint64_t* d = nullptr;
+    CHECK(cudaMalloc(&d, n * 8));
+    CHECK(cudaMemsetAsync(d, 0, n * 8, ctx.stream()));
+    mpgpu::ntt::BlockTransform t{};
+    t.dst = t.work = d;
+    t.src = d;
+    t.src_len = n;
+    t.batch = 1;
+    t.log_n = log_n;
+    t.forward = true;
+    t.natural = false;
+    t.epilogue = mpgpu::ntt::PassEpilogue::canonical;
+    const auto passes = mpgpu::ntt::block_transform_passes(t);
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      const mpgpu::ntt::BlockPassArgs args = mpgpu::ntt::block_pass_args(t, passes, i, tables, f);
+      const double ms = median_ms(ctx.stream(), reps, [&] {
+        CHECK(mpgpu::ntt::launch_block_pass(true, mpgpu::ntt::block_ntt_lazy(p), args, ctx.stream()));
+      });
+      const int tile_log = passes[i].k + passes[i].log_c;
+      std::printf("| %d | %zu | %d | %d | %d | %d | %.4g | %.0f | %.0f%% |\n", log_n, i + 1, passes[i].hi,
+                  passes[i].k, 1 << passes[i].log_c, 1 << std::max(0, tile_log - mpgpu::ntt::kBlockPerThreadLog), ms,
+                  16.0 * n / ms / 1e6, 100 * (16.0 * n / ms / 1e6) / copy_gbs);
       std::fflush(stdout);
-      CHECK(cudaEventDestroy(start));
-      CHECK(cudaEventDestroy(stop));
     }
     CHECK(cudaFree(d));
+    CHECK(cudaFree(tables_mem));
   }
   std::printf("\nAll rows verified against the host plan: %s\n", all_ok ? "yes" : "NO");
   return all_ok ? 0 : 1;

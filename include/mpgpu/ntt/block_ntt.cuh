@@ -1,0 +1,593 @@
+// The device NTT over a word-size prime: one kernel per pass of the schedule
+// in block_plan.hpp, each pass one trip through device memory.
+//
+// Arithmetic: plain residues (no Montgomery form), twiddle products by
+// Shoup's method with precomputed quotients (w, floor(w 2^64 / p)): 3 64-bit
+// products (~10 IMAD on sm_90) against Montgomery's 3 full ones (~14) and no
+// conversion passes. For p < 2^62 reduction is lazy: every value between
+// stages lies in [0, 2p) (a + b < 4p < 2^64; Shoup's lazy product < 2p); the
+// output is made canonical in the last pass. For p >= 2^62 (Goldilocks, any
+// other prime the public API accepts) the same kernels run with canonical
+// arithmetic (kLazy = false).
+//
+// Inside a block: a tile of 2^k rows x 2^log_c columns; each thread owns 16
+// elements, and does up to 3 stages at a time in registers (radix-8 units:
+// 8 elements at row spacing 2^low, two units per thread), so a 12-stage
+// pass costs 4 shared-memory round trips and 3 __syncthreads instead of 12.
+// A round first loads all 16 of a thread's elements (16 loads in flight),
+// then computes, then stores. The first round reads straight from global
+// memory and the last writes straight back (except on a permuting pass).
+// The smallest stages (low == 0) know at compile time which butterflies
+// have twiddle 1 and skip their products (7 of 12 in a radix-8 unit).
+// Registers: ~125 of the 128 that __launch_bounds__(512, 1) allows, no
+// spills (ptxas, CUDA 13.0); a 64-register cap (two 512-thread blocks per
+// SM) spilled 300-600 bytes, so a 2^13 tile runs one block per SM and the
+// single-pass tiles are 2^11 (128 threads, four blocks per SM).
+//
+// Twiddles: `inner` holds w_(2^(j+1))^i for the in-block stages, one row per
+// stage (2^13 entries, 128 KiB at most, a round touches 3 rows), read
+// through the L1 cache; the cross
+// twiddle w^e (e < 2^L) is lo[e mod 2^B] * hi[e >> B] (B = ceil(L/2)), two
+// Shoup products from two small tables instead of a gather from a table as
+// large as the data.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "mpgpu/field/prime_field64.cuh"
+#include "mpgpu/ntt/block_plan.hpp"
+
+namespace mpgpu::ntt {
+
+inline constexpr int kBlockMaxThreads = 1 << (kBlockTileLog - kBlockPerThreadLog);  // 512
+
+// ---- twiddle tables -------------------------------------------------------------------------------
+
+/// Layout of the tables of one (p, L), as (w, shoup(w)) pairs, in this order:
+/// inner forward, inner inverse (2^K each, K = min(L, 13)), cross forward
+/// lo (2^B), hi (2^(L-B)), cross inverse lo, hi (B = ceil(L/2)).
+/// The inner table is one row per stage: row j (half-size 2^j) holds
+/// w_(2^(j+1))^i for i < 2^j at offset 2^j - 1 (the last entry is padding),
+/// so that the lanes of a warp, which take consecutive positions i, read
+/// consecutive entries (2 cache lines a warp instead of up to 16 with one
+/// table of w_(2^K)^m read at stride 2^(K-1-j)).
+struct BlockTableLayout {
+  int log_n, inner_log, cross_bits;
+  std::size_t inner_count, lo_count, hi_count;
+  __host__ __device__ static BlockTableLayout make(int log_n) {
+    BlockTableLayout t{};
+    t.log_n = log_n;
+    t.inner_log = log_n < kBlockTileLog ? log_n : kBlockTileLog;
+    t.cross_bits = (log_n + 1) / 2;
+    t.inner_count = std::size_t{1} << t.inner_log;
+    t.lo_count = std::size_t{1} << t.cross_bits;
+    t.hi_count = std::size_t{1} << (log_n - t.cross_bits);
+    return t;
+  }
+  __host__ __device__ std::size_t entries() const { return 2 * (inner_count + lo_count + hi_count); }
+  __host__ __device__ std::size_t bytes() const { return entries() * sizeof(ulonglong2); }
+};
+
+struct BlockTables {
+  const ulonglong2* inner_fwd;
+  const ulonglong2* inner_inv;
+  const ulonglong2* lo_fwd;
+  const ulonglong2* hi_fwd;
+  const ulonglong2* lo_inv;
+  const ulonglong2* hi_inv;
+  int log_n, inner_log, cross_bits;
+
+  static BlockTables view(const void* base, int log_n) {
+    const BlockTableLayout l = BlockTableLayout::make(log_n);
+    const ulonglong2* t = static_cast<const ulonglong2*>(base);
+    BlockTables v{};
+    v.inner_fwd = t;
+    v.inner_inv = v.inner_fwd + l.inner_count;
+    v.lo_fwd = v.inner_inv + l.inner_count;
+    v.hi_fwd = v.lo_fwd + l.lo_count;
+    v.lo_inv = v.hi_fwd + l.hi_count;
+    v.hi_inv = v.lo_inv + l.lo_count;
+    v.log_n = log_n;
+    v.inner_log = l.inner_log;
+    v.cross_bits = l.cross_bits;
+    return v;
+  }
+};
+
+/// Fills the tables of BlockTableLayout::make(log_n) at `out`; w: a primitive
+/// 2^log_n-th root (plain residue), w_inv its inverse. One entry per thread
+/// (a pow and a 64-step Shoup division: set-up only, cached by the caller).
+static __global__ void block_table_kernel(ulonglong2* out, field::PrimeField64 f, std::uint64_t w,
+                                          std::uint64_t w_inv, int log_n) {
+  const BlockTableLayout l = BlockTableLayout::make(log_n);
+  std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i >= l.entries()) return;
+  std::uint64_t root = w, e = 0;
+  if (i < 2 * l.inner_count) {
+    if (i >= l.inner_count) {
+      root = w_inv;
+      i -= l.inner_count;
+    }
+    int j = 0;  // row: 2^j - 1 <= i < 2^(j+1) - 1
+    while ((std::size_t{2} << j) - 1 <= i) ++j;
+    e = j < log_n ? std::uint64_t(i + 1 - (std::size_t{1} << j)) << (log_n - 1 - j) : 0;
+  } else {
+    i -= 2 * l.inner_count;
+    const std::size_t half = l.lo_count + l.hi_count;
+    if (i >= half) {
+      root = w_inv;
+      i -= half;
+    }
+    e = i < l.lo_count ? std::uint64_t(i) : std::uint64_t(i - l.lo_count) << l.cross_bits;
+  }
+  const std::uint64_t v = f.pow(root, e);
+  out[blockIdx.x * std::size_t{blockDim.x} + threadIdx.x] = make_ulonglong2(v, f.shoup(v));
+}
+
+// ---- one pass ---------------------------------------------------------------------------------------
+
+enum BlockPassFlags : int {
+  kPassReduceInput = 1,  ///< inputs are any 64-bit words: reduce them first (operand loads)
+  kPassCross = 2,        ///< strided pass: cross twiddles (after the DIF, before the DIT)
+  kPassPermute = 4,      ///< natural-order side (see block_plan.hpp)
+};
+
+enum class PassEpilogue : int {
+  lazy,       ///< leave values in [0, 2p) (intermediate passes)
+  canonical,  ///< reduce to [0, p)
+  scale,      ///< x * scale mod p, canonical (Shoup, scale_q = shoup(scale))
+  pointwise,  ///< mont_mul(x, other[i]): x * other[i] / 2^64 mod p, canonical
+  square,     ///< mont_mul(x, x)
+};
+
+struct BlockPassArgs {
+  const std::uint64_t* src;    ///< read by this pass
+  std::uint64_t* dst;          ///< written by this pass (may equal src)
+  const std::uint64_t* other;  ///< PassEpilogue::pointwise (may equal dst)
+  std::uint64_t src_len;       ///< words per transform present in src; the rest read as 0
+  std::uint64_t total_groups;  ///< batch * 2^(log_n - k)
+  BlockTables tables;
+  field::PrimeField64 f;
+  std::uint64_t scale, scale_q;  ///< PassEpilogue::scale
+  std::uint64_t one_q;           ///< shoup(1): reduces any word by kPassReduceInput
+  int log_n, hi, k, log_c, flags;
+  PassEpilogue epilogue;
+};
+
+/// Modular operations of the butterflies: lazy ([0, 2p), p < 2^62) or canonical.
+template <bool kLazy>
+struct PassArith {
+  field::PrimeField64 f;
+  std::uint64_t p2;  ///< 2p (lazy only)
+
+  __device__ __forceinline__ std::uint64_t add(std::uint64_t a, std::uint64_t b) const {
+    if constexpr (kLazy) {
+      const std::uint64_t s = a + b;  // < 4p < 2^64
+      return s >= p2 ? s - p2 : s;
+    } else {
+      return f.add(a, b);
+    }
+  }
+  __device__ __forceinline__ std::uint64_t sub(std::uint64_t a, std::uint64_t b) const {
+    if constexpr (kLazy) {
+      const std::uint64_t s = a + p2 - b;  // in (0, 4p)
+      return s >= p2 ? s - p2 : s;
+    } else {
+      return f.sub(a, b);
+    }
+  }
+  /// a * w mod p: [0, 2p) lazy (any a < 2^64), [0, p) otherwise.
+  __device__ __forceinline__ std::uint64_t mul(std::uint64_t a, const ulonglong2& w) const {
+    if constexpr (kLazy) return f.mul_shoup_lazy(a, w.x, w.y);
+    else return f.mul_shoup(a, w.x, w.y);
+  }
+  __device__ __forceinline__ std::uint64_t canonical(std::uint64_t a) const {
+    if constexpr (kLazy) return a >= f.p ? a - f.p : a;
+    else return a;
+  }
+};
+
+/// Padded shared-memory index: one word of padding per 16 keeps power-of-two
+/// strides up to 16 words free of bank conflicts beyond the two wavefronts a
+/// warp of 8-byte accesses needs anyway.
+__device__ __forceinline__ unsigned block_smem_index(unsigned e) { return e + (e >> 4); }
+
+inline std::size_t block_smem_bytes(int tile_log) {
+  const std::size_t tile = std::size_t{1} << tile_log;
+  return (tile + tile / 16) * sizeof(std::uint64_t);
+}
+
+__device__ __forceinline__ unsigned bit_reverse_bits(unsigned x, int bits) {
+  return bits == 0 ? 0u : __brev(x) >> (32 - bits);
+}
+
+/// R radix-2 stages on the 2^R registers x of one unit, whose element m sits
+/// at row base + (m << low), r_lo = base mod 2^low. Forward: DIF, half-sizes
+/// 2^(low+R-1) down to 2^low; inverse: DIT, up from 2^low. Twiddle of the
+/// butterfly at position i of a half-size 2^j stage: inner[2^j - 1 + i]
+/// (= w_(2^(j+1))^i, or its inverse). kLow0: low == 0 (then r_lo == 0 and
+/// position 0 has twiddle 1, known at compile time).
+template <bool kForward, bool kLazy, int R, bool kLow0>
+__device__ __forceinline__ void block_unit(std::uint64_t* x, int low, unsigned r_lo,
+                                           const ulonglong2* __restrict__ inner, const PassArith<kLazy>& ar) {
+#pragma unroll
+  for (int step = 0; step < R; ++step) {
+    const int s = kForward ? R - 1 - step : step;  // this stage pairs m with m + 2^s
+    const int span = 1 << s;
+    const int j = low + s;
+#pragma unroll
+    for (int m = 0; m < (1 << R); ++m) {
+      if (m & span) continue;
+      const unsigned mi = unsigned(m & (span - 1));
+      const bool unit_twiddle = kLow0 && mi == 0;
+      const std::uint64_t a = x[m], b = x[m + span];
+      if constexpr (kForward) {
+        x[m] = ar.add(a, b);
+        const std::uint64_t d = ar.sub(a, b);
+        if (unit_twiddle) {
+          x[m + span] = d;
+        } else {
+          const unsigned i = kLow0 ? mi : r_lo + (mi << low);
+          x[m + span] = ar.mul(d, __ldg(&inner[(1u << j) - 1 + i]));
+        }
+      } else {
+        std::uint64_t t = b;
+        if (!unit_twiddle) {
+          const unsigned i = kLow0 ? mi : r_lo + (mi << low);
+          t = ar.mul(b, __ldg(&inner[(1u << j) - 1 + i]));
+        }
+        x[m] = ar.add(a, t);
+        x[m + span] = ar.sub(a, t);
+      }
+    }
+  }
+}
+
+/// Per-block view of a pass: group indices, global positions, prologue and
+/// epilogue of each element.
+template <bool kForward, bool kLazy>
+struct BlockPassView {
+  const BlockPassArgs& a;
+  PassArith<kLazy> ar;
+  int log_s, groups_log;  // groups_log = log_n - k: groups per transform
+  std::uint64_t s_mask, g0;
+  unsigned c0;            // permuting pass: first bit-reversed group of the tile
+  std::uint64_t transform;  // permuting pass: transform index of the tile
+
+  __device__ BlockPassView(const BlockPassArgs& args) : a(args) {
+    ar.f = a.f;
+    ar.p2 = a.f.p << 1;
+    log_s = a.hi - a.k + 1;
+    groups_log = a.log_n - a.k;
+    s_mask = (std::uint64_t{1} << log_s) - 1;
+    g0 = std::uint64_t(blockIdx.x) << a.log_c;
+    // Permuting pass with several groups per transform: the tile's columns
+    // are the groups whose bit-reversed indices are c0 .. c0 + 2^log_c - 1.
+    const int tiles_log = groups_log - a.log_c;
+    transform = groups_log > 0 ? std::uint64_t(blockIdx.x) >> tiles_log : 0;
+    c0 = groups_log > 0 ? unsigned(blockIdx.x & ((1u << tiles_log) - 1)) << a.log_c : 0;
+  }
+
+  /// Storage-side group of column c of the tile.
+  __device__ __forceinline__ std::uint64_t group(unsigned c) const {
+    if ((a.flags & kPassPermute) && groups_log > 0)
+      return (transform << groups_log) | bit_reverse_bits(c0 + c, groups_log);
+    return g0 + c;
+  }
+  __device__ __forceinline__ bool valid(std::uint64_t g) const { return g < a.total_groups; }
+  /// Storage-side global index of row t of group g.
+  __device__ __forceinline__ std::uint64_t index(std::uint64_t g, unsigned t) const {
+    return ((g >> log_s) << (a.hi + 1)) | (std::uint64_t(t) << log_s) | (g & s_mask);
+  }
+  /// Cross twiddle exponent of row t of group g: (n2 * bitrev_k(t)) << (L-1-hi).
+  __device__ __forceinline__ std::uint64_t mul_cross(std::uint64_t v, std::uint64_t g, unsigned t) const {
+    const std::uint64_t e = ((g & s_mask) * bit_reverse_bits(t, a.k)) << (a.log_n - 1 - a.hi);
+    const ulonglong2* lo = kForward ? a.tables.lo_fwd : a.tables.lo_inv;
+    const ulonglong2* hi = kForward ? a.tables.hi_fwd : a.tables.hi_inv;
+    const std::uint64_t lo_mask = (std::uint64_t{1} << a.tables.cross_bits) - 1;
+    v = ar.mul(v, __ldg(&lo[e & lo_mask]));
+    return ar.mul(v, __ldg(&hi[e >> a.tables.cross_bits]));
+  }
+  /// Reads word `idx` of the source (0 past src_len of its transform).
+  __device__ __forceinline__ std::uint64_t read(std::uint64_t idx) const {
+    const std::uint64_t n_mask = (std::uint64_t{1} << a.log_n) - 1;
+    std::uint64_t v = (idx & n_mask) < a.src_len ? a.src[idx] : 0;
+    if (a.flags & kPassReduceInput) v = ar.mul(v, make_ulonglong2(1, a.one_q));
+    return v;
+  }
+  __device__ __forceinline__ std::uint64_t finish(std::uint64_t v, std::uint64_t idx) const {
+    switch (a.epilogue) {
+      case PassEpilogue::lazy: return v;
+      case PassEpilogue::canonical: return ar.canonical(v);
+      case PassEpilogue::scale: return a.f.mul_shoup(v, a.scale, a.scale_q);
+      case PassEpilogue::pointwise: return a.f.mont_mul(v, a.other[idx]);
+      case PassEpilogue::square: return a.f.mont_mul(v, v);
+    }
+    return v;
+  }
+};
+
+/// Geometry of unit u of a round (R stages, lowest half-size 2^low): its
+/// column c and the row of its element 0; element m is at row base + (m << low).
+struct BlockUnit {
+  unsigned c, r_lo, base;
+  __device__ __forceinline__ BlockUnit(unsigned u, int log_c, int low, int R) {
+    c = u & ((1u << log_c) - 1);
+    const unsigned rest = u >> log_c;
+    r_lo = rest & ((1u << low) - 1);
+    base = ((rest >> low) << (low + R)) | r_lo;
+  }
+};
+
+/// One round: each thread's kPer >> R units of 2^R elements. All of a
+/// thread's elements are loaded first (kPer loads in flight), from global
+/// memory (first round of a non-permuting pass) or shared memory; then R
+/// stages per unit; then all are stored, to global memory (last round of a
+/// non-permuting forward / any inverse pass) or shared memory.
+template <bool kForward, bool kLazy, int R, bool kLow0>
+__device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>& v, std::uint64_t* sm, int low,
+                                            bool from_global, bool to_global) {
+  constexpr int kPer = 1 << kBlockPerThreadLog;
+  constexpr int kUnits = kPer >> R;
+  const BlockPassArgs& a = v.a;
+  const unsigned units = 1u << (a.k + a.log_c - R);
+  const ulonglong2* inner = kForward ? a.tables.inner_fwd : a.tables.inner_inv;
+  std::uint64_t x[kPer];
+#pragma unroll
+  for (int q = 0; q < kUnits; ++q) {
+    const unsigned u = threadIdx.x + q * blockDim.x;
+    if (u >= units) continue;
+    const BlockUnit un(u, a.log_c, low, R);
+    if (from_global) {
+      const std::uint64_t g = v.group(un.c);
+      const bool ok = v.valid(g);
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) {
+        const unsigned t = un.base + (unsigned(m) << low);
+        std::uint64_t val = ok ? v.read(v.index(g, t)) : 0;
+        if (!kForward && (a.flags & kPassCross)) val = v.mul_cross(val, g, t);
+        x[q * (1 << R) + m] = val;
+      }
+    } else {
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) {
+        const unsigned t = un.base + (unsigned(m) << low);
+        x[q * (1 << R) + m] = sm[block_smem_index((t << a.log_c) | un.c)];
+      }
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < kUnits; ++q) {
+    const unsigned u = threadIdx.x + q * blockDim.x;
+    if (u >= units) continue;
+    const BlockUnit un(u, a.log_c, low, R);
+    block_unit<kForward, kLazy, R, kLow0>(x + q * (1 << R), low, un.r_lo, inner, v.ar);
+  }
+#pragma unroll
+  for (int q = 0; q < kUnits; ++q) {
+    const unsigned u = threadIdx.x + q * blockDim.x;
+    if (u >= units) continue;
+    const BlockUnit un(u, a.log_c, low, R);
+    if (to_global) {
+      const std::uint64_t g = v.group(un.c);
+      if (!v.valid(g)) continue;
+      if (kLow0 && v.log_s == 0 && (reinterpret_cast<std::uintptr_t>(a.dst) & 15) == 0) {
+        // Contiguous pass, smallest stages: the unit's 2^R rows are 2^R
+        // consecutive words (base is a multiple of 2^R): 16-byte stores
+        // halve the store requests of a lane stride of 2^R words.
+#pragma unroll
+        for (int m = 0; m < (1 << R); m += 2) {
+          const std::uint64_t idx = v.index(g, un.base + unsigned(m));
+          const std::uint64_t lo = v.finish(x[q * (1 << R) + m], idx);
+          const std::uint64_t hi = v.finish(x[q * (1 << R) + m + 1], idx + 1);
+          *reinterpret_cast<ulonglong2*>(a.dst + idx) = make_ulonglong2(lo, hi);
+        }
+        continue;
+      }
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) {
+        const unsigned t = un.base + (unsigned(m) << low);
+        std::uint64_t val = x[q * (1 << R) + m];
+        if (kForward && (a.flags & kPassCross)) val = v.mul_cross(val, g, t);
+        const std::uint64_t idx = v.index(g, t);
+        a.dst[idx] = v.finish(val, idx);
+      }
+    } else {
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) {
+        const unsigned t = un.base + (unsigned(m) << low);
+        sm[block_smem_index((t << a.log_c) | un.c)] = x[q * (1 << R) + m];
+      }
+    }
+  }
+}
+
+template <bool kForward, bool kLazy>
+__device__ __forceinline__ void block_round_dispatch(const BlockPassView<kForward, kLazy>& v, std::uint64_t* sm,
+                                                     int R, int low, bool from_global, bool to_global) {
+  if (low == 0) {
+    if (R == 3) block_round<kForward, kLazy, 3, true>(v, sm, 0, from_global, to_global);
+    else if (R == 2) block_round<kForward, kLazy, 2, true>(v, sm, 0, from_global, to_global);
+    else block_round<kForward, kLazy, 1, true>(v, sm, 0, from_global, to_global);
+  } else {
+    if (R == 3) block_round<kForward, kLazy, 3, false>(v, sm, low, from_global, to_global);
+    else if (R == 2) block_round<kForward, kLazy, 2, false>(v, sm, low, from_global, to_global);
+    else block_round<kForward, kLazy, 1, false>(v, sm, low, from_global, to_global);
+  }
+}
+
+/// One pass (see block_plan.hpp). Launch with 2^(k+log_c-3) threads (at
+/// least 1) per block, block_smem_bytes(k+log_c) of dynamic shared memory,
+/// and ceil(total_groups / 2^log_c) blocks.
+template <bool kForward, bool kLazy>
+__global__ void __launch_bounds__(kBlockMaxThreads, 1) block_pass_kernel(const BlockPassArgs a) {
+  extern __shared__ std::uint64_t block_smem[];
+  const BlockPassView<kForward, kLazy> v(a);
+  const bool permute = (a.flags & kPassPermute) != 0;
+  const int k = a.k;
+  const unsigned tile = 1u << (k + a.log_c);
+  const unsigned c_mask = (1u << a.log_c) - 1;
+  const unsigned t_mask = (1u << k) - 1;
+  const int rounds = (k + 2) / 3;
+  // Natural-order positions of element e of a permuting tile, chosen so that
+  // consecutive e are consecutive in global memory: with several groups per
+  // transform, column c is the group with bit-reversed index c0 + c and row
+  // t' (natural) holds storage row bitrev_k(t'); with one group per
+  // transform (single pass), column c is transform g0 + c.
+  auto natural = [&](unsigned e, unsigned& c, unsigned& t_nat, std::uint64_t& idx) {
+    if (v.groups_log > 0) {
+      c = e & c_mask;
+      t_nat = e >> a.log_c;
+      idx = (v.transform << a.log_n) | (std::uint64_t(t_nat) << v.groups_log) | (v.c0 + c);
+    } else {
+      t_nat = e & t_mask;
+      c = e >> k;
+      idx = ((v.g0 + c) << a.log_n) | t_nat;
+    }
+  };
+  if (!kForward && permute) {
+    for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
+      unsigned c, t_nat;
+      std::uint64_t idx;
+      natural(e, c, t_nat, idx);
+      const std::uint64_t val = v.valid(v.group(c)) ? v.read(idx) : 0;
+      block_smem[block_smem_index((bit_reverse_bits(t_nat, k) << a.log_c) | c)] = val;
+    }
+    __syncthreads();
+  }
+  // Forward: rounds from the top stages, the short one (k mod 3) last;
+  // inverse: the mirror image.
+  int low = kForward ? k : 0;
+  for (int r = 0; r < rounds; ++r) {
+    const bool first = r == 0, last = r == rounds - 1;
+    int R;
+    if (kForward) {
+      R = k - 3 * r < 3 ? k - 3 * r : 3;
+      low -= R;
+    } else {
+      R = first ? k - 3 * (rounds - 1) : 3;
+    }
+    const bool from_global = first && (kForward || !permute);
+    const bool to_global = last && (!kForward || !permute);
+    block_round_dispatch<kForward, kLazy>(v, block_smem, R, low, from_global, to_global);
+    if (!kForward) low += R;
+    if (!last) __syncthreads();
+  }
+  if (kForward && permute) {
+    __syncthreads();
+    for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
+      unsigned c, t_nat;
+      std::uint64_t idx;
+      natural(e, c, t_nat, idx);
+      if (!v.valid(v.group(c))) continue;
+      const std::uint64_t val = block_smem[block_smem_index((bit_reverse_bits(t_nat, k) << a.log_c) | c)];
+      a.dst[idx] = v.finish(val, idx);
+    }
+  }
+}
+
+// ---- a whole transform ---------------------------------------------------------------------------
+
+/// One batched transform, as a sequence of passes. Pass i reads `src` (i ==
+/// 0) or `work`, and writes `dst` (last pass) or `work`; in place when all
+/// three are the same buffer. Natural order with several passes needs
+/// `work` distinct from `dst` (block_plan.hpp says why).
+struct BlockTransform {
+  std::uint64_t* dst;
+  std::uint64_t* work;
+  const std::uint64_t* src;
+  std::uint64_t src_len;  ///< words per transform in src (the rest read as 0)
+  std::size_t batch;
+  int log_n;
+  bool forward, natural, reduce_input;
+  PassEpilogue epilogue;  ///< of the last pass
+  std::uint64_t scale;    ///< PassEpilogue::scale (plain residue)
+  const std::uint64_t* other;
+};
+
+/// True when the lazy kernels apply (4p < 2^64).
+inline bool block_ntt_lazy(std::uint64_t p) { return p < (std::uint64_t{1} << 62); }
+
+/// Launches one pass; returns the first CUDA error.
+inline cudaError_t launch_block_pass(bool forward, bool lazy, const BlockPassArgs& args, cudaStream_t s) {
+  const int tile_log = args.k + args.log_c;
+  const unsigned threads = tile_log > kBlockPerThreadLog ? 1u << (tile_log - kBlockPerThreadLog) : 1u;
+  const std::size_t smem = block_smem_bytes(tile_log);
+  const std::uint64_t blocks = (args.total_groups + (std::uint64_t{1} << args.log_c) - 1) >> args.log_c;
+  const void* fn = forward ? (lazy ? reinterpret_cast<const void*>(&block_pass_kernel<true, true>)
+                                   : reinterpret_cast<const void*>(&block_pass_kernel<true, false>))
+                           : (lazy ? reinterpret_cast<const void*>(&block_pass_kernel<false, true>)
+                                   : reinterpret_cast<const void*>(&block_pass_kernel<false, false>));
+  if (smem > 48 * 1024) {
+    // Per device and function; cheap enough to repeat on every launch.
+    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    if (e != cudaSuccess) return e;
+  }
+  if (blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+  const dim3 grid(static_cast<unsigned>(blocks));
+  if (forward) {
+    if (lazy) block_pass_kernel<true, true><<<grid, threads, smem, s>>>(args);
+    else block_pass_kernel<true, false><<<grid, threads, smem, s>>>(args);
+  } else {
+    if (lazy) block_pass_kernel<false, true><<<grid, threads, smem, s>>>(args);
+    else block_pass_kernel<false, false><<<grid, threads, smem, s>>>(args);
+  }
+  return cudaGetLastError();
+}
+
+/// The passes of `t` in the order they run (the inverse reverses them).
+inline std::vector<BlockPass> block_transform_passes(const BlockTransform& t) {
+  auto passes = block_passes(t.log_n, t.batch, t.natural);
+  if (!t.forward) {
+    for (std::size_t i = 0, j = passes.size() - 1; i < j; ++i, --j) std::swap(passes[i], passes[j]);
+  }
+  return passes;
+}
+
+/// Arguments of pass i of `passes` (from block_transform_passes(t)).
+inline BlockPassArgs block_pass_args(const BlockTransform& t, const std::vector<BlockPass>& passes, std::size_t i,
+                                     const BlockTables& tables, const field::PrimeField64& f) {
+  const bool lazy = block_ntt_lazy(f.p);
+  const BlockPass& pass = passes[i];
+  const bool first = i == 0, last = i + 1 == passes.size();
+  BlockPassArgs a{};
+  a.src = first ? t.src : t.work;
+  a.dst = last ? t.dst : t.work;
+  a.other = t.other;
+  a.src_len = first ? t.src_len : std::uint64_t{1} << t.log_n;
+  a.total_groups = std::uint64_t(t.batch) << (t.log_n - pass.k);
+  a.tables = tables;
+  a.f = f;
+  a.log_n = t.log_n;
+  a.hi = pass.hi;
+  a.k = pass.k;
+  a.log_c = pass.log_c;
+  a.flags = (first && t.reduce_input ? kPassReduceInput : 0) | (pass.hi - pass.k + 1 > 0 ? kPassCross : 0) |
+            (pass.permute ? kPassPermute : 0);
+  a.one_q = f.shoup(1);
+  a.epilogue = last ? t.epilogue : (lazy ? PassEpilogue::lazy : PassEpilogue::canonical);
+  if (last && t.epilogue == PassEpilogue::scale) {
+    a.scale = t.scale;
+    a.scale_q = f.shoup(t.scale);
+  }
+  return a;
+}
+
+/// Runs all passes of `t` with the tables `tables` (of the same log_n and p).
+inline cudaError_t run_block_transform(const BlockTransform& t, const BlockTables& tables,
+                                       const field::PrimeField64& f, cudaStream_t s) {
+  if (t.batch == 0 || t.log_n == 0) return cudaSuccess;  // callers handle length 1
+  const auto passes = block_transform_passes(t);
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const cudaError_t e = launch_block_pass(t.forward, block_ntt_lazy(f.p), block_pass_args(t, passes, i, tables, f), s);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+}  // namespace mpgpu::ntt
