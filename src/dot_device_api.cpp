@@ -98,22 +98,24 @@ std::uint64_t host_every_term(const T* a, const T* b, std::size_t n, std::uint64
 
 }  // namespace
 
-// Device order for `automatic` (docs/dot.md): integer residues have one
-// method. For doubles: fp_naive while its FFLAS block holds >= 16 terms (one
-// DFMA a term on the FP64 pipe, an exact reduction every 16+ terms), else
-// integer_delayed (admissible wherever a double method is), then fp_abcd,
-// fp_lambda as fallbacks. Reasoned, not yet measured on the H100: at
-// 16 bytes a term every method but fp_naive with short blocks and fp_lambda
-// with small lambda has arithmetic to spare against HBM bandwidth, and
-// fp_naive spends the fewest instructions; bench/dot_device_bench.cu prints
-// every method so the order can be revisited from measurements.
+// Device order for `automatic` (docs/dot.md), from the H100 measurements in
+// bench/results/2026-11-22-nvidia-h100-80gb-hbm3-3c1c2bf-dot-gfp.md: integer
+// residues have one method. For doubles, long vectors (n >= 2^25) are
+// bandwidth-bound and fp_lambda streams best (2^28 terms: 1.45 ms against
+// 1.49 for fp_naive and 1.57 for integer_delayed, at p = 1048573 and
+// p = 2^31 - 1 alike); shorter ones favour fp_naive while its FFLAS block
+// holds >= 16 terms (2^20-2^24: 3-17% ahead of the others), else
+// integer_delayed (within 5% of the best there), then fp_abcd and fp_lambda
+// as fallbacks.
 constexpr std::uint64_t device_naive_min_block = 16;
+constexpr std::size_t device_lambda_min_length = std::size_t{1} << 25;
 
 Method choose_device_method(Residue r, std::uint64_t p, std::size_t n) {
   if (r != Residue::f64) {
     check_admissible(Method::integer_delayed, r, p, n);
     return Method::integer_delayed;
   }
+  if (n >= device_lambda_min_length && is_admissible(Method::fp_lambda, r, p, n)) return Method::fp_lambda;
   if (is_admissible(Method::fp_naive, r, p, n) &&
       reduction_block(Method::fp_naive, r, p) >= device_naive_min_block)
     return Method::fp_naive;
