@@ -28,20 +28,13 @@
 #include <cmath>
 #include <vector>
 
+#include "cuda_timing.cuh"
 #include "mpgpu/context.hpp"
 #include "mpgpu/dot/dot_device.hpp"
 #include "mpgpu/dot/dot_host.hpp"
 #include "mpgpu/dot/matmul_device.hpp"
 #include "mpgpu/dot/matmul_host.hpp"
 
-#define CHECK(call)                                                                                        \
-  do {                                                                                                     \
-    cudaError_t e_ = (call);                                                                               \
-    if (e_ != cudaSuccess) {                                                                               \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorName(e_), __FILE__, __LINE__);         \
-      std::exit(2);                                                                                        \
-    }                                                                                                      \
-  } while (0)
 #define CHECK_BLAS(call)                                                                                   \
   do {                                                                                                     \
     cublasStatus_t e_ = (call);                                                                            \
@@ -95,24 +88,7 @@ std::vector<T> fill_host(std::size_t n, std::uint64_t seed, std::uint64_t p) {
 /// Median milliseconds of `reps` timed calls of f(rep) after one warm-up.
 template <class F>
 double time_device(const mpgpu::Context& ctx, F&& f, int reps) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  f(0);
-  std::vector<float> times;
-  for (int r = 0; r < reps; ++r) {
-    CHECK(cudaEventRecord(start, ctx.stream()));
-    f(r + 1);
-    CHECK(cudaEventRecord(stop, ctx.stream()));
-    CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return mpgpu_bench::median_ms_indexed(ctx.stream(), reps, f);
 }
 
 template <class F>

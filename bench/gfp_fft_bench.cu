@@ -27,6 +27,7 @@
 #include <random>
 #include <vector>
 
+#include "cuda_timing.cuh"
 #include "mpgpu/context.hpp"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/gfp/fft_device.hpp"
@@ -34,40 +35,11 @@
 #include "mpgpu/gfp/primes.hpp"
 #include "mpgpu/ntt.hpp"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorName(e_), __FILE__, __LINE__); \
-      std::exit(2);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 namespace {
 
-/// Median milliseconds of `reps` calls of f on stream s, after one warm-up call.
-template <class F>
-double median_ms(cudaStream_t s, int reps, F&& f) {
-  f();
-  CHECK(cudaStreamSynchronize(s));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms;
-  for (int i = 0; i < reps; ++i) {
-    CHECK(cudaEventRecord(start, s));
-    f();
-    CHECK(cudaEventRecord(stop, s));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
+using mpgpu_bench::median_ms;
+
 
 /// Whether the device result (digit-major) equals the host FFT of x.
 template <int D>

@@ -21,6 +21,7 @@
 #include <random>
 #include <vector>
 
+#include "cuda_timing.cuh"
 #include "mpgpu/context.hpp"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/field/roots.hpp"
@@ -28,39 +29,11 @@
 #include "mpgpu/ntt/block_ntt.cuh"
 #include "mpgpu/ntt/ntt_host.hpp"
 
-#define CHECK(call)                                                                                        \
-  do {                                                                                                     \
-    cudaError_t e_ = (call);                                                                               \
-    if (e_ != cudaSuccess) {                                                                               \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorName(e_), __FILE__, __LINE__);         \
-      std::exit(2);                                                                                        \
-    }                                                                                                      \
-  } while (0)
 
 namespace {
 
-/// Median time in ms of `reps` calls of f on stream s (after one warm-up call).
-template <class F>
-double median_ms(cudaStream_t s, int reps, F&& f) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  f();
-  std::vector<float> times;
-  for (int r = 0; r < reps; ++r) {
-    CHECK(cudaEventRecord(start, s));
-    f();
-    CHECK(cudaEventRecord(stop, s));
-    CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
+using mpgpu_bench::median_ms;
+
 
 }  // namespace
 
