@@ -47,6 +47,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (mpgpu::Context::cuda_device_count() == 0) {
+    std::printf("ntt_device_bench: no CUDA device; nothing to measure.\n");
+    return 0;
+  }
   mpgpu::Context ctx = mpgpu::Context::cuda(0);
   const auto& prime = mpgpu::field::ntt_primes62[0];
   const std::uint64_t p = prime.p;
