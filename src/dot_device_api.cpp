@@ -9,35 +9,21 @@
 #include "context_state.hpp"
 #include "dot_backend.hpp"
 #include "mpgpu/dot/dot_device.hpp"
+#include "dot_messages.hpp"
 #include "mpgpu/error.hpp"
 
 namespace mpgpu::dot {
 
 namespace {
 
+using messages::reject;
+using messages::residue_name;
+using messages::residue_of;
+
 using u128 = unsigned __int128;
 
-template <class T>
-constexpr Residue residue_of() {
-  if constexpr (std::is_same_v<T, std::uint32_t>) return Residue::u32;
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return Residue::u64;
-  else return Residue::f64;
-}
 
-const char* residue_name(Residue r) {
-  switch (r) {
-    case Residue::u32: return "uint32";
-    case Residue::u64: return "uint64";
-    case Residue::f64: return "double";
-  }
-  return "?";
-}
 
-/// The host's message format (src/dot_host.cpp): "mpgpu::dot: <method> on <type> residues: <why>".
-[[noreturn]] void reject(Method m, Residue r, const std::string& why) {
-  throw InvalidArgument(std::string("mpgpu::dot: ") + method_name(m) + " on " + residue_name(r) +
-                        " residues: " + why);
-}
 
 [[noreturn]] void reject_element(bool batched, std::size_t k, const char* name, std::size_t i, std::uint64_t p) {
   const std::string where = batched ? "dot " + std::to_string(k) + ", " : std::string();

@@ -15,12 +15,17 @@
 #include <string>
 #include <type_traits>
 
+#include "dot_messages.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 
 namespace mpgpu::dot {
 
 namespace {
+
+using messages::reject;
+using messages::residue_name;
+using messages::residue_of;
 
 using u128 = unsigned __int128;
 
@@ -29,19 +34,7 @@ double ldexp1(int e) { return std::ldexp(1.0, e); }
 constexpr std::uint64_t two52 = std::uint64_t{1} << 52;
 constexpr std::uint64_t two53 = std::uint64_t{1} << 53;
 
-const char* residue_name(Residue r) {
-  switch (r) {
-    case Residue::u32: return "uint32";
-    case Residue::u64: return "uint64";
-    case Residue::f64: return "double";
-  }
-  return "?";
-}
 
-[[noreturn]] void reject(Method m, Residue r, const std::string& why) {
-  throw InvalidArgument(std::string("mpgpu::dot: ") + method_name(m) + " on " + residue_name(r) +
-                        " residues: " + why);
-}
 
 /// Sets rounding toward zero for its lifetime, restores the caller's mode.
 class RoundTowardZero {
@@ -281,12 +274,6 @@ void check_residues(const T* v, std::size_t stride, std::size_t n, std::uint64_t
     }
 }
 
-template <class T>
-constexpr Residue residue_of() {
-  if constexpr (std::is_same_v<T, std::uint32_t>) return Residue::u32;
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return Residue::u64;
-  else return Residue::f64;
-}
 
 /// One dot product with a resolved, checked method.
 template <bool Unit, class T>

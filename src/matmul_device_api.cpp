@@ -12,6 +12,7 @@
 #include "context_state.hpp"
 #include "dot_backend.hpp"
 #include "mpgpu/dot/matmul_device.hpp"
+#include "dot_messages.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 
@@ -19,14 +20,13 @@ namespace mpgpu::dot {
 
 namespace {
 
+using messages::reject;
+using messages::residue_name;
+using messages::residue_of;
+
 constexpr std::uint64_t two52 = std::uint64_t{1} << 52;
 
-const char* residue_name(Residue r) { return r == Residue::f64 ? "double" : "uint64"; }
 
-[[noreturn]] void reject(const char* fn, Method m, Residue r, const std::string& why) {
-  throw InvalidArgument(std::string("mpgpu::dot::") + fn + ": " + method_name(m) + " on " + residue_name(r) +
-                        " residues: " + why);
-}
 
 /// check_matmul_admissible, its message under `fn` (matmul or matvec).
 void check_method(const char* fn, Method m, Residue r, std::uint64_t p) {

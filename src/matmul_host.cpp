@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "dot_messages.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 
@@ -22,25 +23,17 @@ namespace mpgpu::dot {
 
 namespace {
 
+using messages::reject;
+using messages::residue_name;
+using messages::residue_of;
+
 using u128 = unsigned __int128;
 
 constexpr std::uint64_t two52 = std::uint64_t{1} << 52;
 constexpr std::uint64_t two53 = std::uint64_t{1} << 53;
 constexpr std::uint64_t two63 = std::uint64_t{1} << 63;
 
-const char* residue_name(Residue r) {
-  switch (r) {
-    case Residue::u32: return "uint32";
-    case Residue::u64: return "uint64";
-    case Residue::f64: return "double";
-  }
-  return "?";
-}
 
-[[noreturn]] void reject(const char* fn, Method m, Residue r, const std::string& why) {
-  throw InvalidArgument(std::string("mpgpu::dot::") + fn + ": " + method_name(m) + " on " +
-                        residue_name(r) + " residues: " + why);
-}
 
 // ---- reduction blocks (the bounds) --------------------------------------------
 
@@ -234,11 +227,6 @@ void check_residues(const char* fn, const char* name, const T* v, std::size_t ro
         throw InvalidArgument(std::string("mpgpu::dot::") + fn + ": " + name + idx +
                               " is not a residue in [0, p) for p = " + std::to_string(p));
       }
-}
-
-template <class T>
-constexpr Residue residue_of() {
-  return std::is_same_v<T, double> ? Residue::f64 : Residue::u64;
 }
 
 /// Checks everything, then computes. `vec` names the operands y, A, x.
