@@ -1,9 +1,15 @@
-// Integer <-> text in bases 2..62, through GMP on the host. The text is
-// validated here first so that errors name the position and the character;
-// GMP's own parser only says "invalid" (and silently skips whitespace).
+// Integer <-> text in bases 2..62. The text is validated here first so that
+// errors name the position and the character; GMP's own parser only says
+// "invalid" (and silently skips whitespace). Small numbers, the CPU context
+// and the power-of-two bases (linear bit regrouping in GMP) go through GMP on
+// the host; huge numbers of a CUDA context in other bases go through the
+// divide-and-conquer conversion of integer_radix.cpp (device products and
+// divisions, GMP on the host for the leaves).
+#include <cmath>
 #include <string>
 
 #include "integer_internal.hpp"
+#include "integer_radix.hpp"
 
 namespace mpgpu {
 
@@ -68,6 +74,13 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
                            " at position " + std::to_string(i) + " for base " + std::to_string(base),
                        i);
   }
+  if (ctx.is_cuda() && !detail::radix_is_power_of_two(base)) {
+    // Limbs the digits can fill: len * log2(base) / 64 (at most 6 bits a digit).
+    const double bits_per_digit = std::log2(static_cast<double>(base));
+    const double limbs = static_cast<double>(text.size() - pos) * bits_per_digit / 64.0;
+    if (limbs >= static_cast<double>(detail::kRadixDeviceMinLimbs))
+      return detail::radix_from_digits_dc(text.substr(pos), base, negative, ctx, detail::kRadixLeafLimbs);
+  }
   std::string digits(text.substr(pos));
   mpz_t z;
   mpz_init(z);
@@ -85,6 +98,8 @@ std::string Integer::to_string(int base) const {
   if (base < 2 || base > 62)
     throw InvalidArgument("mpgpu::Integer::to_string: base " + std::to_string(base) +
                           " is out of range (expected 2..62)");
+  if (ctx_.is_cuda() && !detail::radix_is_power_of_two(base) && size() >= detail::kRadixDeviceMinLimbs)
+    return detail::radix_to_string_dc(*this, base, detail::kRadixLeafLimbs);
   mpz_t tmp;
   mpz_srcptr z = cpu_;
   if (ctx_.is_cuda()) {

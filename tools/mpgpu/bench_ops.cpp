@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
+#include <string>
 
 #include "bench_batch.hpp"
 
@@ -125,6 +126,47 @@ class DivisionCase : public OpCase {
   Integer D_, q_, r_;
 };
 
+/// a in decimal (to_string) against mpz_get_str: the strings compared.
+class ToStringCase : public OpCase {
+ public:
+  explicit ToStringCase(Workload& w) : A_(w.A()), a_(w.a()) {}
+  void run_mpgpu() override { got_ = A_.to_string(10); }
+  void run_gmp() override {
+    want_.assign(mpz_sizeinbase(a_, 10) + 2, '\0');
+    mpz_get_str(want_.data(), 10, a_);
+    want_.resize(std::char_traits<char>::length(want_.c_str()));
+  }
+  bool verify() override { return got_ == want_; }
+
+ private:
+  const Integer& A_;
+  mpz_srcptr a_;
+  std::string got_, want_;
+};
+
+/// a's decimal text parsed (from_string) against mpz_set_str. The text is
+/// made once, untimed, when the case is built.
+class FromStringCase : public OpCase {
+ public:
+  explicit FromStringCase(Workload& w) : r_(w.context()) {
+    text_.assign(mpz_sizeinbase(w.a(), 10) + 2, '\0');
+    mpz_get_str(text_.data(), 10, w.a());
+    text_.resize(std::char_traits<char>::length(text_.c_str()));
+  }
+  void run_mpgpu() override { r_ = Integer::from_string(text_, 10, r_.context()); }
+  void run_gmp() override { mpz_set_str(z_.get(), text_.c_str(), 10); }
+  bool verify() override {
+    Mpz got;
+    r_.to_mpz(got.get());
+    return mpz_cmp(got.get(), z_.get()) == 0;
+  }
+
+ private:
+  std::string text_;
+  Integer r_;
+  Mpz z_;
+};
+
 }  // namespace
 
 const std::vector<OpInfo>& all_ops() {
@@ -147,6 +189,10 @@ const std::vector<OpInfo>& all_ops() {
         {"tdiv_q_ui", 2.0 / 8, "a / 0xfedcba9876543211 (one-limb divisor)"},
         // GMP divides a 2^26-bit number by a 2^25-bit one in a few seconds.
         {"tdiv_qr", 0, "a / d and a % d, d = top half of b (bits/2 bits)", std::uint64_t{1} << 26},
+        // GMP's mpz_get_str / mpz_set_str take about a second at 2^26 bits
+        // and tens of seconds at 2^30 (the target size: --max-bits 2^30).
+        {"to_string", 0, "a in decimal (to_string vs mpz_get_str)", std::uint64_t{1} << 26},
+        {"from_string", 0, "a's decimal text parsed (from_string vs mpz_set_str)", std::uint64_t{1} << 26},
     };
     v.insert(v.end(), batch_ops().begin(), batch_ops().end());
     return v;
@@ -212,6 +258,8 @@ std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w) {
     return integer_case([&A](Integer& r) { tdiv_q_ui(r, A, kBenchLimbDivisor); },
                         [a](mpz_ptr z) { mpz_tdiv_q_ui(z, a, kBenchLimbDivisor); });
   if (name == "tdiv_qr") return std::make_unique<DivisionCase>(w);
+  if (name == "to_string") return std::make_unique<ToStringCase>(w);
+  if (name == "from_string") return std::make_unique<FromStringCase>(w);
   throw std::logic_error("mpgpu bench: unknown operation " + std::string(name));
 }
 

@@ -1,0 +1,51 @@
+// Radix conversion by divide and conquer with precomputed powers, for huge
+// Integers of any context (see docs/integer.md, "Conversion to and from
+// text"). Integer::to_string / from_string call these for CUDA contexts
+// above kRadixDeviceMinLimbs; the CPU context keeps GMP's own conversion,
+// but the tests call these directly with tiny leaves so that CI runs the
+// algorithm on the CPU backend (the same code, with GMP doing the
+// arithmetic).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "mpgpu/integer.hpp"
+
+namespace mpgpu::detail {
+
+/// Provisional crossover (limbs of the number) from host GMP to the
+/// divide-and-conquer path for CUDA contexts. 2^16 limbs (4 Mbit, about
+/// 1.26 million decimal digits) is a guess: below a few times the leaf size
+/// the tree has too few levels to pay for its powers. To be measured with the
+/// `to_string` / `from_string` bench rows.
+inline constexpr std::size_t kRadixDeviceMinLimbs = std::size_t{1} << 16;
+
+/// Leaf size (limbs) of the tree for CUDA contexts: pieces this small go to
+/// host GMP (mpz_get_str / mpz_set_str, one leaf per host thread). Twice the
+/// device Newton division threshold, because below it every tdiv_qr of the
+/// tree would run on the host GMP path anyway (with a copy each way).
+inline constexpr std::size_t kRadixLeafLimbs = 2 * kDeviceDivisionMinLimbs;
+
+/// True for 2, 4, 8, 16, 32: those bases are bit regrouping, linear time in
+/// GMP (mpn_get_str / mpn_set_str never divide for them).
+inline bool radix_is_power_of_two(int base) { return (base & (base - 1)) == 0; }
+
+/// Digits of `base` in one 64-bit chunk: the largest d with base^d < 2^64
+/// (19 for base 10, 12 for base 36, 10 for base 62).
+int radix_chunk_digits(int base);
+
+/// x in `base` (2..62), exactly as mpz_get_str writes it (sign, no leading
+/// zeros, GMP's letters), by splitting x = q * base^(d 2^k) + r down to
+/// pieces of at most `leaf_limbs` limbs (>= 1), which GMP converts.
+std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limbs);
+
+/// The value of `digits` (already validated digits of `base`, at least one,
+/// no sign, no prefix; leading zeros allowed), negated if `negative`, in
+/// `ctx`: the digits are cut into pieces of at most `leaf_limbs` limbs'
+/// worth, parsed by GMP, and combined as hi * base^(d 2^k) + lo.
+Integer radix_from_digits_dc(std::string_view digits, int base, bool negative, const Context& ctx,
+                             std::size_t leaf_limbs);
+
+}  // namespace mpgpu::detail

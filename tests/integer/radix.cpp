@@ -1,0 +1,166 @@
+// Radix conversion by divide and conquer (src/integer_radix.cpp) against
+// GMP's mpz_get_str / mpz_set_str. The detail entry points take the leaf
+// size, so the CPU backend runs the whole tree (GMP doing its products and
+// divisions) with leaves of a few limbs; the public to_string / from_string
+// are checked around and above kRadixDeviceMinLimbs, where a CUDA context
+// switches to the device tree. Values with long runs of zero digits (10^k + 1,
+// base^k, base^k - 1) need the zero padding of the inner pieces.
+#include <gmp.h>
+
+#include <string>
+#include <vector>
+
+#include "../../src/integer_radix.hpp"
+#include "integer_test.hpp"
+
+namespace {
+
+using mpgpu::Integer;
+using mpgpu::detail::kRadixDeviceMinLimbs;
+using mpgpu::detail::radix_from_digits_dc;
+using mpgpu::detail::radix_to_string_dc;
+using namespace mpgpu_test;
+
+class Radix : public IntegerTest {};
+MPGPU_INSTANTIATE_ON_BACKEND(Radix);
+
+Mpz power(unsigned long base, unsigned long exp) {
+  Mpz p;
+  mpz_ui_pow_ui(p.get(), base, exp);
+  return p;
+}
+
+/// Values that stress the padding: base^k, base^k - 1, base^k + 1, 10^k + 1,
+/// a number with one nonzero digit in the middle, and random ones.
+std::vector<Mpz> radix_values(int base, std::size_t max_limbs, unsigned long salt) {
+  std::vector<Mpz> v = {Mpz(), Mpz::from_si(1), Mpz::from_si(-1), Mpz::from_si(base), Mpz::from_si(-base)};
+  const unsigned long digits = static_cast<unsigned long>(max_limbs * 64 / mpz_sizeinbase(power(base, 1).get(), 2));
+  for (unsigned long k : {19ul, 38ul, 64ul, digits / 2, digits - 1}) {
+    if (k == 0) continue;
+    Mpz p = power(static_cast<unsigned long>(base), k);
+    v.push_back(p);
+    Mpz m1, p1;
+    mpz_sub_ui(m1.get(), p.get(), 1);
+    mpz_add_ui(p1.get(), p.get(), 1);
+    v.push_back(m1);
+    v.push_back(-p1);
+    Mpz t = power(10, k);
+    mpz_add_ui(t.get(), t.get(), 1);
+    v.push_back(t);
+    Mpz mid = power(static_cast<unsigned long>(base), k / 2);
+    mpz_mul(mid.get(), mid.get(), p.get());
+    v.push_back(mid);  // one 1 digit, then zeros on both sides
+  }
+  Operands gen(salt);
+  for (int i = 0; i < 8; ++i) v.push_back(gen.random_signed(max_limbs));
+  v.push_back(gen.sparse(max_limbs * 64, 3));
+  return v;
+}
+
+/// The text after an optional '-'.
+std::string digits_of(const std::string& text) { return text[0] == '-' ? text.substr(1) : text; }
+
+TEST_P(Radix, DivideAndConquerMatchesGmpInSmallPieces) {
+  for (int base : {10, 16, 2, 36, 62, 3, 7, 37})
+    for (std::size_t leaf : {1, 2, 5})
+      for (const Mpz& v : radix_values(base, 40, static_cast<unsigned long>(base * 10 + leaf))) {
+        const std::string want = v.str(base);
+        const Integer x = make(v);
+        ASSERT_EQ(radix_to_string_dc(x, base, leaf), want) << "base " << base << ", leaf " << leaf << ", " << v;
+        const Integer y = radix_from_digits_dc(digits_of(want), base, v.sgn() < 0, ctx(), leaf);
+        ASSERT_TRUE(matches(y, v)) << "from digits, base " << base << ", leaf " << leaf;
+      }
+}
+
+TEST_P(Radix, LeadingZerosOnInput) {
+  for (int base : {10, 62, 16, 3})
+    for (std::size_t leaf : {1, 3}) {
+      EXPECT_TRUE(matches(radix_from_digits_dc("000102", base, false, ctx(), leaf), Mpz("102", base)));
+      EXPECT_TRUE(matches(radix_from_digits_dc("0", base, false, ctx(), leaf), Mpz()));
+      EXPECT_TRUE(matches(radix_from_digits_dc(std::string(500, '0'), base, true, ctx(), leaf), Mpz()));
+      const Mpz v = Operands(7).random_value(20);
+      const std::string text = std::string(700, '0') + v.str(base);  // the high pieces are all zeros
+      EXPECT_TRUE(matches(radix_from_digits_dc(text, base, false, ctx(), leaf), v)) << "base " << base;
+      EXPECT_TRUE(matches(Integer::from_string("-" + text, base, ctx()), -v));
+    }
+  EXPECT_TRUE(matches(Integer::from_string("000123", 10, ctx()), Mpz("123")));
+}
+
+TEST_P(Radix, DivideAndConquerLargeWithZeroRuns) {
+  // A few thousand limbs, leaves of 64: a tree of about six levels.
+  for (int base : {10, 36, 62, 3}) {
+    std::vector<Mpz> values;
+    const unsigned long k = 40000;
+    values.push_back(power(static_cast<unsigned long>(base), k));
+    Mpz m1 = values.back();
+    mpz_sub_ui(m1.get(), m1.get(), 1);
+    values.push_back(m1);
+    Mpz t = power(10, k);
+    mpz_add_ui(t.get(), t.get(), 1);
+    values.push_back(-t);
+    values.push_back(Operands(static_cast<unsigned long>(base)).uniform(3000 * 64));
+    for (const Mpz& v : values) {
+      const std::string want = v.str(base);
+      ASSERT_EQ(radix_to_string_dc(make(v), base, 64), want) << "base " << base << ", " << v;
+      ASSERT_TRUE(matches(radix_from_digits_dc(digits_of(want), base, v.sgn() < 0, ctx(), 64), v))
+          << "base " << base << ", " << v;
+    }
+  }
+}
+
+TEST_P(Radix, PublicRoundTripAroundThreshold) {
+  // On a CUDA context these sizes switch between host GMP and the device tree
+  // (on the CPU backend both sides are GMP: two bases keep it quick).
+  Operands gen(99);
+  const std::vector<int> bases = on_gpu() ? std::vector<int>{10, 16, 62, 7} : std::vector<int>{10, 62};
+  for (std::size_t limbs : {kRadixDeviceMinLimbs - 1, kRadixDeviceMinLimbs, kRadixDeviceMinLimbs + 1})
+    for (int base : bases) {
+      Mpz v = gen.uniform(limbs * 64);
+      mpz_setbit(v.get(), limbs * 64 - 1);
+      if (limbs % 2) v = -v;
+      const std::string want = v.str(base);
+      ASSERT_EQ(make(v).to_string(base), want) << limbs << " limbs, base " << base;
+      ASSERT_TRUE(matches(Integer::from_string(want, base, ctx()), v)) << limbs << " limbs, base " << base;
+    }
+}
+
+TEST_P(Radix, PublicRoundTripWellAboveThreshold) {
+  // 4x the threshold, and powers with long zero runs at that size.
+  if (!on_gpu()) GTEST_SKIP() << "GMP on both sides on the CPU backend (covered by DivideAndConquer*)";
+  const unsigned long digits = 4 * kRadixDeviceMinLimbs * 19;
+  std::vector<std::pair<int, Mpz>> cases = {{10, Operands(5).uniform(4 * kRadixDeviceMinLimbs * 64)},
+                                            {10, power(10, digits)},
+                                            {36, power(36, digits / 2)},
+                                            {2, Operands(6).uniform(4 * kRadixDeviceMinLimbs * 64)}};
+  Mpz m1 = power(10, digits);
+  mpz_sub_ui(m1.get(), m1.get(), 1);
+  cases.push_back({10, -m1});
+  Mpz p1 = power(10, digits);
+  mpz_add_ui(p1.get(), p1.get(), 1);
+  cases.push_back({10, p1});
+  for (const auto& [base, v] : cases) {
+    const std::string want = v.str(base);
+    ASSERT_EQ(make(v).to_string(base), want) << "base " << base << ", " << v;
+    ASSERT_TRUE(matches(Integer::from_string(want, base, ctx()), v)) << "base " << base << ", " << v;
+  }
+}
+
+TEST_P(Radix, TenMillionDecimalDigits) {
+  if (!on_gpu()) GTEST_SKIP() << "GMP converts on the CPU backend; the device tree is the point here";
+  const unsigned long digits = 10000000;
+  Mpz v = power(10, digits - 1);  // exactly 10^7 digits: 10^(n-1) + a random part below 8 * 10^(n-1)
+  Mpz low = Operands(10).uniform(static_cast<std::uint64_t>(3.32 * (digits - 1)));
+  mpz_add(v.get(), v.get(), low.get());
+  std::string want(mpz_sizeinbase(v.get(), 10) + 2, '\0');
+  mpz_get_str(want.data(), 10, v.get());
+  want.resize(std::char_traits<char>::length(want.c_str()));
+  ASSERT_EQ(want.size(), digits);
+  const Integer x = make(v);
+  ASSERT_EQ(x.to_string(10), want);
+  Mpz back;
+  ASSERT_EQ(mpz_set_str(back.get(), want.c_str(), 10), 0);
+  ASSERT_TRUE(matches(Integer::from_string(want, 10, ctx()), back));
+  ASSERT_TRUE(matches(Integer::from_string("-" + want, 10, ctx()), -back));
+}
+
+}  // namespace
