@@ -74,7 +74,7 @@ void check_method(const char* fn, Method m, Residue r, std::uint64_t p) {
   if (m == Method::automatic) reject(fn, m, r, "resolve `automatic` with choose_matmul_method first");
   if (r == Residue::u32) reject(fn, m, r, "matrix products take uint64 or double residues");
   if (m == Method::fp_lambda || m == Method::fp_abcd)
-    reject(fn, m, r, "not implemented for matrix products (dot only); use fp_naive or integer_delayed");
+    reject(fn, m, r, "a dot-product method; matrix products take fp_naive or integer_delayed");
   if (p < 2 || !field::is_prime(p)) reject(fn, m, r, "modulus p = " + std::to_string(p) + " is not a prime");
   // Doubles hold residues exactly only below 2^53; as in dot_host.hpp,
   // p - 1 < 2^52.

@@ -207,7 +207,7 @@ TEST_F(MatmulDevice, RejectsBadParametersAndElements) {
                 .find("mpgpu::dot::matmul"),
             std::string::npos);
   EXPECT_NE(message_of([&] { dot::matmul(ctx_, C.get(), 3, A.get(), 3, B.get(), 3, 3, 3, 3, p, Method::fp_lambda); })
-                .find("dot only"),
+                .find("a dot-product method"),
             std::string::npos);
   EXPECT_NE(message_of([&] { dot::matvec(ctx_, C.get(), A.get(), 3, B.get(), 3, 3, 65536); }).find("mpgpu::dot::matvec"),
             std::string::npos);

@@ -314,8 +314,8 @@ TEST(MatmulErrors, RejectedWithClearMessages) {
   has(mm(p, Method::automatic, 5, 4, 4), "(no exception)");
   std::fill(c.begin(), c.end(), guard);
   has(mm(p_min_int, Method::fp_naive, 5, 4, 4), "FFLAS bound");
-  has(mm(p, Method::fp_lambda, 5, 4, 4), "not implemented for matrix products");
-  has(mm(p, Method::fp_abcd, 5, 4, 4), "not implemented for matrix products");
+  has(mm(p, Method::fp_lambda, 5, 4, 4), "a dot-product method; matrix products take");
+  has(mm(p, Method::fp_abcd, 5, 4, 4), "a dot-product method; matrix products take");
   has(mm(p, Method::automatic, 4, 4, 4), "mpgpu::dot::matmul: fp_naive on uint64 residues: lda = 4 < k = 5");
   has(mm(p, Method::integer_delayed, 5, 3, 4), "ldb = 3 < n = 4");
   has(mm(p, Method::integer_delayed, 5, 4, 3), "ldc = 3 < n = 4");
