@@ -9,7 +9,7 @@
 #include "context_state.hpp"
 #include "dot_backend.hpp"
 #include "mpgpu/dot/dot_device.hpp"
-#include "dot_messages.hpp"
+#include "dot_checks.hpp"
 #include "mpgpu/error.hpp"
 
 namespace mpgpu::dot {

@@ -15,7 +15,7 @@
 #include <string>
 #include <type_traits>
 
-#include "dot_messages.hpp"
+#include "dot_checks.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 

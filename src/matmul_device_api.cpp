@@ -12,7 +12,7 @@
 #include "context_state.hpp"
 #include "dot_backend.hpp"
 #include "mpgpu/dot/matmul_device.hpp"
-#include "dot_messages.hpp"
+#include "dot_checks.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 
@@ -42,18 +42,6 @@ void check_method(const char* fn, Method m, Residue r, std::uint64_t p) {
 
 bool fits_int(std::size_t x) { return x <= static_cast<std::size_t>(INT_MAX); }
 
-/// Elements one past the last of a rows x cols matrix with leading dimension
-/// ld, or false on size_t overflow (as src/matmul_host.cpp).
-bool extent(std::size_t rows, std::size_t ld, std::size_t cols, std::size_t& out) {
-  if (rows == 0 || cols == 0) {
-    out = 0;
-    return true;
-  }
-  std::size_t t;
-  if (__builtin_mul_overflow(rows - 1, ld, &t) || __builtin_add_overflow(t, cols, &out)) return false;
-  return true;
-}
-
 template <class T>
 void product(const char* fn, bool vec, const Context& ctx, Stream s, T* C, std::size_t ldc, const T* A,
              std::size_t lda, const T* B, std::size_t ldb, std::size_t m, std::size_t n, std::size_t k,
@@ -67,31 +55,11 @@ void product(const char* fn, bool vec, const Context& ctx, Stream s, T* C, std::
     if (m_ == Method::fp_naive && !(fits_int(lda) && fits_int(ldb) && fits_int(ldc))) m_ = Method::integer_delayed;
   }
   check_method(fn, m_, r, p);
-  const char* cn = vec ? "y" : "C";
+  messages::check_matrix_operands(fn, m_, r, vec, C, ldc, A, lda, B, ldb, m, n, k);
   const char* bn = vec ? "x" : "B";
-  if (lda < k) reject(fn, m_, r, "lda = " + std::to_string(lda) + " < k = " + std::to_string(k));
-  if (!vec) {
-    if (ldb < n) reject(fn, m_, r, "ldb = " + std::to_string(ldb) + " < n = " + std::to_string(n));
-    if (ldc < n) reject(fn, m_, r, "ldc = " + std::to_string(ldc) + " < n = " + std::to_string(n));
-  }
   if (m_ == Method::fp_naive &&
       !(fits_int(m) && fits_int(n) && fits_int(k) && fits_int(lda) && fits_int(ldb) && fits_int(ldc)))
     reject(fn, m_, r, "cuBLAS takes dimensions and leading dimensions up to 2^31 - 1 (use integer_delayed)");
-  std::size_t ea, eb, ec;
-  if (!extent(m, lda, k, ea) || !extent(k, ldb, n, eb) || !extent(m, ldc, n, ec) ||
-      ea > std::numeric_limits<std::size_t>::max() / sizeof(T) ||
-      eb > std::numeric_limits<std::size_t>::max() / sizeof(T) ||
-      ec > std::numeric_limits<std::size_t>::max() / sizeof(T))
-    reject(fn, m_, r, "matrix extent overflows size_t");
-  if (ec > 0 && C == nullptr) reject(fn, m_, r, std::string("null output pointer ") + cn);
-  if (ea > 0 && A == nullptr) reject(fn, m_, r, "null input pointer A");
-  if (eb > 0 && B == nullptr) reject(fn, m_, r, std::string("null input pointer ") + bn);
-  const auto lo = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q); };
-  const auto overlap = [&](const void* x, std::size_t ex, const void* y, std::size_t ey) {
-    return ex > 0 && ey > 0 && lo(x) < lo(y) + ey * sizeof(T) && lo(y) < lo(x) + ex * sizeof(T);
-  };
-  if (overlap(C, ec, A, ea)) reject(fn, m_, r, std::string(cn) + " overlaps A");
-  if (overlap(C, ec, B, eb)) reject(fn, m_, r, std::string(cn) + " overlaps " + bn);
 
   detail::ContextState& st = ctx.state();
   const Stream stream = ctx.resolve(s);

@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "dot_messages.hpp"
+#include "dot_checks.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 
@@ -204,18 +204,6 @@ bool is_residue(T x, std::uint64_t p) {
     return x < p;
 }
 
-/// Elements one past the last of a rows x cols matrix with leading dimension
-/// ld, or false on size_t overflow.
-bool extent(std::size_t rows, std::size_t ld, std::size_t cols, std::size_t& out) {
-  if (rows == 0 || cols == 0) {
-    out = 0;
-    return true;
-  }
-  std::size_t t;
-  if (__builtin_mul_overflow(rows - 1, ld, &t) || __builtin_add_overflow(t, cols, &out)) return false;
-  return true;
-}
-
 template <class T>
 void check_residues(const char* fn, const char* name, const T* v, std::size_t rows, std::size_t cols,
                     std::size_t ld, std::uint64_t p, bool vector) {
@@ -242,32 +230,8 @@ void product(const char* fn, bool vec, T* C, std::size_t ldc, const T* A, std::s
                         ? choose_matmul_method(r, p, k, n)
                         : Method::integer_delayed;
   check_method(fn, m_, r, p);
-  const char* cn = vec ? "y" : "C";
+  messages::check_matrix_operands(fn, m_, r, vec, C, ldc, A, lda, B, ldb, m, n, k);
   const char* bn = vec ? "x" : "B";
-  if (!vec) {
-    if (lda < k) reject(fn, m_, r, "lda = " + std::to_string(lda) + " < k = " + std::to_string(k));
-    if (ldb < n) reject(fn, m_, r, "ldb = " + std::to_string(ldb) + " < n = " + std::to_string(n));
-    if (ldc < n) reject(fn, m_, r, "ldc = " + std::to_string(ldc) + " < n = " + std::to_string(n));
-  } else if (lda < k) {
-    reject(fn, m_, r, "lda = " + std::to_string(lda) + " < k = " + std::to_string(k));
-  }
-  std::size_t ea, eb, ec;
-  if (!extent(m, lda, k, ea) || !extent(k, ldb, n, eb) || !extent(m, ldc, n, ec) ||
-      ea > std::numeric_limits<std::size_t>::max() / sizeof(T) ||
-      eb > std::numeric_limits<std::size_t>::max() / sizeof(T) ||
-      ec > std::numeric_limits<std::size_t>::max() / sizeof(T))
-    reject(fn, m_, r, "matrix extent overflows size_t");
-  if (ec > 0 && C == nullptr) reject(fn, m_, r, std::string("null output pointer ") + cn);
-  if (ea > 0 && A == nullptr) reject(fn, m_, r, "null input pointer A");
-  if (eb > 0 && B == nullptr) reject(fn, m_, r, std::string("null input pointer ") + bn);
-  // C is written while A and B are still read: no overlap (compared as
-  // addresses, the only portable-enough way for unrelated arrays).
-  const auto lo = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q); };
-  const auto overlap = [&](const void* x, std::size_t ex, const void* y, std::size_t ey) {
-    return ex > 0 && ey > 0 && lo(x) < lo(y) + ey * sizeof(T) && lo(y) < lo(x) + ex * sizeof(T);
-  };
-  if (overlap(C, ec, A, ea)) reject(fn, m_, r, std::string(cn) + " overlaps A");
-  if (overlap(C, ec, B, eb)) reject(fn, m_, r, std::string(cn) + " overlaps " + bn);
   check_residues(fn, "A", A, m, k, lda, p, false);
   check_residues(fn, bn, B, k, n, ldb, p, vec);
   if (m == 0 || n == 0) return;
