@@ -11,7 +11,10 @@
 // bit-reversed order), with the bandwidth of that pass (16 bytes a point);
 // the device copy bandwidth is printed as the roof.
 //
-//   ntt_device_bench [--max-log N] [--reps N]
+//   ntt_device_bench [--max-log N] [--reps N] [--log N]
+//
+// --log N measures only transforms of 2^N points (for a profiler: the first
+// kernels launched are then the passes of one forward natural-order call).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -38,12 +41,13 @@ using mpgpu_bench::median_ms;
 }  // namespace
 
 int main(int argc, char** argv) {
-  int max_log = 26, reps = 11;
+  int max_log = 26, reps = 11, only_log = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--log") && i + 1 < argc) only_log = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: %s [--max-log N] [--reps N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--max-log N] [--reps N] [--log N]\n", argv[0]);
       return 2;
     }
   }
@@ -78,6 +82,7 @@ int main(int argc, char** argv) {
   bool all_ok = true;
   for (int log_n : {10, 11, 12, 13, 16, 20, 22, 24, 25, 26}) {
     if (log_n > max_log) break;
+    if (only_log != 0 && log_n != only_log) continue;
     const std::size_t n = std::size_t{1} << log_n;
     const std::size_t batch = std::max<std::size_t>(1, (std::size_t{1} << 24) / n);
     std::vector<std::uint64_t> host(n * batch);
@@ -122,6 +127,7 @@ int main(int argc, char** argv) {
   const mpgpu::field::PrimeField64 f = mpgpu::field::PrimeField64::make(p);
   for (int log_n : {16, 20, 24, 25, 26}) {
     if (log_n > max_log) break;
+    if (only_log != 0 && log_n != only_log) continue;
     const std::size_t n = std::size_t{1} << log_n;
     const mpgpu::ntt::BlockTableLayout layout = mpgpu::ntt::BlockTableLayout::make(log_n);
     void* tables_mem = nullptr;

@@ -4,9 +4,10 @@
 // Arithmetic: plain residues (no Montgomery form), twiddle products by
 // Shoup's method with precomputed quotients (w, floor(w 2^64 / p)): 3 64-bit
 // products (~10 IMAD on sm_90) against Montgomery's 3 full ones (~14) and no
-// conversion passes. For p < 2^62 reduction is lazy: every value between
-// stages lies in [0, 2p) (a + b < 4p < 2^64; Shoup's lazy product < 2p); the
-// output is made canonical in the last pass. For p >= 2^62 (Goldilocks, any
+// conversion passes. For p < 2^62 reduction is lazy (Harvey's butterflies,
+// one conditional subtraction per butterfly): forward values lie in [0, 2p),
+// inverse values in [0, 4p) (4p < 2^64; Shoup's lazy product < 2p for any
+// 64-bit input); the output is made canonical in the last pass. For p >= 2^62 (Goldilocks, any
 // other prime the public API accepts) the same kernels run with canonical
 // arithmetic (kLazy = false).
 //
@@ -159,36 +160,65 @@ struct BlockPassArgs {
   PassEpilogue epilogue;
 };
 
-/// Modular operations of the butterflies: lazy ([0, 2p), p < 2^62) or canonical.
+/// Modular arithmetic of the butterflies. Lazy (p < 2^62): Harvey's
+/// butterflies, one conditional subtraction per butterfly with a twiddle
+/// (instead of one after the sum and one after the difference); forward
+/// (DIF) values stay in [0, 2p), inverse (DIT) values in [0, 4p) (4p < 2^64).
+/// Otherwise (p >= 2^62) canonical arithmetic throughout.
 template <bool kLazy>
 struct PassArith {
   field::PrimeField64 f;
   std::uint64_t p2;  ///< 2p (lazy only)
 
-  __device__ __forceinline__ std::uint64_t add(std::uint64_t a, std::uint64_t b) const {
-    if constexpr (kLazy) {
-      const std::uint64_t s = a + b;  // < 4p < 2^64
-      return s >= p2 ? s - p2 : s;
-    } else {
-      return f.add(a, b);
-    }
-  }
-  __device__ __forceinline__ std::uint64_t sub(std::uint64_t a, std::uint64_t b) const {
-    if constexpr (kLazy) {
-      const std::uint64_t s = a + p2 - b;  // in (0, 4p)
-      return s >= p2 ? s - p2 : s;
-    } else {
-      return f.sub(a, b);
-    }
+  /// s mod 2p for s < 4p. As 2p < 2^63, s - 2p is negative as a signed word
+  /// exactly when s < 2p: one compare of the high half, not a 64-bit compare.
+  __device__ __forceinline__ std::uint64_t reduce_2p(std::uint64_t s) const {
+    const std::uint64_t t = s - p2;
+    return static_cast<std::int64_t>(t) < 0 ? s : t;
   }
   /// a * w mod p: [0, 2p) lazy (any a < 2^64), [0, p) otherwise.
   __device__ __forceinline__ std::uint64_t mul(std::uint64_t a, const ulonglong2& w) const {
     if constexpr (kLazy) return f.mul_shoup_lazy(a, w.x, w.y);
     else return f.mul_shoup(a, w.x, w.y);
   }
+  /// Forward (DIF) butterfly: (a, b) <- (a + b, (a - b) w), w = 1 when
+  /// `unit` (then `w` is not read). Lazy: in and out in [0, 2p).
+  __device__ __forceinline__ void dif(std::uint64_t& a, std::uint64_t& b, bool unit, const ulonglong2* w) const {
+    if constexpr (kLazy) {
+      const std::uint64_t d = a + p2 - b;  // (0, 4p)
+      a = reduce_2p(a + b);
+      b = unit ? reduce_2p(d) : mul(d, __ldg(w));
+    } else {
+      const std::uint64_t d = f.sub(a, b);
+      a = f.add(a, b);
+      b = unit ? d : mul(d, __ldg(w));
+    }
+  }
+  /// Inverse (DIT) butterfly: (a, b) <- (a + b w, a - b w). Lazy: in and out
+  /// in [0, 4p).
+  __device__ __forceinline__ void dit(std::uint64_t& a, std::uint64_t& b, bool unit, const ulonglong2* w) const {
+    if constexpr (kLazy) {
+      const std::uint64_t a1 = reduce_2p(a);
+      const std::uint64_t t = unit ? reduce_2p(b) : mul(b, __ldg(w));  // [0, 2p)
+      a = a1 + t;
+      b = a1 + p2 - t;
+    } else {
+      const std::uint64_t t = unit ? b : mul(b, __ldg(w));
+      const std::uint64_t a0 = a;
+      a = f.add(a0, t);
+      b = f.sub(a0, t);
+    }
+  }
+  /// Canonical residue of a value a pass leaves: forward [0, 2p), inverse
+  /// [0, 4p) when lazy.
+  template <bool kForward>
   __device__ __forceinline__ std::uint64_t canonical(std::uint64_t a) const {
-    if constexpr (kLazy) return a >= f.p ? a - f.p : a;
-    else return a;
+    if constexpr (kLazy) {
+      if constexpr (!kForward) a = reduce_2p(a);
+      return a >= f.p ? a - f.p : a;
+    } else {
+      return a;
+    }
   }
 };
 
@@ -219,31 +249,15 @@ __device__ __forceinline__ void block_unit(std::uint64_t* x, int low, unsigned r
   for (int step = 0; step < R; ++step) {
     const int s = kForward ? R - 1 - step : step;  // this stage pairs m with m + 2^s
     const int span = 1 << s;
-    const int j = low + s;
+    const ulonglong2* row = inner + ((1u << (low + s)) - 1 + r_lo);  // stage's row, offset r_lo
 #pragma unroll
     for (int m = 0; m < (1 << R); ++m) {
       if (m & span) continue;
       const unsigned mi = unsigned(m & (span - 1));
-      const bool unit_twiddle = kLow0 && mi == 0;
-      const std::uint64_t a = x[m], b = x[m + span];
-      if constexpr (kForward) {
-        x[m] = ar.add(a, b);
-        const std::uint64_t d = ar.sub(a, b);
-        if (unit_twiddle) {
-          x[m + span] = d;
-        } else {
-          const unsigned i = kLow0 ? mi : r_lo + (mi << low);
-          x[m + span] = ar.mul(d, __ldg(&inner[(1u << j) - 1 + i]));
-        }
-      } else {
-        std::uint64_t t = b;
-        if (!unit_twiddle) {
-          const unsigned i = kLow0 ? mi : r_lo + (mi << low);
-          t = ar.mul(b, __ldg(&inner[(1u << j) - 1 + i]));
-        }
-        x[m] = ar.add(a, t);
-        x[m + span] = ar.sub(a, t);
-      }
+      const bool unit = kLow0 && mi == 0;
+      const ulonglong2* w = kLow0 ? row + mi : row + (mi << low);
+      if constexpr (kForward) ar.dif(x[m], x[m + span], unit, w);
+      else ar.dit(x[m], x[m + span], unit, w);
     }
   }
 }
@@ -258,6 +272,7 @@ struct BlockPassView {
   std::uint64_t s_mask, g0;
   unsigned c0;            // permuting pass: first bit-reversed group of the tile
   std::uint64_t transform;  // permuting pass: transform index of the tile
+  bool whole_source;        // src_len covers whole transforms: no zero padding
 
   __device__ BlockPassView(const BlockPassArgs& args) : a(args) {
     ar.f = a.f;
@@ -271,6 +286,7 @@ struct BlockPassView {
     const int tiles_log = groups_log - a.log_c;
     transform = groups_log > 0 ? std::uint64_t(blockIdx.x) >> tiles_log : 0;
     c0 = groups_log > 0 ? unsigned(blockIdx.x & ((1u << tiles_log) - 1)) << a.log_c : 0;
+    whole_source = (a.src_len >> a.log_n) != 0;
   }
 
   /// Storage-side group of column c of the tile.
@@ -280,7 +296,8 @@ struct BlockPassView {
     return g0 + c;
   }
   __device__ __forceinline__ bool valid(std::uint64_t g) const { return g < a.total_groups; }
-  /// Storage-side global index of row t of group g.
+  /// Storage-side global index of row t of group g. Rows of one group are
+  /// 2^log_s apart: index(g, t + d) = index(g, t) + (d << log_s).
   __device__ __forceinline__ std::uint64_t index(std::uint64_t g, unsigned t) const {
     return ((g >> log_s) << (a.hi + 1)) | (std::uint64_t(t) << log_s) | (g & s_mask);
   }
@@ -296,19 +313,21 @@ struct BlockPassView {
   /// Reads word `idx` of the source (0 past src_len of its transform).
   __device__ __forceinline__ std::uint64_t read(std::uint64_t idx) const {
     const std::uint64_t n_mask = (std::uint64_t{1} << a.log_n) - 1;
-    std::uint64_t v = (idx & n_mask) < a.src_len ? a.src[idx] : 0;
-    if (a.flags & kPassReduceInput) v = ar.mul(v, make_ulonglong2(1, a.one_q));
-    return v;
+    return whole_source || (idx & n_mask) < a.src_len ? a.src[idx] : 0;
   }
+  /// Operand loads (kPassReduceInput): any word to [0, 2p) (or [0, p)).
+  __device__ __forceinline__ std::uint64_t reduce_input(std::uint64_t v) const {
+    return ar.mul(v, make_ulonglong2(1, a.one_q));
+  }
+  /// The last pass's epilogue (an if-chain on a uniform value: a switch
+  /// became an indirect branch per element).
   __device__ __forceinline__ std::uint64_t finish(std::uint64_t v, std::uint64_t idx) const {
-    switch (a.epilogue) {
-      case PassEpilogue::lazy: return v;
-      case PassEpilogue::canonical: return ar.canonical(v);
-      case PassEpilogue::scale: return a.f.mul_shoup(v, a.scale, a.scale_q);
-      case PassEpilogue::pointwise: return a.f.mont_mul(v, a.other[idx]);
-      case PassEpilogue::square: return a.f.mont_mul(v, v);
-    }
-    return v;
+    const PassEpilogue e = a.epilogue;
+    if (e == PassEpilogue::lazy) return v;
+    if (e == PassEpilogue::canonical) return ar.template canonical<kForward>(v);
+    if (e == PassEpilogue::scale) return a.f.mul_shoup(v, a.scale, a.scale_q);
+    if (e == PassEpilogue::pointwise) return a.f.mont_mul(v, a.other[idx]);
+    return a.f.mont_mul(v, v);  // square
   }
 };
 
@@ -324,11 +343,89 @@ struct BlockUnit {
   }
 };
 
+/// First round of a non-permuting pass: each unit's 2^R words straight from
+/// global memory, all of a thread's loads issued before any product (the
+/// reduction of operand words, the inverse's cross twiddles) waits on them.
+/// kReduce and kCross are template arguments so that a pass without them
+/// does not issue their products predicated off.
+template <bool kReduce, bool kCross, bool kForward, bool kLazy, int R>
+__device__ __forceinline__ void block_load_global(const BlockPassView<kForward, kLazy>& v, std::uint64_t* x, int low,
+                                                  unsigned units) {
+  constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
+  const std::uint64_t step = std::uint64_t{1} << (low + v.log_s);
+#pragma unroll
+  for (int q = 0; q < kUnits; ++q) {
+    const unsigned u = threadIdx.x + q * blockDim.x;
+    if (u >= units) continue;
+    const BlockUnit un(u, v.a.log_c, low, R);
+    const std::uint64_t g = v.group(un.c);
+    const bool ok = v.valid(g);
+    const std::uint64_t idx0 = v.index(g, un.base);
+#pragma unroll
+    for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read(idx0 + m * step) : 0;
+  }
+  if constexpr (kReduce || kCross) {
+#pragma unroll
+    for (int q = 0; q < kUnits; ++q) {
+      const unsigned u = threadIdx.x + q * blockDim.x;
+      if (u >= units) continue;
+      const BlockUnit un(u, v.a.log_c, low, R);
+      const std::uint64_t g = v.group(un.c);
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) {
+        std::uint64_t& val = x[q * (1 << R) + m];
+        if constexpr (kReduce) val = v.reduce_input(val);
+        if constexpr (kCross) val = v.mul_cross(val, g, un.base + (unsigned(m) << low));
+      }
+    }
+  }
+}
+
+/// Last round of a non-permuting pass: each unit's 2^R words straight to
+/// global memory, after the forward's cross twiddles (kCross) and the last
+/// pass's epilogue (kFinish).
+template <bool kCross, bool kFinish, bool kForward, bool kLazy, int R, bool kLow0>
+__device__ __forceinline__ void block_store_global(const BlockPassView<kForward, kLazy>& v, std::uint64_t* x, int low,
+                                                   unsigned units) {
+  constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
+  const BlockPassArgs& a = v.a;
+  const std::uint64_t step = std::uint64_t{1} << (low + v.log_s);
+  // Contiguous pass, smallest stages: a unit's 2^R rows are 2^R consecutive
+  // words (base is a multiple of 2^R); 16-byte stores halve the store
+  // requests of a lane stride of 2^R words.
+  const bool pairs = kLow0 && R > 1 && v.log_s == 0 && (reinterpret_cast<std::uintptr_t>(a.dst) & 15) == 0;
+#pragma unroll
+  for (int q = 0; q < kUnits; ++q) {
+    const unsigned u = threadIdx.x + q * blockDim.x;
+    if (u >= units) continue;
+    const BlockUnit un(u, a.log_c, low, R);
+    const std::uint64_t g = v.group(un.c);
+    if (!v.valid(g)) continue;
+    const std::uint64_t idx0 = v.index(g, un.base);
+#pragma unroll
+    for (int m = 0; m < (1 << R); ++m) {
+      std::uint64_t& val = x[q * (1 << R) + m];
+      if constexpr (kCross) val = v.mul_cross(val, g, un.base + (unsigned(m) << low));
+      if constexpr (kFinish) val = v.finish(val, idx0 + m * step);
+    }
+    if (pairs) {
+#pragma unroll
+      for (int m = 0; m < (1 << R); m += 2)
+        *reinterpret_cast<ulonglong2*>(a.dst + idx0 + m) = make_ulonglong2(x[q * (1 << R) + m], x[q * (1 << R) + m + 1]);
+    } else {
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) a.dst[idx0 + m * step] = x[q * (1 << R) + m];
+    }
+  }
+}
+
 /// One round: each thread's kPer >> R units of 2^R elements. All of a
 /// thread's elements are loaded first (kPer loads in flight), from global
 /// memory (first round of a non-permuting pass) or shared memory; then R
 /// stages per unit; then all are stored, to global memory (last round of a
-/// non-permuting forward / any inverse pass) or shared memory.
+/// non-permuting forward / any inverse pass) or shared memory. In shared
+/// memory element m of a unit is tile element e0 + m * 2^(low + log_c),
+/// e0 = base * 2^log_c + c.
 template <bool kForward, bool kLazy, int R, bool kLow0>
 __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>& v, std::uint64_t* sm, int low,
                                             bool from_global, bool to_global) {
@@ -336,29 +433,27 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>
   constexpr int kUnits = kPer >> R;
   const BlockPassArgs& a = v.a;
   const unsigned units = 1u << (a.k + a.log_c - R);
+  const unsigned smem_step = 1u << (low + a.log_c);
   const ulonglong2* inner = kForward ? a.tables.inner_fwd : a.tables.inner_inv;
   std::uint64_t x[kPer];
-#pragma unroll
-  for (int q = 0; q < kUnits; ++q) {
-    const unsigned u = threadIdx.x + q * blockDim.x;
-    if (u >= units) continue;
-    const BlockUnit un(u, a.log_c, low, R);
-    if (from_global) {
-      const std::uint64_t g = v.group(un.c);
-      const bool ok = v.valid(g);
-#pragma unroll
-      for (int m = 0; m < (1 << R); ++m) {
-        const unsigned t = un.base + (unsigned(m) << low);
-        std::uint64_t val = ok ? v.read(v.index(g, t)) : 0;
-        if (!kForward && (a.flags & kPassCross)) val = v.mul_cross(val, g, t);
-        x[q * (1 << R) + m] = val;
-      }
+  if (from_global) {
+    const bool reduce = (a.flags & kPassReduceInput) != 0;
+    if (!kForward && (a.flags & kPassCross)) {
+      if (reduce) block_load_global<true, !kForward, kForward, kLazy, R>(v, x, low, units);
+      else block_load_global<false, !kForward, kForward, kLazy, R>(v, x, low, units);
     } else {
+      if (reduce) block_load_global<true, false, kForward, kLazy, R>(v, x, low, units);
+      else block_load_global<false, false, kForward, kLazy, R>(v, x, low, units);
+    }
+  } else {
 #pragma unroll
-      for (int m = 0; m < (1 << R); ++m) {
-        const unsigned t = un.base + (unsigned(m) << low);
-        x[q * (1 << R) + m] = sm[block_smem_index((t << a.log_c) | un.c)];
-      }
+    for (int q = 0; q < kUnits; ++q) {
+      const unsigned u = threadIdx.x + q * blockDim.x;
+      if (u >= units) continue;
+      const BlockUnit un(u, a.log_c, low, R);
+      const unsigned e0 = (un.base << a.log_c) | un.c;
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = sm[block_smem_index(e0 + m * smem_step)];
     }
   }
 #pragma unroll
@@ -368,41 +463,24 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>
     const BlockUnit un(u, a.log_c, low, R);
     block_unit<kForward, kLazy, R, kLow0>(x + q * (1 << R), low, un.r_lo, inner, v.ar);
   }
-#pragma unroll
-  for (int q = 0; q < kUnits; ++q) {
-    const unsigned u = threadIdx.x + q * blockDim.x;
-    if (u >= units) continue;
-    const BlockUnit un(u, a.log_c, low, R);
-    if (to_global) {
-      const std::uint64_t g = v.group(un.c);
-      if (!v.valid(g)) continue;
-      if (kLow0 && v.log_s == 0 && (reinterpret_cast<std::uintptr_t>(a.dst) & 15) == 0) {
-        // Contiguous pass, smallest stages: the unit's 2^R rows are 2^R
-        // consecutive words (base is a multiple of 2^R): 16-byte stores
-        // halve the store requests of a lane stride of 2^R words.
-#pragma unroll
-        for (int m = 0; m < (1 << R); m += 2) {
-          const std::uint64_t idx = v.index(g, un.base + unsigned(m));
-          const std::uint64_t lo = v.finish(x[q * (1 << R) + m], idx);
-          const std::uint64_t hi = v.finish(x[q * (1 << R) + m + 1], idx + 1);
-          *reinterpret_cast<ulonglong2*>(a.dst + idx) = make_ulonglong2(lo, hi);
-        }
-        continue;
-      }
-#pragma unroll
-      for (int m = 0; m < (1 << R); ++m) {
-        const unsigned t = un.base + (unsigned(m) << low);
-        std::uint64_t val = x[q * (1 << R) + m];
-        if (kForward && (a.flags & kPassCross)) val = v.mul_cross(val, g, t);
-        const std::uint64_t idx = v.index(g, t);
-        a.dst[idx] = v.finish(val, idx);
-      }
+  if (to_global) {
+    const bool finish = a.epilogue != PassEpilogue::lazy;
+    if (kForward && (a.flags & kPassCross)) {
+      if (finish) block_store_global<kForward, true, kForward, kLazy, R, kLow0>(v, x, low, units);
+      else block_store_global<kForward, false, kForward, kLazy, R, kLow0>(v, x, low, units);
     } else {
+      if (finish) block_store_global<false, true, kForward, kLazy, R, kLow0>(v, x, low, units);
+      else block_store_global<false, false, kForward, kLazy, R, kLow0>(v, x, low, units);
+    }
+  } else {
 #pragma unroll
-      for (int m = 0; m < (1 << R); ++m) {
-        const unsigned t = un.base + (unsigned(m) << low);
-        sm[block_smem_index((t << a.log_c) | un.c)] = x[q * (1 << R) + m];
-      }
+    for (int q = 0; q < kUnits; ++q) {
+      const unsigned u = threadIdx.x + q * blockDim.x;
+      if (u >= units) continue;
+      const BlockUnit un(u, a.log_c, low, R);
+      const unsigned e0 = (un.base << a.log_c) | un.c;
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) sm[block_smem_index(e0 + m * smem_step)] = x[q * (1 << R) + m];
     }
   }
 }
@@ -421,7 +499,42 @@ __device__ __forceinline__ void block_round_dispatch(const BlockPassView<kForwar
   }
 }
 
-/// One pass (see block_plan.hpp). Launch with 2^(k+log_c-3) threads (at
+/// The natural-order side of a permuting pass: element i (< 16) of this
+/// thread is tile element e = threadIdx.x + i * blockDim.x, at natural-order
+/// global index `idx`, held in shared memory at `slot`; consecutive e are
+/// consecutive words in global memory. With several groups per transform,
+/// column c is the group with bit-reversed index c0 + c and natural row t
+/// holds storage row bitrev_k(t); with one group per transform (a single
+/// pass), column c is transform g0 + c. f(idx, slot, ok) is called for each.
+template <bool kForward, bool kLazy, class F>
+__device__ __forceinline__ void block_permute_side(const BlockPassView<kForward, kLazy>& v, F f) {
+  const BlockPassArgs& a = v.a;
+  const int k = a.k;
+  const unsigned tile = 1u << (k + a.log_c);
+  if (v.groups_log > 0) {
+    const unsigned c_mask = (1u << a.log_c) - 1;
+    const std::uint64_t base = (v.transform << a.log_n) | v.c0;
+#pragma unroll
+    for (int i = 0; i < (1 << kBlockPerThreadLog); ++i) {
+      const unsigned e = threadIdx.x + i * blockDim.x;
+      if (e >= tile) break;
+      const unsigned c = e & c_mask, t = e >> a.log_c;
+      f(base + ((std::uint64_t(t) << v.groups_log) | c), block_smem_index((bit_reverse_bits(t, k) << a.log_c) | c),
+        true);
+    }
+  } else {
+    const unsigned t_mask = (1u << k) - 1;
+#pragma unroll
+    for (int i = 0; i < (1 << kBlockPerThreadLog); ++i) {
+      const unsigned e = threadIdx.x + i * blockDim.x;
+      if (e >= tile) break;
+      const unsigned t = e & t_mask, c = e >> k;
+      f(((v.g0 + c) << a.log_n) | t, block_smem_index((bit_reverse_bits(t, k) << a.log_c) | c), v.valid(v.g0 + c));
+    }
+  }
+}
+
+/// One pass (see block_plan.hpp). Launch with 2^(k+log_c-4) threads (at
 /// least 1) per block, block_smem_bytes(k+log_c) of dynamic shared memory,
 /// and ceil(total_groups / 2^log_c) blocks.
 template <bool kForward, bool kLazy>
@@ -430,34 +543,14 @@ __global__ void __launch_bounds__(kBlockMaxThreads, 1) block_pass_kernel(const B
   const BlockPassView<kForward, kLazy> v(a);
   const bool permute = (a.flags & kPassPermute) != 0;
   const int k = a.k;
-  const unsigned tile = 1u << (k + a.log_c);
-  const unsigned c_mask = (1u << a.log_c) - 1;
-  const unsigned t_mask = (1u << k) - 1;
   const int rounds = (k + 2) / 3;
-  // Natural-order positions of element e of a permuting tile, chosen so that
-  // consecutive e are consecutive in global memory: with several groups per
-  // transform, column c is the group with bit-reversed index c0 + c and row
-  // t' (natural) holds storage row bitrev_k(t'); with one group per
-  // transform (single pass), column c is transform g0 + c.
-  auto natural = [&](unsigned e, unsigned& c, unsigned& t_nat, std::uint64_t& idx) {
-    if (v.groups_log > 0) {
-      c = e & c_mask;
-      t_nat = e >> a.log_c;
-      idx = (v.transform << a.log_n) | (std::uint64_t(t_nat) << v.groups_log) | (v.c0 + c);
-    } else {
-      t_nat = e & t_mask;
-      c = e >> k;
-      idx = ((v.g0 + c) << a.log_n) | t_nat;
-    }
-  };
   if (!kForward && permute) {
-    for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
-      unsigned c, t_nat;
-      std::uint64_t idx;
-      natural(e, c, t_nat, idx);
-      const std::uint64_t val = v.valid(v.group(c)) ? v.read(idx) : 0;
-      block_smem[block_smem_index((bit_reverse_bits(t_nat, k) << a.log_c) | c)] = val;
-    }
+    const bool reduce = (a.flags & kPassReduceInput) != 0;
+    block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
+      std::uint64_t val = ok ? v.read(idx) : 0;
+      if (reduce) val = v.reduce_input(val);
+      block_smem[slot] = val;
+    });
     __syncthreads();
   }
   // Forward: rounds from the top stages, the short one (k mod 3) last;
@@ -480,14 +573,9 @@ __global__ void __launch_bounds__(kBlockMaxThreads, 1) block_pass_kernel(const B
   }
   if (kForward && permute) {
     __syncthreads();
-    for (unsigned e = threadIdx.x; e < tile; e += blockDim.x) {
-      unsigned c, t_nat;
-      std::uint64_t idx;
-      natural(e, c, t_nat, idx);
-      if (!v.valid(v.group(c))) continue;
-      const std::uint64_t val = block_smem[block_smem_index((bit_reverse_bits(t_nat, k) << a.log_c) | c)];
-      a.dst[idx] = v.finish(val, idx);
-    }
+    block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
+      if (ok) a.dst[idx] = v.finish(block_smem[slot], idx);
+    });
   }
 }
 
