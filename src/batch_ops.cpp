@@ -342,21 +342,6 @@ void invert(Batch& r, const Batch& a, const Batch& m, Stream s) {
   const std::size_t count = m.count();
   Destination d(r, count, m.bits(), ctx, s);
   if (count == 0) return d.commit();
-  if (ctx.is_cuda() &&
-      detail::batch::cuda::any_bad_modulus(ctx.state(), ctx.resolve(s), m.data(), count, m.stride_limbs())) {
-    // Decision (issue 5 note): a batch with an even modulus (or m == 1) is
-    // inverted by the CPU backend. The device's even-modulus path returned
-    // wrong values at 2048 bits on an H100 (groups of 8 threads) while it
-    // passes on the host with one thread; until that is found, no garbage.
-    const Context host = Context::cpu();  // one context: each Context::cpu() is a new one
-    Batch host_r;
-    invert(host_r, a.to_context(host), m.to_context(host));
-    const Batch back = host_r.to_context(ctx);
-    copy(d.get(), back, s);
-    // `back` goes back to the pool on the context's own stream.
-    if (ctx.resolve(s) != ctx.stream()) detail::cuda::synchronize(ctx.resolve(s));
-    return d.commit();
-  }
   // Whether an inverse exists is known only once it is computed: compute into
   // a temporary with a status per instance, then check, then copy into r.
   Batch scratch;

@@ -148,7 +148,11 @@ MPGPU_HD word_t invert(const E& env, typename E::Num& r, const typename E::Num& 
   Num one;
   set_ui32(env, one, 1);
   const bool a1_odd = low_bit(env, a1) != 0;
-  const bool ok = status == status_ok && equals(env, g, one) && (!m_even || a1_odd);
+  // equals is a group operation: it runs in every instance, never behind a
+  // short-circuit on this instance's status (an m == 0 instance, e.g. a
+  // padding one, sharing the warp would skip it and desynchronize the warp).
+  const bool g_one = equals(env, g, one);
+  const bool ok = status == status_ok && g_one && (!m_even || a1_odd);
   // The even-m way; r <= m + 1 as an integer, so one subtraction reduces it.
   Num t, inv, tm;
   sub(env, t, a1, y);

@@ -1,0 +1,164 @@
+// The device API with groups of several threads (Env<W, G>, 1 < G <= 32) on
+// the host: group_emulation.hpp runs the 32 lanes of a warp as fibers and
+// checks at every group operation that all lanes reached the same one. So
+// this CPU test finds what device_api_host_test (G == 1) cannot: group
+// operations skipped by one instance's data (the lanes diverge) and the
+// mixing of several instances in a warp (uniform trip counts, padding
+// instances with zero operands). Checked against GMP: invert (even, odd,
+// zero and unit moduli in one warp), divide and gcd.
+#include "group_emulation.hpp"  // first: it specializes Group<G> before any use
+
+#include <gmp.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mpgpu/batch/batch.cuh"
+#include "support/mpz.hpp"
+#include "support/operands.hpp"
+
+namespace {
+
+namespace mb = mpgpu::batch;
+using mb::word_t;
+using mpgpu_test::Mpz;
+using mpgpu_test::Operands;
+
+Mpz mod2exp(const Mpz& x, int bits) {
+  Mpz r;
+  mpz_fdiv_r_2exp(r, x, bits);
+  return r;
+}
+
+template <int W>
+std::vector<word_t> words_of(const Mpz& x) {
+  std::vector<word_t> r(W, 0);
+  const Mpz y = mod2exp(x, 32 * W);
+  std::size_t n = 0;
+  mpz_export(r.data(), &n, -1, sizeof(word_t), 0, 0, y);
+  return r;
+}
+
+template <int W>
+Mpz mpz_of(const std::vector<word_t>& w) {
+  Mpz r;
+  mpz_import(r, W, -1, sizeof(word_t), 0, 0, w.data());
+  return r;
+}
+
+enum class Op { invert, divide, gcd };
+
+/// Runs `op` on one warp of 32 / G instances (x[i], y[i]); r gets the
+/// result (the quotient for divide, rem the remainder), st the status.
+template <int W, int G>
+bool run_warp(Op op, const std::vector<Mpz>& x, const std::vector<Mpz>& y, std::vector<Mpz>& r,
+              std::vector<Mpz>& rem, std::vector<word_t>& st) {
+  using E = mb::Env<W, G>;
+  constexpr int per_warp = 32 / G, L = E::per_thread;
+  std::vector<std::vector<word_t>> X(per_warp), Y(per_warp), R(per_warp, std::vector<word_t>(W)),
+      Q(per_warp, std::vector<word_t>(W));
+  std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(E::scratch_words, 0xdeadbeefu));
+  st.assign(per_warp, 0xdeadbeefu);
+  for (int i = 0; i < per_warp; ++i) X[i] = words_of<W>(x[i]), Y[i] = words_of<W>(y[i]);
+  const bool ok = group_emulation::run_warp([&](int lane) {
+    const int inst = lane / G, rank = lane % G;
+    E env(rank, scratch[inst].data());
+    typename E::Num a, b, c, d;
+    for (int k = 0; k < L; ++k) a.w[k] = X[inst][rank * L + k], b.w[k] = Y[inst][rank * L + k];
+    word_t s = 0;
+    if (op == Op::invert) s = mb::invert(env, c, a, b);
+    if (op == Op::divide) s = mb::divide(env, c, d, a, b);
+    if (op == Op::gcd) mb::gcd(env, c, a, b);
+    for (int k = 0; k < L; ++k) R[inst][rank * L + k] = c.w[k];
+    if (op == Op::divide)
+      for (int k = 0; k < L; ++k) Q[inst][rank * L + k] = d.w[k];
+    if (rank == 0) st[inst] = s;
+  });
+  r.resize(per_warp);
+  rem.resize(per_warp);
+  for (int i = 0; i < per_warp; ++i) r[i] = mpz_of<W>(R[i]), rem[i] = mpz_of<W>(Q[i]);
+  return ok;
+}
+
+/// Moduli of every kind, cycled: even random, 2^k, 2, 2 * odd, 1, odd, 0
+/// (as a padding instance has), one-word even, all ones; with operands a of
+/// every kind: random (>= m), 1, m - 1, a multiple of m plus one, even, 0.
+void make_pair(Operands& gen, int bits, std::size_t k, Mpz& a, Mpz& m) {
+  switch (k % 9) {
+    case 0: m = gen.random_bits(1 + gen.below(bits)); mpz_clrbit(m, 0); break;
+    case 1: m = Mpz::pow2(1 + gen.below(bits - 1)); break;
+    case 2: m = Mpz::from_ui(2); break;
+    case 3: m = gen.random_bits(1 + gen.below(bits - 1)); mpz_setbit(m, 0); mpz_mul_2exp(m, m, 1); break;
+    case 4: m = Mpz::from_ui(1); break;
+    case 5: m = gen.random_bits(1 + gen.below(bits)); mpz_setbit(m, 0); break;
+    case 6: m = Mpz(); break;
+    case 7: m = Mpz::from_ui((gen.limb() & 0xfffffffeull) | 2u); break;
+    default: m = Mpz::all_ones(bits); break;
+  }
+  if (m.sgn() == 0 && k % 9 != 6) m = Mpz::from_ui(2);
+  switch ((k / 9 + k) % 6) {
+    case 0: a = gen.random_bits(bits); break;
+    case 1: a = Mpz::from_ui(1); break;
+    case 2: a = m; if (a.sgn() > 0) mpz_sub_ui(a, a, 1); break;
+    case 3: mpz_mul_ui(a, m, 1 + gen.below(1000)); mpz_add_ui(a, a, 1); break;
+    case 4: a = gen.random_bits(1 + gen.below(bits - 1)); mpz_mul_2exp(a, a, 1); break;
+    default: a = Mpz(); break;
+  }
+  a = mod2exp(a, bits);
+}
+
+template <int W, int G>
+void check(Op op, int warps, unsigned long salt) {
+  constexpr int bits = 32 * W, per_warp = 32 / G;
+  Operands gen(salt);
+  std::size_t k = 0;
+  for (int wi = 0; wi < warps; ++wi) {
+    std::vector<Mpz> x(per_warp), y(per_warp), r, rem;
+    for (int i = 0; i < per_warp; ++i, ++k) make_pair(gen, bits, k, x[i], y[i]);
+    if (op == Op::gcd)
+      for (int i = 0; i < per_warp; ++i) x[i] = mod2exp(gen.random_bits(1 + gen.below(bits)), bits);
+    std::vector<word_t> st;
+    ASSERT_TRUE((run_warp<W, G>(op, x, y, r, rem, st)))
+        << "Env<" << W << ", " << G << ">: the lanes diverged (a group operation behind a per-instance branch)";
+    for (int i = 0; i < per_warp; ++i) {
+      const std::string where = "Env<" + std::to_string(W) + ", " + std::to_string(G) + ">, instance " +
+                                std::to_string(i) + ": x = " + x[i].describe() + ", y = " + y[i].describe();
+      Mpz want, want_rem;
+      word_t want_st = mb::status_ok;
+      if (op == Op::invert) {
+        if (y[i].sgn() == 0) want_st = mb::status_zero_divisor;
+        else if (mpz_cmp_ui(y[i].get(), 1) == 0) want = Mpz();
+        else if (mpz_invert(want, x[i], y[i]) == 0) want_st = mb::status_no_inverse, want = Mpz();
+        ASSERT_EQ(st[i], want_st) << "invert's status, " << where;
+        ASSERT_TRUE(r[i] == want) << "invert: got " << r[i] << ", want " << want << "; " << where;
+      } else if (op == Op::divide) {
+        if (y[i].sgn() == 0) {
+          want_st = mb::status_zero_divisor;
+          want = Mpz::all_ones(bits);
+          want_rem = x[i];
+        } else {
+          mpz_fdiv_qr(want, want_rem, x[i], y[i]);
+        }
+        ASSERT_EQ(st[i], want_st) << "divide's status, " << where;
+        ASSERT_TRUE(r[i] == want) << "divide's quotient: got " << r[i] << ", want " << want << "; " << where;
+        ASSERT_TRUE(rem[i] == want_rem) << "divide's remainder: got " << rem[i] << "; " << where;
+      } else {
+        mpz_gcd(want, x[i], y[i]);
+        ASSERT_TRUE(r[i] == want) << "gcd: got " << r[i] << ", want " << want << "; " << where;
+      }
+    }
+  }
+}
+
+// 2048 bits with G = 8 (the tuning table's choice) is where the device path
+// failed: an m == 0 instance skipped a group operation in invert.
+TEST(DeviceApiGroups, Invert2048BitsG8) { check<64, 8>(Op::invert, 2, 601); }
+TEST(DeviceApiGroups, Invert2048BitsG16) { check<64, 16>(Op::invert, 2, 602); }
+TEST(DeviceApiGroups, Invert1024BitsG4) { check<32, 4>(Op::invert, 2, 603); }
+TEST(DeviceApiGroups, Invert512BitsG2) { check<16, 2>(Op::invert, 1, 604); }
+TEST(DeviceApiGroups, Divide2048BitsG8) { check<64, 8>(Op::divide, 2, 605); }
+TEST(DeviceApiGroups, Divide512BitsG4) { check<16, 4>(Op::divide, 2, 606); }
+TEST(DeviceApiGroups, Gcd2048BitsG8) { check<64, 8>(Op::gcd, 2, 607); }
+
+}  // namespace
