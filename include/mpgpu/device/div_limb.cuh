@@ -90,10 +90,17 @@ __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state,
     if (idx < 0) value = 0;
     const unsigned stops = __ballot_sync(0xffffffffu, stop);
     const int last = stops ? __ffs(stops) - 1 : 31;  // lanes 0..last matter
-    // An INCLUSIVE tile is the constant map {0, value}; a PARTIAL one {w_tile, value}.
-    const limb_t v_last = __shfl_sync(0xffffffffu, value, last);
-    RemainderMap acc{stops ? limb_t{0} : w_tile, v_last};
-    for (int l = last - 1; l >= 0; --l) acc = compose(acc, {w_tile, __shfl_sync(0xffffffffu, value, l)}, v);
+    // An INCLUSIVE tile is the constant map {0, value}; a PARTIAL one
+    // {w_tile, value}; lanes past `last` the identity. The window's map (lane
+    // 31 the most significant) by a warp scan: 5 compositions deep, where a
+    // walk lane by lane was up to 31 dependent ones (~60 modular products)
+    // per window, and a look-back crosses many windows while the tiles above
+    // are still PARTIAL.
+    RemainderMap mine{1, 0};
+    if (lane < last) mine = {w_tile, value};
+    else if (lane == last) mine = {stop ? limb_t{0} : w_tile, value};
+    const RemainderMap window = warp_scan_down(mine, lane, v);
+    const RemainderMap acc{__shfl_sync(0xffffffffu, window.w, 0), __shfl_sync(0xffffffffu, window.r, 0)};
     nearer = compose(acc, nearer, v);
     if (stops) return nearer.r;  // nearer.w == 0: a constant
   }
