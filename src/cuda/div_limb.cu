@@ -22,7 +22,7 @@ Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a,
     throw Overflow("mpgpu: division of " + std::to_string(a.size) + " limbs exceeds the tile count limit");
   const device::LimbDivisor v = device::make_limb_divisor(d);
   const limb_t w_items = device::limb_power_mod(Policy::kItems, d);
-  const limb_t w_tile = device::limb_power_mod(Policy::kTile, d);
+  const device::TilePowers powers = device::tile_powers(Policy::kTile, d);
 
   OpWords ow(st, s);
   device::RemainderTileState tile_state;
@@ -43,7 +43,7 @@ Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a,
     }
   }
   device::div_limb_kernel<Policy><<<static_cast<unsigned>(tiles), Policy::kThreads, 0, s>>>(
-      q, r, a.limbs, a.size, v, w_items, w_tile, tile_state, ow.words(), publish_remainder_size);
+      q, r, a.limbs, a.size, v, w_items, powers, tile_state, ow.words(), publish_remainder_size);
   const cudaError_t launched = cudaGetLastError();
   deallocate(st, s, tile_storage);  // stream-ordered: after the kernel
   check(launched, "launch of div_limb_kernel", __FILE__, __LINE__);

@@ -105,6 +105,34 @@ void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std
   }
 }
 
+// The look-back's window of up to 32 tiles as one weighted sum (what the
+// warp computes, one lane per tile) equals composing the tiles' maps from the
+// farthest down, with and without an INCLUSIVE tile at the far end.
+TEST(DivLimbMath, WindowMapIsTheComposedTiles) {
+  Operands gen(63);
+  for (limb_t d : divisors(gen)) {
+    const LimbDivisor v = make_limb_divisor(d);
+    const TilePowers powers = tile_powers(2048, d);
+    const limb_t w = limb_power_mod(2048, d);
+    ASSERT_EQ(powers.w[0], 1 % d);
+    ASSERT_EQ(powers.w[1], w);
+    for (int trial = 0; trial < 20; ++trial) {
+      limb_t value[32];
+      for (auto& x : value) x = gen.limb() % d;
+      if (trial == 0)
+        for (auto& x : value) x = d - 1;  // the largest remainders
+      const int last = trial < 2 ? 31 : static_cast<int>(gen.limb() % 32);
+      for (bool inclusive : {false, true}) {
+        RemainderMap want = inclusive ? RemainderMap{0, value[last]} : RemainderMap{w, value[last]};
+        for (int l = last - 1; l >= 0; --l) want = compose(want, {w, value[l]}, v);
+        const RemainderMap got = window_map(value, last, inclusive, powers, v);
+        ASSERT_EQ(got.w, want.w) << "d=" << d << " last=" << last << " inclusive=" << inclusive;
+        ASSERT_EQ(got.r, want.r) << "d=" << d << " last=" << last << " inclusive=" << inclusive;
+      }
+    }
+  }
+}
+
 TEST(DivLimbMath, EmulatedScanMatchesGmp) {
   Operands gen(62);
   const std::vector<limb_t> ds = divisors(gen);

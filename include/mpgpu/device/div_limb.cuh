@@ -76,8 +76,17 @@ __device__ __forceinline__ RemainderMap warp_scan_down(RemainderMap m, int lane,
 /// The remainder entering scan position `tile` (> 0): walks back over the
 /// tiles above, 32 at a time (lane 0 = the nearest), until the nearest
 /// INCLUSIVE one. Called by a whole warp; the result is uniform.
+///
+/// Every PARTIAL tile has the same weight w = w_tile, so a window of tiles
+/// 0..last (lane l = l tiles back; an INCLUSIVE tile at `last` is the
+/// constant map {0, value}) is the map {w^(last+1) or 0, sum_l value_l w^l}
+/// (window_map in div_limb_math.cuh): one product mod d per lane with a power
+/// from `powers` and a 5-level warp sum, where composing the maps took 5
+/// levels of two products each (and a walk lane by lane up to 31 dependent
+/// compositions); a look-back crosses many windows while the tiles above are
+/// still PARTIAL.
 __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state, int tile, int lane,
-                                                      limb_t w_tile, const LimbDivisor& v) {
+                                                      const TilePowers& powers, const LimbDivisor& v) {
   RemainderMap nearer{1, 0};  // the tiles already walked, as one map
   for (int window_end = tile - 1;; window_end -= 32) {
     const int idx = window_end - lane;
@@ -90,18 +99,10 @@ __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state,
     if (idx < 0) value = 0;
     const unsigned stops = __ballot_sync(0xffffffffu, stop);
     const int last = stops ? __ffs(stops) - 1 : 31;  // lanes 0..last matter
-    // An INCLUSIVE tile is the constant map {0, value}; a PARTIAL one
-    // {w_tile, value}; lanes past `last` the identity. The window's map (lane
-    // 31 the most significant) by a warp scan: 5 compositions deep, where a
-    // walk lane by lane was up to 31 dependent ones (~60 modular products)
-    // per window, and a look-back crosses many windows while the tiles above
-    // are still PARTIAL.
-    RemainderMap mine{1, 0};
-    if (lane < last) mine = {w_tile, value};
-    else if (lane == last) mine = {stop ? limb_t{0} : w_tile, value};
-    const RemainderMap window = warp_scan_down(mine, lane, v);
-    const RemainderMap acc{__shfl_sync(0xffffffffu, window.w, 0), __shfl_sync(0xffffffffu, window.r, 0)};
-    nearer = compose(acc, nearer, v);
+    limb_t sum = lane <= last ? mul_mod(value, powers.w[lane], v) : 0;
+#pragma unroll
+    for (int d = 16; d >= 1; d /= 2) sum = add_mod(sum, __shfl_xor_sync(0xffffffffu, sum, d), v);
+    nearer = compose({stops ? limb_t{0} : powers.w[last + 1], sum}, nearer, v);
     if (stops) return nearer.r;  // nearer.w == 0: a constant
   }
 }
@@ -110,12 +111,12 @@ __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state,
 /// into words.slots[kSlotFound] and, unless r_out is nullptr, r_out[0].
 /// kSlotSize receives the quotient's normalized size, or with
 /// `publish_remainder_size` the remainder's (0 or 1). Requires n >= 1;
-/// w_tile = 2^(64*kTile) mod d, w_items = 2^(64*kItems) mod d. Blocks run
+/// powers = the powers of w_tile = 2^(64*kTile) mod d, w_items = 2^(64*kItems) mod d. Blocks run
 /// most significant tile first (blockIdx.x = scan position).
 template <class Policy = DivLimbPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
     div_limb_kernel(limb_t* __restrict__ q, limb_t* __restrict__ r_out, const limb_t* __restrict__ a,
-                    std::size_t n, LimbDivisor v, limb_t w_items, limb_t w_tile, RemainderTileState tile_state,
+                    std::size_t n, LimbDivisor v, limb_t w_items, TilePowers powers, RemainderTileState tile_state,
                     ResultWords words, bool publish_remainder_size) {
   __shared__ limb_t buf[Policy::kPadded];
   __shared__ RemainderMap warp_maps[Policy::kWarps];
@@ -163,8 +164,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
         if (lane == 0) tile_state.SetInclusive(0, tile_r);
       } else {
         if (lane == 0) tile_state.SetPartial(pos, tile_r);
-        tile_in = look_back_remainder(tile_state, pos, lane, w_tile, v);
-        if (lane == 0) tile_state.SetInclusive(pos, apply({w_tile, tile_r}, tile_in, v));
+        tile_in = look_back_remainder(tile_state, pos, lane, powers, v);
+        if (lane == 0) tile_state.SetInclusive(pos, apply({powers.w[1], tile_r}, tile_in, v));
       }
     }
     if (lane < Policy::kWarps) warp_in[lane] = apply(w_excl, tile_in, v);

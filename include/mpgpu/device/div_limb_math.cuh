@@ -105,6 +105,25 @@ MPGPU_HD RemainderMap compose(RemainderMap upper, RemainderMap lower, const Limb
 /// The remainder out of a run with map m when x comes in.
 MPGPU_HD limb_t apply(RemainderMap m, limb_t x, const LimbDivisor& v) { return add_mod(mul_mod(x, m.w, v), m.r, v); }
 
+/// w^0 .. w^32 mod d, w = 2^(64*kTile) mod d (the weight of every PARTIAL
+/// tile of the look-back): a kernel parameter (264 bytes).
+struct TilePowers {
+  limb_t w[33];
+};
+
+/// The map of a window of tiles: value[l] is the remainder of the tile l
+/// places back (l = 0..last, the nearest first), each a PARTIAL map
+/// {w, value[l]} except, when `inclusive`, tile `last` (the constant map
+/// {0, value[last]}). Composed from the farthest down, that is
+/// {inclusive ? 0 : w^(last+1), sum_l value[l] w^l mod d}; the look-back
+/// computes the sum across a warp, one lane per tile.
+MPGPU_HD RemainderMap window_map(const limb_t* value, int last, bool inclusive, const TilePowers& powers,
+                                 const LimbDivisor& v) {
+  limb_t sum = 0;
+  for (int l = 0; l <= last; ++l) sum = add_mod(sum, mul_mod(value[l], powers.w[l], v), v);
+  return {inclusive ? limb_t{0} : powers.w[last + 1], sum};
+}
+
 /// 2^(64*limbs) mod d, on the host (128-bit arithmetic, log steps).
 inline limb_t limb_power_mod(std::uint64_t limbs, limb_t d) {
   using u128 = unsigned __int128;
@@ -114,6 +133,19 @@ inline limb_t limb_power_mod(std::uint64_t limbs, limb_t d) {
     base = static_cast<limb_t>(u128{base} * base % d);
   }
   return acc;
+}
+
+/// The TilePowers of w = 2^(64*tile_limbs) mod d, on the host.
+inline TilePowers tile_powers(std::uint64_t tile_limbs, limb_t d) {
+  using u128 = unsigned __int128;
+  const limb_t w = limb_power_mod(tile_limbs, d);
+  TilePowers t{};
+  limb_t acc = 1 % d;
+  for (int l = 0; l <= 32; ++l) {
+    t.w[l] = acc;
+    acc = static_cast<limb_t>(u128{acc} * w % d);
+  }
+  return t;
 }
 
 }  // namespace mpgpu::device
