@@ -15,6 +15,18 @@
 // sums) and M+1 carry words: about 5 N words, i.e. <= 5x the output for N
 // close to na + nb and <= 10x in the worst case of padding (M just above a
 // power of two). Twiddle tables are small and cached in the context.
+//
+// Unbalanced products (mul_abs_chunked): when b is much shorter than a, a is
+// cut into k chunks of L limbs and each chunk times b is a transform of N'
+// points (N' a power of two >= L + nb, so no chunk product wraps), all k in
+// one batched transform per prime; b's spectrum is made once per prime and
+// multiplied into every chunk's (a broadcast pointwise epilogue). The chunk
+// products overlap-add in the residue domain (a coefficient gets terms from
+// at most two chunks, since L >= nb), fused with the CRT and the column sums.
+// Exactness: a coefficient is a sum of at most nb digit products, the same
+// bound as the padded product. Chosen when its pass-points are below 3/4 of
+// the padded product's (choose_chunking). Memory: 3 k N' + N' + 2 m words,
+// about 6x the output for N' = 4 nb.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -39,6 +51,167 @@ unsigned grid_for(std::size_t n) {
   return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
 }
 
+/// Position of coefficient j in the chunk products: chunk c = j / L and the
+/// offset in it; the chunk before (c - 1) holds j at off + L when that is
+/// below N'. Advanced one coefficient at a time (no division per step).
+struct ChunkCursor {
+  std::size_t c, off;
+  __device__ void next(std::size_t chunk) {
+    if (++off == chunk) {
+      off = 0;
+      ++c;
+    }
+  }
+};
+
+/// Coefficient (c, off) mod p of the chunked product from x (k transforms of
+/// 2^log_np canonical residues): chunk c's term (none past the last chunk)
+/// plus the tail of chunk c - 1 when it reaches this far.
+__device__ __forceinline__ std::uint64_t overlapped(const std::uint64_t* x, std::uint64_t p, ChunkCursor at,
+                                                    std::size_t chunk, std::size_t chunks, int log_np) {
+  std::uint64_t v = at.c < chunks ? x[(at.c << log_np) + at.off] : 0;
+  const std::size_t prev = at.off + chunk;
+  if (at.c > 0 && prev < (std::size_t{1} << log_np)) {
+    v += x[((at.c - 1) << log_np) + prev];
+    if (v >= p) v -= p;
+  }
+  return v;
+}
+
+/// Overlap-add, CRT and column sums of the chunked product in one pass:
+/// lo[j] = low word of c_j[0] + c_(j-1)[1] + c_(j-2)[2], carry[j+1] its high
+/// word, carry[0] = 0 (as column_kernel). Each thread takes kRun consecutive
+/// columns (one division to place the first) and combines the two before
+/// its run once more.
+template <int kRun>
+__global__ void chunked_finish_kernel(std::uint64_t* lo, std::uint64_t* carry, const std::uint64_t* x0,
+                                      const std::uint64_t* x1, const std::uint64_t* x2, ntt::Crt3 crt,
+                                      std::uint64_t p0, std::uint64_t p1, std::uint64_t p2, std::size_t m,
+                                      std::size_t chunk, std::size_t chunks, int log_np) {
+  const std::size_t runs = (m + kRun - 1) / kRun;
+  for (std::size_t run = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; run < runs;
+       run += std::size_t{gridDim.x} * blockDim.x) {
+    const std::size_t j0 = run * kRun;
+    const std::size_t first = j0 >= 2 ? j0 - 2 : 0;
+    ChunkCursor at{first / chunk, first % chunk};
+    std::uint64_t prev1[3] = {0, 0, 0}, prev2[3] = {0, 0, 0};  // c_(j-1), c_(j-2)
+    for (std::size_t j = first; j < j0 + kRun && j < m; ++j, at.next(chunk)) {
+      std::uint64_t c[3];
+      crt.combine(overlapped(x0, p0, at, chunk, chunks, log_np), overlapped(x1, p1, at, chunk, chunks, log_np),
+                  overlapped(x2, p2, at, chunk, chunks, log_np), c);
+      if (j >= j0) {
+        std::uint64_t sum = c[0], h = 0;
+        h += limb::add_with_carry(sum, prev1[1], 0, sum);
+        h += limb::add_with_carry(sum, prev2[2], 0, sum);
+        lo[j] = sum;
+        carry[j + 1] = h;
+        if (j == 0) carry[0] = 0;
+      }
+      for (int w = 0; w < 3; ++w) {
+        prev2[w] = prev1[w];
+        prev1[w] = c[w];
+      }
+    }
+  }
+}
+
+/// Passes of a bit-reversed transform of 2^log_n points (block_plan.hpp).
+std::size_t passes_of(int log_n, std::size_t batch) { return ntt::block_passes(log_n, batch, false).size(); }
+
+/// Chunking of an na x nb product (na >= nb): log2 N' and the chunk length L
+/// = N' - nb, or log_np = 0 when the padded product is cheaper. Cost model:
+/// points times memory passes, 2 k N' + N' for the chunks (a's chunks and
+/// the inverse, batched; b once) against 3 N for the padded product; the
+/// chunked form must win by a quarter (its finishing pass recombines up to
+/// two chunks a coefficient).
+struct Chunking {
+  int log_np = 0;
+  std::size_t chunk = 0, chunks = 0;
+};
+
+Chunking choose_chunking(std::size_t na, std::size_t nb, int log_n) {
+  Chunking best;
+  const double full = 3.0 * double(std::size_t{1} << log_n) * double(passes_of(log_n, 1));
+  double best_cost = 0.75 * full;
+  int lp = 1;
+  while ((std::size_t{1} << lp) < 2 * nb) ++lp;  // L >= nb: at most two chunks overlap
+  for (; lp < log_n; ++lp) {
+    const std::size_t np = std::size_t{1} << lp, chunk = np - nb;
+    const std::size_t k = (na + chunk - 1) / chunk;
+    const double cost = (2.0 * double(k) + 1.0) * double(np) * double(passes_of(lp, k));
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = {lp, chunk, k};
+    }
+  }
+  return best;
+}
+
+/// The chunked product (see the file comment); a.size >= b.size.
+Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, const Chunking& ch) {
+  const std::size_t m = a.size + b.size;
+  const int lp = ch.log_np;
+  const std::size_t np = std::size_t{1} << lp, k = ch.chunks;
+  ScopedDeviceMemory residues(st, s, 3 * k * np * sizeof(std::uint64_t));
+  ScopedDeviceMemory spectrum(st, s, np * sizeof(std::uint64_t));
+  std::uint64_t* x[3] = {residues.as<std::uint64_t>(), residues.as<std::uint64_t>() + k * np,
+                         residues.as<std::uint64_t>() + 2 * k * np};
+  std::uint64_t* y = spectrum.as<std::uint64_t>();
+  for (int i = 0; i < 3; ++i) {
+    const field::NttPrime& prime = field::ntt_primes62[i];
+    const field::PrimeField64 f = field::PrimeField64::make(prime.p);
+    const ntt::BlockTables tables = ntt::BlockTables::view(ntt_block_tables(st, s, prime.p, prime.generator, lp), lp);
+    // b's spectrum, once.
+    ntt::BlockTransform t{};
+    t.batch = 1;
+    t.log_n = lp;
+    t.forward = true;
+    t.natural = false;
+    t.reduce_input = true;
+    t.dst = t.work = y;
+    t.src = b.limbs;
+    t.src_len = b.size;
+    t.epilogue = ntt::PassEpilogue::lazy;
+    MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
+    // The k chunks of a (chunk c: limbs c L .. c L + L - 1, zero padded),
+    // each multiplied by b's spectrum in its last pass.
+    t.batch = k;
+    t.dst = t.work = x[i];
+    t.src = a.limbs;
+    t.src_len = ch.chunk;
+    t.src_stride = ch.chunk;
+    t.src_total = a.size;
+    t.epilogue = ntt::PassEpilogue::pointwise;
+    t.other = y;
+    t.other_broadcast = true;
+    MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
+    ntt::BlockTransform inv{};
+    inv.dst = inv.work = x[i];
+    inv.src = x[i];
+    inv.src_len = np;
+    inv.batch = k;
+    inv.log_n = lp;
+    inv.forward = false;
+    inv.natural = false;
+    inv.reduce_input = false;
+    inv.epilogue = ntt::PassEpilogue::scale;
+    inv.scale = f.mul(f.inv(np % prime.p), f.r1);  // n^-1 and the pointwise product's 2^-64
+    inv.other = nullptr;
+    MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, s));
+  }
+  ScopedDeviceMemory columns(st, s, (2 * m + 1) * sizeof(std::uint64_t));
+  std::uint64_t* lo = columns.as<std::uint64_t>();
+  std::uint64_t* carry = lo + m;
+  const ntt::Crt3 crt =
+      ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
+  constexpr int kRun = 8;
+  chunked_finish_kernel<kRun><<<grid_for((m + kRun - 1) / kRun), 256, 0, s>>>(
+      lo, carry, x[0], x[1], x[2], crt, field::ntt_primes62[0].p, field::ntt_primes62[1].p,
+      field::ntt_primes62[2].p, m, ch.chunk, k, lp);
+  MPGPU_CHECK_LAUNCH("chunked_finish_kernel");
+  return add_abs(st, s, r, {carry, m + 1}, {lo, m});
+}
+
 }  // namespace
 
 Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
@@ -51,6 +224,11 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   if (log_n > max_log || log_n > 40)
     throw Overflow("mpgpu::mul: a product of " + std::to_string(m) + " limbs exceeds the NTT length limit");
   const std::size_t n = std::size_t{1} << log_n;
+  if (!square) {
+    if (a.size < b.size) std::swap(a, b);
+    const Chunking ch = choose_chunking(a.size, b.size, log_n);
+    if (ch.log_np != 0) return mul_abs_chunked(st, s, r, a, b, ch);
+  }
 
   ScopedDeviceMemory residues(st, s, 3 * n * sizeof(std::uint64_t));
   ScopedDeviceMemory other(st, s, n * sizeof(std::uint64_t));

@@ -76,6 +76,29 @@ TEST_P(Mul, RandomSparseAndUnbalanced) {
 // An operand of at most 32 limbs against a long one: the device's
 // linear-time path (no NTT of the full length). All-ones operands give the
 // largest columns (32 products of (2^64-1)^2 each).
+// Moderately unbalanced products: on a CUDA context the long operand is cut
+// into chunks, each chunk times the short one a batched transform, and the
+// chunk products overlap-added (src/cuda/ntt_mul.cu, mul_abs_chunked). All-ones
+// operands give the largest coefficients; the lengths leave a partial last
+// chunk, an exact multiple, and chunk tails reaching past the long operand.
+TEST_P(Mul, ChunkedUnbalancedProducts) {
+  Operands gen;
+  const std::size_t shapes[][2] = {{5000, 34},    {5000, 100},   {65539, 100},  {65536, 1000},
+                                   {100000, 1500}, {200003, 4097}, {300000, 20000}, {40000, 3000}};
+  for (const auto& shape : shapes) {
+    const std::size_t na = shape[0], nb = shape[1];
+    Mpz ones_a, ones_b;
+    mpz_ui_pow_ui(ones_a, 2, 64 * na);
+    mpz_sub_ui(ones_a, ones_a, 1);
+    mpz_ui_pow_ui(ones_b, 2, 64 * nb);
+    mpz_sub_ui(ones_b, ones_b, 1);
+    ASSERT_TRUE(check(ones_a, ones_b)) << na << " x " << nb << " limbs, all ones";
+    ASSERT_TRUE(check(ones_b, ones_a)) << nb << " x " << na << " limbs, all ones";
+    ASSERT_TRUE(check(gen.uniform(64 * na), -gen.uniform(64 * nb))) << na << " x " << nb << " limbs";
+    ASSERT_TRUE(check(gen.runs(64 * nb - 7), gen.runs(64 * na - 3))) << nb << " x " << na << " limbs, runs";
+  }
+}
+
 TEST_P(Mul, ShortOperandAgainstALongOne) {
   Operands gen;
   for (std::size_t nb : {std::size_t{1}, std::size_t{2}, std::size_t{31}, std::size_t{32}, std::size_t{33}})

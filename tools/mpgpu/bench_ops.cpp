@@ -126,6 +126,28 @@ class DivisionCase : public OpCase {
   Integer D_, q_, r_;
 };
 
+/// An unbalanced product: a times the top bits/64 bits of b (at least 64).
+class UnbalancedMulCase : public OpCase {
+ public:
+  explicit UnbalancedMulCase(Workload& w) : A_(w.A()), a_(w.a()), S_(w.context()), r_(w.context()) {
+    mpz_fdiv_q_2exp(s_.get(), w.b(), w.bits() - std::max<std::uint64_t>(w.bits() / 64, 64));
+    S_ = Integer::from_mpz(s_.get(), w.context());
+  }
+  void run_mpgpu() override { mul(r_, A_, S_); }
+  void run_gmp() override { mpz_mul(z_.get(), a_, s_.get()); }
+  bool verify() override {
+    Mpz got;
+    r_.to_mpz(got.get());
+    return mpz_cmp(got.get(), z_.get()) == 0;
+  }
+
+ private:
+  const Integer& A_;
+  mpz_srcptr a_;
+  Mpz s_, z_;
+  Integer S_, r_;
+};
+
 /// a in decimal (to_string) against mpz_get_str: the strings compared.
 class ToStringCase : public OpCase {
  public:
@@ -185,6 +207,7 @@ const std::vector<OpInfo>& all_ops() {
         // GMP multiplies 2^26-bit numbers in about a second on one core.
         {"mul", 0, "a * b", std::uint64_t{1} << 26},
         {"sqr", 0, "a * a", std::uint64_t{1} << 26},
+        {"mul_unbalanced", 0, "a * s, s = top bits/64 bits of b", std::uint64_t{1} << 26},
         // Division by one limb: a memory-bound scan (read a, write q).
         {"tdiv_q_ui", 2.0 / 8, "a / 0xfedcba9876543211 (one-limb divisor)"},
         // GMP divides a 2^26-bit number by a 2^25-bit one in a few seconds.
@@ -254,6 +277,7 @@ std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w) {
     return integer_case([&A, &B](Integer& r) { mul(r, A, B); }, [a, b](mpz_ptr z) { mpz_mul(z, a, b); });
   if (name == "sqr")
     return integer_case([&A](Integer& r) { sqr(r, A); }, [a](mpz_ptr z) { mpz_mul(z, a, a); });
+  if (name == "mul_unbalanced") return std::make_unique<UnbalancedMulCase>(w);
   if (name == "tdiv_q_ui")
     return integer_case([&A](Integer& r) { tdiv_q_ui(r, A, kBenchLimbDivisor); },
                         [a](mpz_ptr z) { mpz_tdiv_q_ui(z, a, kBenchLimbDivisor); });

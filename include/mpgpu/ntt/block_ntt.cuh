@@ -150,7 +150,10 @@ struct BlockPassArgs {
   const std::uint64_t* src;    ///< read by this pass
   std::uint64_t* dst;          ///< written by this pass (may equal src)
   const std::uint64_t* other;  ///< PassEpilogue::pointwise (may equal dst)
+  std::uint64_t other_mask;    ///< pointwise reads other[idx & other_mask] (~0, or 2^log_n - 1: one spectrum for all)
   std::uint64_t src_len;       ///< words per transform present in src; the rest read as 0
+  std::uint64_t src_stride;    ///< words between the transforms' starts in src (2^log_n but in a first pass)
+  std::uint64_t src_total;     ///< words of src; reads at or past it give 0 (~0: no bound)
   std::uint64_t total_groups;  ///< batch * 2^(log_n - k)
   BlockTables tables;
   field::PrimeField64 f;
@@ -272,7 +275,7 @@ struct BlockPassView {
   std::uint64_t s_mask, g0;
   unsigned c0;            // permuting pass: first bit-reversed group of the tile
   std::uint64_t transform;  // permuting pass: transform index of the tile
-  bool whole_source;        // src_len covers whole transforms: no zero padding
+  bool whole_source;        // dense source covering whole transforms: no zero padding, no bound
 
   __device__ BlockPassView(const BlockPassArgs& args) : a(args) {
     ar.f = a.f;
@@ -286,7 +289,8 @@ struct BlockPassView {
     const int tiles_log = groups_log - a.log_c;
     transform = groups_log > 0 ? std::uint64_t(blockIdx.x) >> tiles_log : 0;
     c0 = groups_log > 0 ? unsigned(blockIdx.x & ((1u << tiles_log) - 1)) << a.log_c : 0;
-    whole_source = (a.src_len >> a.log_n) != 0;
+    whole_source = (a.src_len >> a.log_n) != 0 && a.src_stride == (std::uint64_t{1} << a.log_n) &&
+                   a.src_total == ~std::uint64_t{0};
   }
 
   /// Storage-side group of column c of the tile.
@@ -310,10 +314,13 @@ struct BlockPassView {
     v = ar.mul(v, __ldg(&lo[e & lo_mask]));
     return ar.mul(v, __ldg(&hi[e >> a.tables.cross_bits]));
   }
-  /// Reads word `idx` of the source (0 past src_len of its transform).
+  /// Reads word `idx` (transform idx >> log_n, position idx mod 2^log_n) of
+  /// the source: 0 past src_len of its transform or past src_total.
   __device__ __forceinline__ std::uint64_t read(std::uint64_t idx) const {
-    const std::uint64_t n_mask = (std::uint64_t{1} << a.log_n) - 1;
-    return whole_source || (idx & n_mask) < a.src_len ? a.src[idx] : 0;
+    if (whole_source) return a.src[idx];
+    const std::uint64_t pos = idx & ((std::uint64_t{1} << a.log_n) - 1);
+    const std::uint64_t j = (idx >> a.log_n) * a.src_stride + pos;
+    return pos < a.src_len && j < a.src_total ? a.src[j] : 0;
   }
   /// Operand loads (kPassReduceInput): any word to [0, 2p) (or [0, p)).
   __device__ __forceinline__ std::uint64_t reduce_input(std::uint64_t v) const {
@@ -326,7 +333,7 @@ struct BlockPassView {
     if (e == PassEpilogue::lazy) return v;
     if (e == PassEpilogue::canonical) return ar.template canonical<kForward>(v);
     if (e == PassEpilogue::scale) return a.f.mul_shoup(v, a.scale, a.scale_q);
-    if (e == PassEpilogue::pointwise) return a.f.mont_mul(v, a.other[idx]);
+    if (e == PassEpilogue::pointwise) return a.f.mont_mul(v, a.other[idx & a.other_mask]);
     return a.f.mont_mul(v, v);  // square
   }
 };
@@ -590,6 +597,9 @@ struct BlockTransform {
   std::uint64_t* work;
   const std::uint64_t* src;
   std::uint64_t src_len;  ///< words per transform in src (the rest read as 0)
+  std::uint64_t src_stride = 0;  ///< words between transforms in src; 0: 2^log_n
+  std::uint64_t src_total = 0;   ///< words of src (reads past it give 0); 0: no bound
+  bool other_broadcast = false;  ///< pointwise: one spectrum `other` for every transform of the batch
   std::size_t batch;
   int log_n;
   bool forward, natural, reduce_input;
@@ -647,7 +657,10 @@ inline BlockPassArgs block_pass_args(const BlockTransform& t, const std::vector<
   a.src = first ? t.src : t.work;
   a.dst = last ? t.dst : t.work;
   a.other = t.other;
+  a.other_mask = t.other_broadcast ? (std::uint64_t{1} << t.log_n) - 1 : ~std::uint64_t{0};
   a.src_len = first ? t.src_len : std::uint64_t{1} << t.log_n;
+  a.src_stride = first && t.src_stride != 0 ? t.src_stride : std::uint64_t{1} << t.log_n;
+  a.src_total = first && t.src_total != 0 ? t.src_total : ~std::uint64_t{0};
   a.total_groups = std::uint64_t(t.batch) << (t.log_n - pass.k);
   a.tables = tables;
   a.f = f;
