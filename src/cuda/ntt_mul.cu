@@ -10,13 +10,11 @@
 // <= 2^25 that is 2 + 2 + 2 memory passes per prime instead of 3 + 3 + 3
 // radix-2 passes plus 4 element-wise kernels.
 //
-// Memory (N = transform length >= M = na + nb, words of 8 bytes): the primes
-// run one after the other in one transform buffer of N words and one of N
-// for b's transform (reused for the column sums); the first M coefficients
-// of the first two primes are kept aside (2 M), plus M + 1 carry words:
-// 2 N + 3 M + 1 words, at most 7 M + 1 (N < 2 M), so with the result's M + 2
-// limbs the peak stays below 8x the output. Twiddle tables are small and
-// cached in the context.
+// Memory (N = transform length >= na + nb, words of 8 bytes): three residue
+// vectors of N, one vector of N for b's transform (reused for the column
+// sums) and M+1 carry words: about 5 N words, i.e. <= 5x the output for N
+// close to na + nb and <= 10x in the worst case of padding (M just above a
+// power of two). Twiddle tables are small and cached in the context.
 //
 // Unbalanced products (mul_abs_chunked): when b is much shorter than a, a is
 // cut into k chunks of L limbs and each chunk times b is a transform of N'
@@ -27,9 +25,8 @@
 // at most two chunks, since L >= nb), fused with the CRT and the column sums.
 // Exactness: a coefficient is a sum of at most nb digit products, the same
 // bound as the padded product. Chosen when its pass-points are below 3/4 of
-// the padded product's (choose_chunking), among the chunkings whose buffers,
-// 3 k N' + N' + 2 M + 1 words, stay within 7 M (below 8x the output with
-// the result).
+// the padded product's (choose_chunking). Memory: 3 k N' + N' + 2 m words,
+// about 6x the output for N' = 4 nb.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -133,7 +130,6 @@ struct Chunking {
 };
 
 Chunking choose_chunking(std::size_t na, std::size_t nb, int log_n) {
-  const std::size_t m = na + nb;
   Chunking best;
   const double full = 3.0 * double(std::size_t{1} << log_n) * double(passes_of(log_n, 1));
   double best_cost = 0.75 * full;
@@ -143,8 +139,7 @@ Chunking choose_chunking(std::size_t na, std::size_t nb, int log_n) {
     const std::size_t np = std::size_t{1} << lp, chunk = np - nb;
     const std::size_t k = (na + chunk - 1) / chunk;
     const double cost = (2.0 * double(k) + 1.0) * double(np) * double(passes_of(lp, k));
-    const bool fits = 3 * k * np + np + 2 * m + 1 <= 7 * m;
-    if (fits && cost < best_cost) {
+    if (cost < best_cost) {
       best_cost = cost;
       best = {lp, chunk, k};
     }
@@ -235,15 +230,11 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
     if (ch.log_np != 0) return mul_abs_chunked(st, s, r, a, b, ch);
   }
 
-  ScopedDeviceMemory transform(st, s, n * sizeof(std::uint64_t));
+  ScopedDeviceMemory residues(st, s, 3 * n * sizeof(std::uint64_t));
   ScopedDeviceMemory other(st, s, n * sizeof(std::uint64_t));
-  ScopedDeviceMemory kept(st, s, 2 * m * sizeof(std::uint64_t));
   ScopedDeviceMemory carries(st, s, (m + 1) * sizeof(std::uint64_t));
-  // Prime i's transforms run in `transform`; the first m coefficients of
-  // primes 0 and 1 are then copied aside, prime 2's stay where they are.
-  std::uint64_t* const work = transform.as<std::uint64_t>();
-  std::uint64_t* const coeffs[3] = {kept.as<std::uint64_t>(), kept.as<std::uint64_t>() + m, work};
-  std::uint64_t* x[3] = {work, work, work};
+  std::uint64_t* x[3] = {residues.as<std::uint64_t>(), residues.as<std::uint64_t>() + n,
+                         residues.as<std::uint64_t>() + 2 * n};
   std::uint64_t* y = other.as<std::uint64_t>();
 
   for (int i = 0; i < 3; ++i) {
@@ -293,16 +284,14 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
     inv.scale = f.mul(f.inv(n % prime.p), f.r1);  // r1 = 2^64 mod p (plain)
     inv.other = nullptr;
     MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, s));
-    if (coeffs[i] != work)
-      MPGPU_CUDA_CHECK(cudaMemcpyAsync(coeffs[i], work, m * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, s));
   }
   const ntt::Crt3 crt =
       ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
-  ntt::crt_kernel<<<grid_for(m), 256, 0, s>>>(coeffs[0], coeffs[1], coeffs[2], crt, m);
+  ntt::crt_kernel<<<grid_for(m), 256, 0, s>>>(x[0], x[1], x[2], crt, m);
   MPGPU_CHECK_LAUNCH("crt_kernel");
   std::uint64_t* lo = y;
   std::uint64_t* carry = carries.as<std::uint64_t>();
-  ntt::column_kernel<<<grid_for(m), 256, 0, s>>>(lo, carry, coeffs[0], coeffs[1], coeffs[2], m);
+  ntt::column_kernel<<<grid_for(m), 256, 0, s>>>(lo, carry, x[0], x[1], x[2], m);
   MPGPU_CHECK_LAUNCH("column_kernel");
   // r = carry (m + 1 limbs) + lo (m limbs); neither need be normalized.
   return add_abs(st, s, r, {carry, m + 1}, {lo, m});
