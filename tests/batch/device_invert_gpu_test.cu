@@ -20,6 +20,7 @@
 
 #include "mpgpu/batch/batch.cuh"
 #include "mpgpu/context.hpp"
+#include "support/cuda_assert.hpp"
 #include "support/mpz.hpp"
 #include "support/operands.hpp"
 
@@ -29,13 +30,6 @@ namespace mb = mpgpu::batch;
 using mb::word_t;
 using mpgpu_test::Mpz;
 using mpgpu_test::Operands;
-
-#define CUDA_ASSERT(call)                                                          \
-  do {                                                                             \
-    const cudaError_t err_ = (call);                                               \
-    ASSERT_EQ(err_, cudaSuccess) << #call << ": " << cudaGetErrorName(err_) << ": " \
-                                 << cudaGetErrorString(err_);                      \
-  } while (0)
 
 bool have_device() { return mpgpu::Context::cuda_device_count() > 0; }
 

@@ -87,11 +87,7 @@ TEST_P(Mul, ChunkedUnbalancedProducts) {
                                    {100000, 1500}, {200003, 4097}, {300000, 20000}, {40000, 3000}};
   for (const auto& shape : shapes) {
     const std::size_t na = shape[0], nb = shape[1];
-    Mpz ones_a, ones_b;
-    mpz_ui_pow_ui(ones_a, 2, 64 * na);
-    mpz_sub_ui(ones_a, ones_a, 1);
-    mpz_ui_pow_ui(ones_b, 2, 64 * nb);
-    mpz_sub_ui(ones_b, ones_b, 1);
+    const Mpz ones_a = Mpz::all_ones(64 * na), ones_b = Mpz::all_ones(64 * nb);
     ASSERT_TRUE(check(ones_a, ones_b)) << na << " x " << nb << " limbs, all ones";
     ASSERT_TRUE(check(ones_b, ones_a)) << nb << " x " << na << " limbs, all ones";
     ASSERT_TRUE(check(gen.uniform(64 * na), -gen.uniform(64 * nb))) << na << " x " << nb << " limbs";
@@ -103,12 +99,7 @@ TEST_P(Mul, ShortOperandAgainstALongOne) {
   Operands gen;
   for (std::size_t nb : {std::size_t{1}, std::size_t{2}, std::size_t{31}, std::size_t{32}, std::size_t{33}})
     for (std::size_t na : {std::size_t{4096}, std::size_t{4097}, std::size_t{70000}}) {
-      Mpz ones_a, ones_b;
-      mpz_ui_pow_ui(ones_a, 2, 64 * na);
-      mpz_sub_ui(ones_a, ones_a, 1);
-      mpz_ui_pow_ui(ones_b, 2, 64 * nb);
-      mpz_sub_ui(ones_b, ones_b, 1);
-      ASSERT_TRUE(check(ones_a, ones_b)) << na << " x " << nb << " limbs, all ones";
+      ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << " limbs, all ones";
       ASSERT_TRUE(check(-gen.runs(64 * na), gen.uniform(64 * nb))) << na << " x " << nb << " limbs";
     }
 }

@@ -14,19 +14,13 @@
 #include "mpgpu/limb/arith.cuh"
 #include "mpgpu/limb/carry_status.cuh"
 #include "mpgpu/limb/twos_complement.cuh"
+#include "support/cuda_assert.hpp"
 #include "support/operands.hpp"
 
 namespace {
 
 using mpgpu::limb_t;
 namespace limb = mpgpu::limb;
-
-#define CUDA_ASSERT(call)                                                          \
-  do {                                                                             \
-    const cudaError_t err_ = (call);                                               \
-    ASSERT_EQ(err_, cudaSuccess) << #call << ": " << cudaGetErrorName(err_) << ": " \
-                                 << cudaGetErrorString(err_);                      \
-  } while (0)
 
 struct Input {
   limb_t a, b, c, lo, hi;
