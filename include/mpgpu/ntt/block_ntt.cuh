@@ -20,10 +20,11 @@
 // memory and the last writes straight back (except on a permuting pass).
 // The smallest stages (low == 0) know at compile time which butterflies
 // have twiddle 1 and skip their products (7 of 12 in a radix-8 unit).
-// Registers: ~125 of the 128 that __launch_bounds__(512, 1) allows, no
-// spills (ptxas, CUDA 13.0); a 64-register cap (two 512-thread blocks per
-// SM) spilled 300-600 bytes, so a 2^13 tile runs one block per SM and the
-// single-pass tiles are 2^11 (128 threads, four blocks per SM).
+// Registers: 114-128 of the 128 that __launch_bounds__(512, 1) allows
+// (ptxas, CUDA 13.0; the lazy inverse spills ~20 bytes); a 64-register cap
+// (two 512-thread blocks per SM, or 8 words a thread) spilled 300-600 bytes,
+// so a 2^13 tile runs one block per SM and the single-pass tiles are 2^11
+// (128 threads, four blocks per SM).
 //
 // Twiddles: `inner` holds w_(2^(j+1))^i for the in-block stages, one row per
 // stage (2^13 entries, 128 KiB at most, a round touches 3 rows), read
