@@ -142,6 +142,23 @@ std::vector<std::uint64_t> random_words(std::size_t n, std::uint64_t bound, std:
   return ::testing::AssertionSuccess();
 }
 
+/// A forward transform of `batch` x 2^log_n points from src (src_len words
+/// each) into dst, through `work`, with a canonical last pass.
+BlockTransform forward_transform(std::size_t batch, int log_n, bool natural, const std::uint64_t* src,
+                                 std::uint64_t src_len, std::uint64_t* dst, std::uint64_t* work) {
+  BlockTransform t{};
+  t.batch = batch;
+  t.log_n = log_n;
+  t.forward = true;
+  t.natural = natural;
+  t.src = src;
+  t.src_len = src_len;
+  t.dst = dst;
+  t.work = work;
+  t.epilogue = PassEpilogue::canonical;
+  return t;
+}
+
 /// Forward in `natural` or bit-reversed order against the host, then the
 /// inverse (scaled by n^-1) back to the input. Out of place, or in place;
 /// natural order with several passes through a separate work buffer, as the
@@ -160,17 +177,9 @@ void check_round_trip(std::uint64_t p, int log_n, std::size_t batch, bool natura
 
   const bool several = block_passes(log_n, batch, natural).size() > 1;
   Guarded src(x), dst(n * batch), work(n * batch);
-  BlockTransform t{};
-  t.batch = batch;
-  t.log_n = log_n;
-  t.forward = true;
-  t.natural = natural;
-  t.reduce_input = false;
-  t.src = src.data();
-  t.src_len = n;
-  t.dst = in_place ? src.data() : dst.data();
-  t.work = natural && several ? work.data() : t.dst;
-  t.epilogue = PassEpilogue::canonical;
+  std::uint64_t* const out_words = in_place ? src.data() : dst.data();
+  BlockTransform t = forward_transform(batch, log_n, natural, src.data(), n, out_words,
+                                       natural && several ? work.data() : out_words);
   ASSERT_TRUE(run_transform(t, s));
   Guarded& out = in_place ? src : dst;
   ASSERT_TRUE(same(out.values(), want, "forward"));
@@ -262,17 +271,9 @@ void check_reduce_pointwise(std::uint64_t p, int log_n, std::size_t batch, std::
 
   const bool several = block_passes(log_n, batch, natural).size() > 1;
   Guarded src(words), dst(n * batch), work(n * batch);
-  BlockTransform t{};
-  t.batch = batch;
-  t.log_n = log_n;
-  t.forward = true;
-  t.natural = natural;
+  BlockTransform t = forward_transform(batch, log_n, natural, src.data(), src_len, dst.data(),
+                                       natural && several ? work.data() : dst.data());
   t.reduce_input = true;
-  t.src = src.data();
-  t.src_len = src_len;
-  t.dst = dst.data();
-  t.work = natural && several ? work.data() : t.dst;
-  t.epilogue = PassEpilogue::canonical;
   ASSERT_TRUE(run_transform(t, s));
   ASSERT_TRUE(same(dst.values(), spec, "reduced, zero-padded forward"));
 
@@ -404,16 +405,7 @@ TEST(BlockNttEmulation, LauncherThroughRewrittenSyntax) {
       s.plan->forward(want.data(), batch);
       if (!natural) want = to_bit_reversed(want, log_n);
       Guarded src(x), dst(n * batch), work(n * batch);
-      BlockTransform t{};
-      t.batch = batch;
-      t.log_n = log_n;
-      t.forward = true;
-      t.natural = natural;
-      t.src = src.data();
-      t.src_len = n;
-      t.dst = dst.data();
-      t.work = work.data();
-      t.epilogue = PassEpilogue::canonical;
+      const BlockTransform t = forward_transform(batch, log_n, natural, src.data(), n, dst.data(), work.data());
       ASSERT_EQ(run_block_transform(t, s.tables, s.f, nullptr), cudaSuccess);
       ASSERT_TRUE(same(dst.values(), want, "run_block_transform"));
     }
