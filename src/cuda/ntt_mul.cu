@@ -10,11 +10,16 @@
 // <= 2^25 that is 2 + 2 + 2 memory passes per prime instead of 3 + 3 + 3
 // radix-2 passes plus 4 element-wise kernels.
 //
-// Memory (N = transform length >= na + nb, words of 8 bytes): three residue
-// vectors of N, one vector of N for b's transform (reused for the column
-// sums) and M+1 carry words: about 5 N words, i.e. <= 5x the output for N
-// close to na + nb and <= 10x in the worst case of padding (M just above a
-// power of two). Twiddle tables are small and cached in the context.
+// Memory (N = transform length >= M = na + nb, words of 8 bytes; the result
+// takes M + 2 limbs): three residue vectors of N, one vector of N for b's
+// transform (reused for the column sums) and M + 1 carry words, 4 N + 2 M + 3
+// words with the result: 6x the output when N = M. When N > 1.5 M that would
+// pass 8x (10x for M just above a power of two), so the primes run one after
+// another in one transform buffer and only the first M coefficients of primes
+// 0 and 1 are kept aside: 2 N + 4 M + 3 words < 8 M (N <= 2 M - 2). Prime 0's
+// last inverse pass writes straight into the kept area (N <= 2 M words there),
+// prime 1's coefficients are copied (M words), prime 2's stay in place.
+// Twiddle tables are small (2^14 + 2^(L/2 + 2) pairs) and cached in the context.
 //
 // Unbalanced products (mul_abs_chunked): when b is much shorter than a, a is
 // cut into k chunks of L limbs and each chunk times b is a transform of N'
@@ -25,8 +30,8 @@
 // at most two chunks, since L >= nb), fused with the CRT and the column sums.
 // Exactness: a coefficient is a sum of at most nb digit products, the same
 // bound as the padded product. Chosen when its pass-points are below 3/4 of
-// the padded product's (choose_chunking). Memory: 3 k N' + N' + 2 m words,
-// about 6x the output for N' = 4 nb.
+// the padded product's (choose_chunking), among the chunkings whose buffers,
+// 3 k N' + N' + 2 M + 1 words, stay below 8x the output with the result.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -130,6 +135,7 @@ struct Chunking {
 };
 
 Chunking choose_chunking(std::size_t na, std::size_t nb, int log_n) {
+  const std::size_t m = na + nb;
   Chunking best;
   const double full = 3.0 * double(std::size_t{1} << log_n) * double(passes_of(log_n, 1));
   double best_cost = 0.75 * full;
@@ -139,7 +145,8 @@ Chunking choose_chunking(std::size_t na, std::size_t nb, int log_n) {
     const std::size_t np = std::size_t{1} << lp, chunk = np - nb;
     const std::size_t k = (na + chunk - 1) / chunk;
     const double cost = (2.0 * double(k) + 1.0) * double(np) * double(passes_of(lp, k));
-    if (cost < best_cost) {
+    const bool fits = 3 * k * np + np + (2 * m + 1) + (m + 2) <= 8 * m;  // buffers + result
+    if (fits && cost < best_cost) {
       best_cost = cost;
       best = {lp, chunk, k};
     }
@@ -230,11 +237,21 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
     if (ch.log_np != 0) return mul_abs_chunked(st, s, r, a, b, ch);
   }
 
-  ScopedDeviceMemory residues(st, s, 3 * n * sizeof(std::uint64_t));
+  // Where prime i transforms (x) and where its first m coefficients end
+  // (coeffs); see the file comment for the two layouts.
+  const bool keep_aside = 4 * n + 2 * m + 3 > 8 * m;
+  ScopedDeviceMemory residues(st, s, (keep_aside ? n + 2 * m : 3 * n) * sizeof(std::uint64_t));
   ScopedDeviceMemory other(st, s, n * sizeof(std::uint64_t));
   ScopedDeviceMemory carries(st, s, (m + 1) * sizeof(std::uint64_t));
-  std::uint64_t* x[3] = {residues.as<std::uint64_t>(), residues.as<std::uint64_t>() + n,
-                         residues.as<std::uint64_t>() + 2 * n};
+  std::uint64_t* const base = residues.as<std::uint64_t>();
+  std::uint64_t* x[3] = {base, base + n, base + 2 * n};
+  std::uint64_t* coeffs[3] = {x[0], x[1], x[2]};
+  if (keep_aside) {
+    x[1] = x[2] = base;
+    coeffs[0] = base + n;  // 2 m >= n words from here: room for prime 0's whole last pass
+    coeffs[1] = base + n + m;
+    coeffs[2] = base;
+  }
   std::uint64_t* y = other.as<std::uint64_t>();
 
   for (int i = 0; i < 3; ++i) {
@@ -272,7 +289,8 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
     // Inverse; the last pass multiplies by n^-1 * 2^64 mod p: the scaling and
     // the Montgomery factor of the pointwise product at once.
     ntt::BlockTransform inv{};
-    inv.dst = inv.work = x[i];
+    inv.work = x[i];
+    inv.dst = i == 0 ? coeffs[0] : x[i];  // a non-permuting last pass may write elsewhere
     inv.src = x[i];
     inv.src_len = n;
     inv.batch = 1;
@@ -284,14 +302,16 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
     inv.scale = f.mul(f.inv(n % prime.p), f.r1);  // r1 = 2^64 mod p (plain)
     inv.other = nullptr;
     MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, s));
+    if (i == 1 && coeffs[1] != x[1])
+      MPGPU_CUDA_CHECK(cudaMemcpyAsync(coeffs[1], x[1], m * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, s));
   }
   const ntt::Crt3 crt =
       ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
-  ntt::crt_kernel<<<grid_for(m), 256, 0, s>>>(x[0], x[1], x[2], crt, m);
+  ntt::crt_kernel<<<grid_for(m), 256, 0, s>>>(coeffs[0], coeffs[1], coeffs[2], crt, m);
   MPGPU_CHECK_LAUNCH("crt_kernel");
   std::uint64_t* lo = y;
   std::uint64_t* carry = carries.as<std::uint64_t>();
-  ntt::column_kernel<<<grid_for(m), 256, 0, s>>>(lo, carry, x[0], x[1], x[2], m);
+  ntt::column_kernel<<<grid_for(m), 256, 0, s>>>(lo, carry, coeffs[0], coeffs[1], coeffs[2], m);
   MPGPU_CHECK_LAUNCH("column_kernel");
   // r = carry (m + 1 limbs) + lo (m limbs); neither need be normalized.
   return add_abs(st, s, r, {carry, m + 1}, {lo, m});
