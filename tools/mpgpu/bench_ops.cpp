@@ -126,6 +126,67 @@ class DivisionCase : public OpCase {
   Integer D_, q_, r_;
 };
 
+/// a * b (or a * a): device time; time from host operands to a host result
+/// (run_with_transfers); GMP's mpz_mul. Above the GMP limit (mpz_mul of
+/// 2^32-bit operands takes minutes on one core) GMP is not run, and the
+/// product is checked modulo four primes of about 62 bits that no part of
+/// mpgpu uses: (a mod q)(b mod q) = a b mod q. A wrong product passes only if
+/// the error is a multiple of all four, which no ordinary bug makes.
+class ProductCase : public OpCase {
+ public:
+  ProductCase(Workload& w, bool square, bool gmp)
+      : ctx_(w.context()), A_(w.A()), B_(square ? w.A() : w.B()), a_(w.a()), b_(square ? w.a() : w.b()),
+        square_(square), gmp_(gmp), r_(w.context()), t_(w.context()) {}
+  void run_mpgpu() override { compute(r_, A_, B_); }
+  void run_gmp() override {
+    if (gmp_) mpz_mul(z_.get(), a_, b_);
+  }
+  bool runs_gmp() const override { return gmp_; }
+  std::string check() const override { return gmp_ ? "GMP" : "mod " + std::to_string(kPrimes) + " primes"; }
+  bool has_transfers() const override { return true; }
+  void run_with_transfers() override {
+    const Integer A = Integer::from_mpz(a_, ctx_);
+    if (square_) {
+      compute(t_, A, A);
+    } else {
+      const Integer B = Integer::from_mpz(b_, ctx_);
+      compute(t_, A, B);
+    }
+    t_.to_mpz(zt_.get());
+    transfers_ran_ = true;
+  }
+  bool verify() override {
+    Mpz got;
+    r_.to_mpz(got.get());
+    if (transfers_ran_ && mpz_cmp(zt_.get(), got.get()) != 0) return false;
+    if (gmp_) return mpz_cmp(got.get(), z_.get()) == 0;
+    Mpz q;
+    mpz_set_ui(q.get(), 0x3ffffffffffff000ul);
+    for (int i = 0; i < kPrimes; ++i) {
+      mpz_nextprime(q.get(), q.get());
+      const unsigned long m = mpz_get_ui(q.get());
+      const unsigned __int128 ab = static_cast<unsigned __int128>(mpz_fdiv_ui(a_, m)) * mpz_fdiv_ui(b_, m);
+      if (static_cast<unsigned long>(ab % m) != mpz_fdiv_ui(got.get(), m)) return false;
+    }
+    return true;
+  }
+
+ private:
+  static constexpr int kPrimes = 4;
+  void compute(Integer& r, const Integer& a, const Integer& b) const {
+    if (square_) sqr(r, a);
+    else mul(r, a, b);
+  }
+  Context ctx_;
+  const Integer& A_;
+  const Integer& B_;
+  mpz_srcptr a_;
+  mpz_srcptr b_;
+  bool square_, gmp_, transfers_ran_ = false;
+  Integer r_, t_;
+  Mpz z_, zt_;
+};
+
 /// An unbalanced product: a times the top bits/64 bits of b (at least 64).
 class UnbalancedMulCase : public OpCase {
  public:
@@ -229,7 +290,7 @@ const OpInfo* find_op(std::string_view name) {
   return nullptr;
 }
 
-std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w) {
+std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w, std::uint64_t gmp_max_bits) {
   const Integer& A = w.A();
   const Integer& B = w.B();
   mpz_srcptr a = w.a();
@@ -273,10 +334,8 @@ std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w) {
                             mpz_add(z, z, gmp_terms[i].get());
                         });
   }
-  if (name == "mul")
-    return integer_case([&A, &B](Integer& r) { mul(r, A, B); }, [a, b](mpz_ptr z) { mpz_mul(z, a, b); });
-  if (name == "sqr")
-    return integer_case([&A](Integer& r) { sqr(r, A); }, [a](mpz_ptr z) { mpz_mul(z, a, a); });
+  if (name == "mul" || name == "sqr")
+    return std::make_unique<ProductCase>(w, name == "sqr", w.bits() <= gmp_max_bits);
   if (name == "mul_unbalanced") return std::make_unique<UnbalancedMulCase>(w);
   if (name == "tdiv_q_ui")
     return integer_case([&A](Integer& r) { tdiv_q_ui(r, A, kBenchLimbDivisor); },

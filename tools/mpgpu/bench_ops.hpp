@@ -71,8 +71,19 @@ class OpCase {
   virtual ~OpCase() = default;
   virtual void run_mpgpu() = 0;
   virtual void run_gmp() = 0;
-  /// True if the last mpgpu result equals the last GMP result.
+  /// True if the last mpgpu result equals the last GMP result (or, when
+  /// GMP's side is not run, passes the check named by check()).
   virtual bool verify() = 0;
+  /// False when GMP's side is not run at this size (it would take minutes):
+  /// verify() then uses a cheaper check.
+  virtual bool runs_gmp() const { return true; }
+  /// How verify() checks: "GMP", or e.g. "mod 4 primes".
+  virtual std::string check() const { return "GMP"; }
+  /// True if the case has run_with_transfers().
+  virtual bool has_transfers() const { return false; }
+  /// The operation from host operands to a host result: uploads, the call,
+  /// the download (mpz in, mpz out); verify() also checks its result.
+  virtual void run_with_transfers() {}
 };
 
 struct OpInfo {
@@ -93,6 +104,7 @@ struct OpInfo {
 const std::vector<OpInfo>& all_ops();
 const OpInfo* find_op(std::string_view name);
 /// The case of integer operation `name` on `w` (name must come from all_ops(), not batch).
-std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w);
+/// Products of more than `gmp_max_bits`-bit operands skip GMP (see ProductCase).
+std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w, std::uint64_t gmp_max_bits);
 
 }  // namespace mpgpu::cli

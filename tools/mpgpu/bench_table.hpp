@@ -19,6 +19,9 @@ struct BenchOptions {
   /// Sizes in bits; empty = the default list (quick or full), then capped.
   std::vector<std::uint64_t> bits;
   std::uint64_t max_bits = std::uint64_t{1} << 30;
+  /// Products (mul, sqr) of larger operands skip GMP (minutes a call) and
+  /// are checked modulo primes instead.
+  std::uint64_t gmp_max_bits = std::uint64_t{1} << 30;
   /// Operations to run; empty = all, in table order.
   std::vector<std::string> ops;
   /// Fixed repetitions per timing; unset = adaptive (see RepPolicy).
@@ -48,6 +51,9 @@ struct BenchRow {
   std::uint64_t bits = 0;       ///< operand size; for a batch row, the width of each instance
   std::uint64_t instances = 0;  ///< instances of a batch row; 0 for an integer row
   Measurement mpgpu, gmp;
+  Measurement with_transfers;  ///< mpgpu from host operands to a host result (products only)
+  bool gmp_run = true;         ///< false: GMP skipped at this size (see check)
+  std::string check = "GMP";   ///< what `verified` compared against
   double bytes = 0;  ///< bytes moved per call, for GB/s; 0 = not reported
   bool verified = false;
   std::string error;  ///< what went wrong, if anything

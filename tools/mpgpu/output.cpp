@@ -118,17 +118,23 @@ void write_text(std::ostream& out, const BenchReport& report) {
   // "bits" as before for integer rows only; "size" once batch rows (width x instances) are in.
   const bool batch_rows =
       std::any_of(report.rows.begin(), report.rows.end(), [](const BenchRow& r) { return r.instances != 0; });
-  const std::vector<Column> cols = {{"op", false},       {batch_rows ? "size" : "bits", true},
-                                    {"mpgpu", true},     {"GMP", true},
-                                    {"speed-up", true},  {"GB/s", true},
-                                    {"verified", false}};
+  // "+transfers" only when some row has it (the products).
+  const bool transfers =
+      std::any_of(report.rows.begin(), report.rows.end(), [](const BenchRow& r) { return r.with_transfers.reps != 0; });
+  std::vector<Column> cols = {{"op", false}, {batch_rows ? "size" : "bits", true}, {"mpgpu", true}};
+  if (transfers) cols.push_back({"+transfers", true});
+  for (const Column& c : {Column{"GMP", true}, Column{"speed-up", true}, Column{"GB/s", true}, Column{"verified", false}})
+    cols.push_back(c);
   std::vector<std::vector<std::string>> cells;
   for (const BenchRow& r : report.rows) {
     const double su = r.speedup(), gb = r.gbps();
-    cells.push_back({r.op, format_size(r), r.mpgpu.reps ? format_seconds(r.mpgpu.median_s) : "failed",
-                     r.gmp.reps ? format_seconds(r.gmp.median_s) : "failed",
-                     su > 0 ? three_digits(su) + "x" : "-", gb > 0 ? three_digits(gb) : "-",
-                     r.verified ? "yes" : "no"});
+    std::vector<std::string> row = {r.op, format_size(r), r.mpgpu.reps ? format_seconds(r.mpgpu.median_s) : "failed"};
+    if (transfers) row.push_back(r.with_transfers.reps ? format_seconds(r.with_transfers.median_s) : "-");
+    row.push_back(r.gmp.reps ? format_seconds(r.gmp.median_s) : r.gmp_run ? "failed" : "not run");
+    row.push_back(su > 0 ? three_digits(su) + "x" : "-");
+    row.push_back(gb > 0 ? three_digits(gb) : "-");
+    row.push_back(!r.verified ? "no" : r.check == "GMP" ? "yes" : "yes, " + r.check);
+    cells.push_back(std::move(row));
   }
   std::vector<std::size_t> width(cols.size());
   for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -149,10 +155,14 @@ void write_text(std::ostream& out, const BenchReport& report) {
   line([&](std::size_t c) { return std::string(width[c], '-'); });
   for (const auto& row : cells) line([&](std::size_t c) { return row[c]; });
 
-  std::size_t bad = 0;
-  for (const BenchRow& r : report.rows) bad += !r.verified;
+  std::size_t bad = 0, other_check = 0;
+  for (const BenchRow& r : report.rows) {
+    bad += !r.verified;
+    other_check += r.verified && r.check != "GMP";
+  }
   out << "\n" << report.rows.size() << " rows, ";
   if (bad) out << bad << " NOT verified";
+  else if (other_check) out << "all verified (" << other_check << " without GMP, by the check named in the row)";
   else out << "all verified against GMP";
   out << "; " << three_digits(report.total_s) << " s in all\n";
   for (const BenchRow& r : report.rows)
@@ -177,13 +187,15 @@ std::string number(double v) { return printf_string("%.6g", v); }
 
 void write_csv(std::ostream& out, const BenchReport& report) {
   // instances: empty for integer rows.
-  out << "op,bits,instances,mpgpu_s,mpgpu_reps,gmp_s,gmp_reps,speedup,gbps,verified,error\n";
+  // Columns added later go at the end, so older readers keep their indices.
+  out << "op,bits,instances,mpgpu_s,mpgpu_reps,gmp_s,gmp_reps,speedup,gbps,verified,error,transfers_s,checked_by\n";
   for (const BenchRow& r : report.rows) {
     out << r.op << ',' << r.bits << ',' << (r.instances ? std::to_string(r.instances) : "") << ','
         << (r.mpgpu.reps ? number(r.mpgpu.median_s) : "") << ','
         << r.mpgpu.reps << ',' << (r.gmp.reps ? number(r.gmp.median_s) : "") << ',' << r.gmp.reps << ','
         << (r.speedup() > 0 ? number(r.speedup()) : "") << ',' << (r.gbps() > 0 ? number(r.gbps()) : "")
-        << ',' << (r.verified ? "yes" : "no") << ',' << csv_field(r.error) << '\n';
+        << ',' << (r.verified ? "yes" : "no") << ',' << csv_field(r.error) << ','
+        << (r.with_transfers.reps ? number(r.with_transfers.median_s) : "") << ',' << csv_field(r.check) << '\n';
   }
 }
 
@@ -211,7 +223,8 @@ void write_json(std::ostream& out, const BenchReport& report) {
         << ", \"mpgpu_reps\": " << r.mpgpu.reps
         << ", \"gmp_s\": " << (r.gmp.reps ? number(r.gmp.median_s) : "null") << ", \"gmp_reps\": " << r.gmp.reps
         << ", \"speedup\": " << num_or_null(r.speedup()) << ", \"gbps\": " << num_or_null(r.gbps())
-        << ", \"verified\": " << (r.verified ? "true" : "false")
+        << ", \"transfers_s\": " << (r.with_transfers.reps ? number(r.with_transfers.median_s) : "null")
+        << ", \"verified\": " << (r.verified ? "true" : "false") << ", \"checked_by\": " << json_quote(r.check)
         << ", \"error\": " << (r.error.empty() ? "null" : json_quote(r.error)) << "}";
   }
   out << (report.rows.empty() ? "]\n" : "\n  ]\n") << "}\n";
