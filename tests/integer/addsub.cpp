@@ -118,6 +118,24 @@ TEST_P(AddSub, TileBoundarySizes) {
   }
 }
 
+// Equal-size operands that differ in one limb, above, at and below the edge
+// of the device search's probe (its top 4 chunks of 2048 limbs, run before
+// the full search on more than 16 chunks), and operands that are equal.
+TEST_P(AddSub, ComparisonsAcrossTheSearchProbe) {
+  Operands gen;
+  for (std::size_t limbs : {std::size_t{16 * 2048}, std::size_t{16 * 2048 + 1}, std::size_t{100000}}) {
+    Mpz a = gen.random_bits(64 * limbs);
+    mpz_setbit(a, 64 * limbs - 1);  // full size: the subtraction compares on the device
+    for (std::size_t from_top : {std::size_t{0}, std::size_t{8191}, std::size_t{8192}, std::size_t{8193},
+                                 std::size_t{30000}, limbs - 1}) {
+      Mpz b = a;
+      mpz_combit(b, 64 * (limbs - 1 - from_top) + 7);
+      ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs, differing " << from_top << " limbs from the top";
+    }
+    ASSERT_TRUE(check_pair(a, a)) << limbs << " limbs, equal";
+  }
+}
+
 TEST_P(AddSub, ResultsThatShrinkOrVanish) {
   Operands gen;
   std::vector<Mpz> values = edge_values();

@@ -5,7 +5,11 @@
 // Blocks visit chunks in search order (the top chunk first for a highest
 // search) and stop once a hit lies beyond their next chunk, so a search that
 // ends near where it starts costs a few blocks' reads, not a pass over the
-// number; the worst case (no hit) reads everything once.
+// number; the worst case (no hit) reads everything once. A long search is
+// preceded by a probe of its first few chunks: the first wave of the full
+// grid (~1000 blocks) would otherwise read its chunks before any block has
+// found the hit that lets them stop (half a 2^28-bit operand pair, 28 us
+// on an H100, for operands that differ in their top limb).
 #pragma once
 
 #include "mpgpu/device/result_words.cuh"
@@ -24,12 +28,14 @@ struct LimbSearchPolicy {
 /// Lowest search:  *out = max over hits of 2*(n-i) + bit (0 if none).
 /// The result goes to words.slots[slot]; with `publish`, this kernel ends
 /// the operation and publishes the slots.
+/// Only the first `max_chunks` chunks in search order are visited (a probe).
 template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
-    limb_search_kernel(Pred pred, std::size_t n, ResultWords words, int slot, bool publish) {
+    limb_search_kernel(Pred pred, std::size_t n, ResultWords words, int slot, bool publish, std::size_t max_chunks) {
   unsigned long long* out = &words.slots[slot];
   __shared__ bool skip;
-  const std::size_t chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
+  const std::size_t all_chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
+  const std::size_t chunks = all_chunks < max_chunks ? all_chunks : max_chunks;
   // Blocks stride over the chunks in search order; once a hit lies beyond a
   // block's chunk, it lies beyond all its later chunks too, and the block stops.
   for (std::size_t k = blockIdx.x; k < chunks; k += gridDim.x) {
@@ -70,10 +76,18 @@ template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 cudaError_t launch_limb_search(Pred pred, std::size_t n, ResultWords words, int slot, bool publish,
                                cudaStream_t stream) {
   constexpr std::size_t kMaxBlocks = 1024;
+  // The probe: 4 chunks (8192 limbs), for searches of more than 16 chunks.
+  constexpr std::size_t kProbeChunks = 4, kProbeFrom = 16;
   const std::size_t chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
+  if (chunks > kProbeFrom) {
+    limb_search_kernel<kHighest, Pred, Policy><<<kProbeChunks, Policy::kThreads, 0, stream>>>(
+        pred, n, words, slot, false, kProbeChunks);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+  }
   const std::size_t blocks = chunks < kMaxBlocks ? chunks : kMaxBlocks;
   limb_search_kernel<kHighest, Pred, Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, stream>>>(
-      pred, n, words, slot, publish);
+      pred, n, words, slot, publish, chunks);
   return cudaGetLastError();
 }
 
