@@ -82,45 +82,65 @@ bool newton_division_applies(const Integer& n, const Integer& d) {
   return n.context().is_cuda() && d.size() >= kDeviceDivisionMinLimbs && n.size() >= d.size();
 }
 
-void divide_newton(Integer* q, Integer* r, const Integer& n, const Integer& d, int d_sign, Rounding rd,
-                   Stream s) {
-  const Context& ctx = n.context();
-  const int n_sign = n.sign();
-  Integer N = n, D = d;  // magnitudes (device copies: n and d may alias q or r)
-  if (n_sign < 0) N.negate();
-  if (D.sign() < 0) D.negate();
-  const std::uint64_t k = sizeinbase2(D, s), L = sizeinbase2(N, s);
+NewtonDivisor::NewtonDivisor(const Integer& d, std::uint64_t max_dividend_bits, Stream s)
+    : D_(d), X_(d.context()) {
+  if (D_.sign() < 0) D_.negate();
+  k_ = sizeinbase2(D_, s);
+  sbits_ = (max_dividend_bits > k_ ? max_dividend_bits - k_ : 0) + 1 + kGuardBits;
+  if (max_dividend_bits >= k_) X_ = reciprocal(D_, k_, sbits_);  // else every quotient is 0
+}
 
-  Integer Q(ctx), R(ctx);
-  if (n_sign == 0 || L < k) {
+void NewtonDivisor::divide(Integer* Q_out, Integer& R, const Integer& N, Stream s) const {
+  const Context& ctx = N.context();
+  const std::uint64_t L = sizeinbase2(N, s);
+  if (L > k_ + sbits_ - 1 - kGuardBits)
+    throw Error("mpgpu: internal: a " + std::to_string(L) + "-bit dividend for a divisor prepared for " +
+                std::to_string(k_ + sbits_ - 1 - kGuardBits) + " bits");
+  Integer Q(ctx);
+  if (N.sign() == 0 || L < k_) {
     R = N;  // Q = 0
   } else {
-    const std::uint64_t sbits = L - k + 1 + kGuardBits;
-    const Integer X = reciprocal(D, k, sbits);
-    const std::uint64_t j = L > sbits + 1 ? L - sbits - 1 : 0;
+    // The reciprocal has sbits_ >= L - k + 1 + kGuardBits bits: the estimate
+    // below is within 3 of the quotient for any L up to the prepared size.
+    const std::uint64_t j = L > sbits_ + 1 ? L - sbits_ - 1 : 0;
     Integer Ntop(ctx);
     tdiv_q_2exp(Ntop, N, j);
-    mul(Q, Ntop, X);
-    tdiv_q_2exp(Q, Q, sbits + k - j);
-    mul(R, Q, D);
+    mul(Q, Ntop, X_);
+    tdiv_q_2exp(Q, Q, sbits_ + k_ - j);
+    mul(R, Q, D_);
     sub(R, N, R);
     const Integer one(1, ctx);
     int steps = 0;
     while (R.sign() < 0) {
       sub(Q, Q, one);
-      add(R, R, D);
+      add(R, R, D_);
       if (++steps > kMaxCorrections) break;
     }
-    while (steps <= kMaxCorrections && cmp(R, D, s) >= 0) {
+    while (steps <= kMaxCorrections && cmp(R, D_, s) >= 0) {
       add(Q, Q, one);
-      sub(R, R, D);
+      sub(R, R, D_);
       ++steps;
     }
     if (steps > kMaxCorrections)
       throw Error("mpgpu: Newton division needed more than " + std::to_string(kMaxCorrections) +
                   " corrections (a library bug; please report the operand sizes " + std::to_string(L) + " and " +
-                  std::to_string(k) + " bits)");
+                  std::to_string(k_) + " bits)");
   }
+  if (Q_out) *Q_out = std::move(Q);
+}
+
+void divide_newton(Integer* q, Integer* r, const Integer& n, const Integer& d, int d_sign, Rounding rd,
+                   Stream s) {
+  const Context& ctx = n.context();
+  const int n_sign = n.sign();
+  Integer N = n;  // magnitude (a device copy: n may alias q or r)
+  if (n_sign < 0) N.negate();
+  const std::uint64_t L = sizeinbase2(N, s);
+
+  Integer Q(ctx), R(ctx);
+  const NewtonDivisor divisor(d, L, s);
+  const Integer& D = divisor.magnitude();
+  divisor.divide(&Q, R, N, s);
   // Signs and rounding, as GMP: tdiv (sign_n sign_d Q, sign_n R); away from
   // zero when R != 0: Q + 1 and D - R with the divisor's sign (floor) or the
   // opposite (ceil).

@@ -36,4 +36,21 @@ bool newton_division_applies(const Integer& n, const Integer& d);
 void divide_newton(Integer* q, Integer* r, const Integer& n, const Integer& d, int d_sign, Rounding rd,
                    Stream s);
 
+/// |d| with its Newton reciprocal, made once for many divisions of
+/// nonnegative dividends of up to `max_dividend_bits` bits (Barrett
+/// reduction: each division then costs two products and a few
+/// comparisons). Device operations only, as divide_newton.
+class NewtonDivisor {
+ public:
+  NewtonDivisor(const Integer& d, std::uint64_t max_dividend_bits, Stream s);
+  /// N = Q |d| + R with 0 <= R < |d|, for 0 <= N below 2^max_dividend_bits;
+  /// Q is skipped when null. R must not be N.
+  void divide(Integer* Q, Integer& R, const Integer& N, Stream s) const;
+  const Integer& magnitude() const { return D_; }
+
+ private:
+  Integer D_, X_;
+  std::uint64_t k_ = 0, sbits_ = 0;
+};
+
 }  // namespace mpgpu::detail

@@ -1,12 +1,15 @@
 // Powers (pow_ui, powm), roots (sqrt, sqrtrem, root, perfect_square_p) and
 // number theory (gcd, gcdext, lcm, invert, fac_ui, fib_ui). Both backends run
-// through GMP on the host in this release (integer_host_gmp.hpp). Every
+// through GMP on the host in this release (integer_host_gmp.hpp), except powm
+// with a huge modulus on a CUDA context (powm_device below). Every
 // argument GMP would abort on or leave undefined (a zero modulus, a negative
 // radicand, a result beyond mpz's size) is refused here with an exception
 // before any work starts.
 #include <cmath>
 #include <utility>
+#include <vector>
 
+#include "integer_div_paths.hpp"
 #include "integer_host_gmp.hpp"
 
 namespace mpgpu {
@@ -28,6 +31,63 @@ double log2_abs(mpz_srcptr x) {
 void require_distinct(const char* op, const Integer& a, const Integer& b, const char* names) {
   if (&a == &b)
     throw InvalidArgument(where(op) + names + " are the same object; pass different Integers");
+}
+
+/// powm on the device, for a modulus of kDeviceDivisionMinLimbs limbs or
+/// more on a CUDA context and exp >= 0: Barrett reduction with the Newton
+/// reciprocal of |m| made once (a NewtonDivisor: two products and a few
+/// comparisons a reduction, all on the device), left to right over the
+/// exponent with a fixed window of 4 bits (15 table entries) when it has
+/// more than 64 bits, binary otherwise. A 4-bit window costs 1.25 products
+/// and 1.25 reductions per exponent bit, against 1.5 and 1.5 for binary.
+/// Only the exponent's bits come to the host.
+bool powm_on_device(const Integer& exp, const Integer& m) {
+  return m.context().is_cuda() && exp.sign() >= 0 && m.size() >= kDeviceDivisionMinLimbs;
+}
+
+void powm_device(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s) {
+  const Context& ctx = base.context();
+  const std::uint64_t k = sizeinbase2(m, s);
+  const detail::NewtonDivisor divisor(m, 2 * k, s);  // products of two residues: < 2^(2k)
+  HostOperand he(exp);
+  const std::size_t ebits = exp.sign() == 0 ? 0 : mpz_sizeinbase(he, 2);
+  if (ebits == 0) {  // |m| > 1 here: base^0 mod |m| = 1
+    r = Integer(1, ctx);
+    return;
+  }
+  Integer t(ctx);
+  auto reduce = [&](Integer& x) {  // x = x mod |m|
+    divisor.divide(nullptr, t, x, s);
+    std::swap(x, t);
+  };
+  const int w = ebits > 64 ? 4 : 1;
+  std::vector<Integer> table;  // table[i] = base^(i+1) mod |m|
+  table.emplace_back(ctx);
+  mod(table[0], base, m, s);
+  for (int i = 1; i < (1 << w) - 1; ++i) {
+    table.emplace_back(ctx);
+    mul(table[i], table[i - 1], table[0], s);
+    reduce(table[i]);
+  }
+  auto digit = [&](std::size_t low) {  // exponent bits low .. low + w - 1
+    unsigned d = 0;
+    for (int b = w - 1; b >= 0; --b) d = 2 * d + (low + b < ebits && mpz_tstbit(he, low + b));
+    return d;
+  };
+  std::size_t low = (ebits - 1) / w * w;  // the top digit is nonzero
+  Integer acc = table[digit(low) - 1];
+  while (low > 0) {
+    low -= w;
+    for (int i = 0; i < w; ++i) {
+      sqr(acc, acc, s);
+      reduce(acc);
+    }
+    if (const unsigned d = digit(low)) {
+      mul(acc, acc, table[d - 1], s);
+      reduce(acc);
+    }
+  }
+  r = std::move(acc);
 }
 
 }  // namespace
@@ -52,6 +112,7 @@ void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m,
   detail::require_same_context("powm", base, m);
   if (m.is_zero()) throw DivisionByZero(where("powm") + "the modulus is 0");
   const Context& ctx = base.context();
+  if (powm_on_device(exp, m)) return powm_device(r, base, exp, m, s);
   detail::wait_for_caller_stream(ctx, s);
   HostOperand hb(base), he(exp), hm(m);
   HostResult z;

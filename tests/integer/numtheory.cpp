@@ -92,6 +92,48 @@ TEST_P(NumberTheory, Powm) {
   EXPECT_TRUE(matches(x, Mpz::from_ui(256)));
 }
 
+// Moduli of 8192 limbs and more: on a CUDA context the device path (Barrett
+// reduction by the Newton reciprocal of m, 4-bit windows above 64 exponent
+// bits). Both signs of m; bases 0, 1, |m| - 1, above m^2, negative; exponents
+// 0, 1, 2, one of 64 bits and one of 100 bits (windows, zero digits inside);
+// results aliasing the operands.
+TEST_P(NumberTheory, PowmHugeModulus) {
+  Operands gen(52);
+  const std::uint64_t bits = 64 * 8192 + 77;
+  Mpz odd = gen.uniform(bits);
+  mpz_setbit(odd, bits - 1);
+  mpz_setbit(odd, 0);
+  Mpz even = Mpz::all_ones(bits);
+  mpz_clrbit(even, 0);
+  Mpz e100 = gen.uniform(100);
+  mpz_setbit(e100, 99);
+  for (int z = 40; z < 70; ++z) mpz_clrbit(e100, z);  // a run of zero digits
+  Mpz e64 = Mpz::all_ones(64);
+  for (const Mpz& m : {odd, -even}) {
+    Mpz huge_base;  // > m^2: reduced by mod first
+    mpz_mul(huge_base, m, m);
+    mpz_add_ui(huge_base, huge_base, 12345);
+    for (const Mpz& b : {Mpz(), Mpz::from_ui(1), plus(m.abs(), -1), gen.uniform(bits - 3), -huge_base}) {
+      for (const Mpz& e : {Mpz(), Mpz::from_ui(1), Mpz::from_ui(2), e64, e100}) {
+        Mpz want;
+        mpz_powm(want, b, e, m);
+        Integer r(ctx());
+        mpgpu::powm(r, make(b), make(e), make(m));
+        ASSERT_TRUE(matches(r, want)) << mpz_sizeinbase(b, 2) << "-bit base ^ " << e << " mod a "
+                                      << mpz_sizeinbase(m, 2) << "-bit m";
+      }
+    }
+  }
+  Mpz b = gen.uniform(bits), want;  // result aliasing the base, then the modulus
+  mpz_powm(want, b, e64, odd);
+  Integer x = make(b);
+  mpgpu::powm(x, x, make(e64), make(odd));
+  EXPECT_TRUE(matches(x, want));
+  Integer y = make(odd);
+  mpgpu::powm(y, make(b), make(e64), y);
+  EXPECT_TRUE(matches(y, want));
+}
+
 TEST_P(NumberTheory, SquareRootsOfPerfectSquaresAndNeighbours) {
   Operands gen(52);
   std::vector<Mpz> roots = {Mpz::from_ui(1), Mpz::from_ui(2), Mpz::from_ui(0xffffffffull),
