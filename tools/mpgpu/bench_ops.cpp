@@ -103,25 +103,62 @@ class ScalarCase : public OpCase {
 
 int sign_of(int c) { return (c > 0) - (c < 0); }
 
-/// tdiv_qr of a by a divisor of half its bits (b's top half): both results compared.
+/// The check of results too large for GMP's side (see ProductCase): four
+/// primes of about 62 bits that no part of mpgpu uses (its NTT primes are
+/// k 2^n + 1 with n >= 53), and x mod q in [0, q) for either sign of x.
+constexpr int kCheckPrimes = 4;
+const std::vector<unsigned long>& check_primes() {
+  static const std::vector<unsigned long> primes = [] {
+    std::vector<unsigned long> v;
+    Mpz q;
+    mpz_set_ui(q.get(), 0x3ffffffffffff000ul);
+    for (int i = 0; i < kCheckPrimes; ++i) {
+      mpz_nextprime(q.get(), q.get());
+      v.push_back(mpz_get_ui(q.get()));
+    }
+    return v;
+  }();
+  return primes;
+}
+unsigned long residue(mpz_srcptr x, unsigned long q) { return mpz_fdiv_ui(x, q); }
+unsigned long mul_mod(unsigned long a, unsigned long b, unsigned long q) {
+  return static_cast<unsigned long>(static_cast<unsigned __int128>(a) * b % q);
+}
+std::string check_name(bool gmp) { return gmp ? "GMP" : "mod " + std::to_string(kCheckPrimes) + " primes"; }
+
+/// tdiv_qr of a by a divisor of half its bits (b's top half): both results
+/// compared with GMP's; above the GMP limit, n = q d + r modulo the check
+/// primes, |r| < |d| and r = 0 or of n's sign (tdiv).
 class DivisionCase : public OpCase {
  public:
-  explicit DivisionCase(Workload& w) : n_(w.A()), N_(w.a()), D_(w.context()), q_(w.context()), r_(w.context()) {
+  DivisionCase(Workload& w, bool gmp)
+      : n_(w.A()), N_(w.a()), gmp_(gmp), D_(w.context()), q_(w.context()), r_(w.context()) {
     mpz_fdiv_q_2exp(d_.get(), w.b(), w.bits() - std::max<std::uint64_t>(w.bits() / 2, 1));
     D_ = Integer::from_mpz(d_.get(), w.context());
   }
   void run_mpgpu() override { tdiv_qr(q_, r_, n_, D_); }
-  void run_gmp() override { mpz_tdiv_qr(zq_.get(), zr_.get(), N_, d_.get()); }
+  void run_gmp() override {
+    if (gmp_) mpz_tdiv_qr(zq_.get(), zr_.get(), N_, d_.get());
+  }
+  bool runs_gmp() const override { return gmp_; }
+  std::string check() const override { return check_name(gmp_); }
   bool verify() override {
     Mpz q, r;
     q_.to_mpz(q.get());
     r_.to_mpz(r.get());
-    return mpz_cmp(q.get(), zq_.get()) == 0 && mpz_cmp(r.get(), zr_.get()) == 0;
+    if (gmp_) return mpz_cmp(q.get(), zq_.get()) == 0 && mpz_cmp(r.get(), zr_.get()) == 0;
+    if (mpz_cmpabs(r.get(), d_.get()) >= 0 || (mpz_sgn(r.get()) != 0 && mpz_sgn(r.get()) != mpz_sgn(N_)))
+      return false;
+    for (unsigned long p : check_primes())
+      if ((mul_mod(residue(q.get(), p), residue(d_.get(), p), p) + residue(r.get(), p)) % p != residue(N_, p))
+        return false;
+    return true;
   }
 
  private:
   const Integer& n_;
   mpz_srcptr N_;
+  bool gmp_;
   Mpz d_, zq_, zr_;
   Integer D_, q_, r_;
 };
@@ -129,9 +166,9 @@ class DivisionCase : public OpCase {
 /// a * b (or a * a): device time; time from host operands to a host result
 /// (run_with_transfers); GMP's mpz_mul. Above the GMP limit (mpz_mul of
 /// 2^32-bit operands takes minutes on one core) GMP is not run, and the
-/// product is checked modulo four primes of about 62 bits that no part of
-/// mpgpu uses: (a mod q)(b mod q) = a b mod q. A wrong product passes only if
-/// the error is a multiple of all four, which no ordinary bug makes.
+/// product is checked modulo the check primes: (a mod q)(b mod q) = a b mod
+/// q. A wrong product passes only if the error is a multiple of all four,
+/// which no ordinary bug makes.
 class ProductCase : public OpCase {
  public:
   ProductCase(Workload& w, bool square, bool gmp)
@@ -142,7 +179,7 @@ class ProductCase : public OpCase {
     if (gmp_) mpz_mul(z_.get(), a_, b_);
   }
   bool runs_gmp() const override { return gmp_; }
-  std::string check() const override { return gmp_ ? "GMP" : "mod " + std::to_string(kPrimes) + " primes"; }
+  std::string check() const override { return check_name(gmp_); }
   bool has_transfers() const override { return true; }
   void run_with_transfers() override {
     const Integer A = Integer::from_mpz(a_, ctx_);
@@ -160,19 +197,12 @@ class ProductCase : public OpCase {
     r_.to_mpz(got.get());
     if (transfers_ran_ && mpz_cmp(zt_.get(), got.get()) != 0) return false;
     if (gmp_) return mpz_cmp(got.get(), z_.get()) == 0;
-    Mpz q;
-    mpz_set_ui(q.get(), 0x3ffffffffffff000ul);
-    for (int i = 0; i < kPrimes; ++i) {
-      mpz_nextprime(q.get(), q.get());
-      const unsigned long m = mpz_get_ui(q.get());
-      const unsigned __int128 ab = static_cast<unsigned __int128>(mpz_fdiv_ui(a_, m)) * mpz_fdiv_ui(b_, m);
-      if (static_cast<unsigned long>(ab % m) != mpz_fdiv_ui(got.get(), m)) return false;
-    }
+    for (unsigned long p : check_primes())
+      if (mul_mod(residue(a_, p), residue(b_, p), p) != residue(got.get(), p)) return false;
     return true;
   }
 
  private:
-  static constexpr int kPrimes = 4;
   void compute(Integer& r, const Integer& a, const Integer& b) const {
     if (square_) sqr(r, a);
     else mul(r, a, b);
@@ -340,7 +370,7 @@ std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w, std::uint6
   if (name == "tdiv_q_ui")
     return integer_case([&A](Integer& r) { tdiv_q_ui(r, A, kBenchLimbDivisor); },
                         [a](mpz_ptr z) { mpz_tdiv_q_ui(z, a, kBenchLimbDivisor); });
-  if (name == "tdiv_qr") return std::make_unique<DivisionCase>(w);
+  if (name == "tdiv_qr") return std::make_unique<DivisionCase>(w, w.bits() <= gmp_max_bits);
   if (name == "to_string") return std::make_unique<ToStringCase>(w);
   if (name == "from_string") return std::make_unique<FromStringCase>(w);
   throw std::logic_error("mpgpu bench: unknown operation " + std::string(name));

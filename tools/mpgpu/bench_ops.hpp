@@ -104,7 +104,7 @@ struct OpInfo {
 const std::vector<OpInfo>& all_ops();
 const OpInfo* find_op(std::string_view name);
 /// The case of integer operation `name` on `w` (name must come from all_ops(), not batch).
-/// Products of more than `gmp_max_bits`-bit operands skip GMP (see ProductCase).
+/// Products and divisions of more than `gmp_max_bits`-bit operands skip GMP (see ProductCase).
 std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w, std::uint64_t gmp_max_bits);
 
 }  // namespace mpgpu::cli

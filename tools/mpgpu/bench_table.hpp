@@ -19,7 +19,7 @@ struct BenchOptions {
   /// Sizes in bits; empty = the default list (quick or full), then capped.
   std::vector<std::uint64_t> bits;
   std::uint64_t max_bits = std::uint64_t{1} << 30;
-  /// Products (mul, sqr) of larger operands skip GMP (minutes a call) and
+  /// Products (mul, sqr) and divisions (tdiv_qr) of larger operands skip GMP (minutes a call) and
   /// are checked modulo primes instead.
   std::uint64_t gmp_max_bits = std::uint64_t{1} << 30;
   /// Operations to run; empty = all, in table order.
