@@ -43,7 +43,7 @@ Pending bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, 
   unavailable("bitwise");
 }
 Pending mul_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
-Pending mul_short(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
+Pending mul_columns(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
 std::uint64_t popcount(ContextState&, Stream, Operand) { unavailable("popcount"); }
 void ntt_transform(ContextState&, Stream, std::uint64_t*, std::size_t, int, std::uint64_t, std::uint64_t, bool,
                    bool) {

@@ -1,8 +1,11 @@
-// mul and sqr. The CPU backend calls GMP. The CUDA backend multiplies large
-// magnitudes on the device (src/cuda/ntt_mul.cu), products with an operand of
-// at most 32 limbs in linear time (src/cuda/mul_short.cu), and small ones
-// through GMP on the host, below the crossover kDeviceProductMinLimbs.
+// mul and sqr. The CPU backend calls GMP. The CUDA backend multiplies on the
+// device: by columns (src/cuda/mul_short.cu; a thread per column for an
+// operand of at most 32 limbs, linear in the other; a warp per column up to
+// 4096 limbs while na * nb stays below schoolbook_max_work()), else through
+// three-prime NTTs (src/cuda/ntt_mul.cu). Nothing goes through the host.
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 
 #include "integer_internal.hpp"
 
@@ -14,6 +17,18 @@ namespace dc = detail::cuda;
 
 namespace {
 
+/// Largest na * nb (limb products) multiplied by columns rather than by
+/// NTTs, when the shorter operand has at most dc::kMulSchoolbookMaxLimbs
+/// limbs. Chosen from measurements on the H100 (docs/integer.md, "Where
+/// products run"); MPGPU_SCHOOLBOOK_MAX_WORK overrides it, for tuning runs.
+std::uint64_t schoolbook_max_work() {
+  static const std::uint64_t work = [] {
+    const char* v = std::getenv("MPGPU_SCHOOLBOOK_MAX_WORK");
+    return v ? std::strtoull(v, nullptr, 0) : std::uint64_t{1} << 26;
+  }();
+  return work;
+}
+
 void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
   const Context& ctx = a.context();
   const int sign = a.sign() * b.sign();
@@ -22,27 +37,13 @@ void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
     out.commit(r, 0, 0);
     return;
   }
-  if (a.size() + b.size() < kDeviceProductMinLimbs) {
-    // Small: GMP on the host wins even with the copies both ways.
-    mpz_t za, zb, zr;
-    mpz_init(za);
-    mpz_init(zb);
-    mpz_init(zr);
-    a.to_mpz(za);
-    b.to_mpz(zb);
-    mpz_mul(zr, za, zb);
-    Integer out = Integer::from_mpz(zr, ctx);
-    mpz_clear(za);
-    mpz_clear(zb);
-    mpz_clear(zr);
-    r = std::move(out);
-    return;
-  }
   Stream st = ctx.resolve(s);
-  if (std::min(a.size(), b.size()) <= dc::kMulShortMaxLimbs) {
-    // Very unbalanced: linear in the long operand, not NTTs of the full length.
+  const std::size_t shorter = std::min(a.size(), b.size());
+  if (shorter <= dc::kMulShortMaxLimbs ||
+      (shorter <= dc::kMulSchoolbookMaxLimbs &&
+       static_cast<std::uint64_t>(a.size()) * b.size() <= schoolbook_max_work())) {
     DeviceResult out(ctx, st, a.size() + b.size() + 3, &r, {&a, &b});
-    out.commit(r, dc::mul_short(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
+    out.commit(r, dc::mul_columns(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
     return;
   }
   DeviceResult out(ctx, st, a.size() + b.size() + 2, &r, {&a, &b});

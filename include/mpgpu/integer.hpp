@@ -193,15 +193,16 @@ int cmpabs(const Integer& a, const Integer& b, Stream s = nullptr);
 inline int sgn(const Integer& a) { return a.sign(); }
 
 // ---- products ----------------------------------------------------------------
-/// r = a * b, exact. On a CUDA context, products of at least
-/// kDeviceProductMinLimbs limbs (na + nb) run on the device through
-/// three-prime NTTs and CRT; smaller ones go through GMP on the host
-/// (transfers included, that is faster for them).
+/// r = a * b, exact. On a CUDA context every product runs on the device: by
+/// columns (schoolbook) while the shorter operand has at most 4096 limbs
+/// and na * nb is small, else through three-prime NTTs and CRT; see
+/// docs/integer.md, "Where products run".
 void mul(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
 /// r = a * a with one forward transform per prime.
 void sqr(Integer& r, const Integer& a, Stream s = nullptr);
-/// Provisional crossover between host GMP and the device NTT product (in
-/// limbs of na + nb); see docs/integer.md.
+/// Size (limbs of na + nb) from which products first ran on the device; the
+/// division and radix-conversion thresholds below are still derived from it
+/// (products themselves no longer leave the device at any size).
 inline constexpr std::size_t kDeviceProductMinLimbs = 4096;
 
 // ---- shifts ------------------------------------------------------------------

@@ -84,10 +84,13 @@ Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Opera
 /// r = |a| * |b| through three-prime NTTs (a squaring when a and b are the
 /// same vector); r has room for a.size + b.size + 2 limbs. Size pending.
 Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
-/// r = |a| * |b| with min(a.size, b.size) <= kMulShortMaxLimbs, in linear
-/// time (mul_short.cu); r has room for a.size + b.size + 3 limbs. Size pending.
+/// r = |a| * |b| by columns (mul_short.cu) for min(a.size, b.size) <=
+/// kMulSchoolbookMaxLimbs: a thread per column up to kMulShortMaxLimbs
+/// (linear in the long operand), a warp per column above (na * nb limb
+/// products); r has room for a.size + b.size + 3 limbs. Size pending.
 inline constexpr std::size_t kMulShortMaxLimbs = 32;
-Pending mul_short(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+inline constexpr std::size_t kMulSchoolbookMaxLimbs = 4096;
+Pending mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 
 // ---- division by one limb (div_limb.cu) ----------------------------------------------
 /// q = floor(|a| / d) (q has room for a.size limbs; nullptr: not stored) and

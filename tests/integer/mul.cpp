@@ -1,7 +1,8 @@
 // mul and sqr against GMP's mpz_mul: every sign, zero, the adversarial set,
 // all-ones operands (the largest product coefficients, i.e. the CRT bound),
 // sparse and unbalanced operands, aliasing, and sizes on both sides of the
-// device's host/NTT crossover (kDeviceProductMinLimbs) and of powers of two.
+// device's thresholds (thread and warp columns, NTT) and of powers of two.
+#include <utility>
 #include <vector>
 
 #include "integer_test.hpp"
@@ -51,6 +52,20 @@ TEST_P(Mul, AroundTheDeviceCrossover) {
     Mpz a = gen.random_bits(64 * na), b = gen.random_bits(64 * nb);
     if (gen.coin()) mpz_neg(a, a);
     ASSERT_TRUE(check(a, b)) << na << " x " << nb << " limbs";
+  }
+}
+
+// Both sides of the column products' limits (a warp per column for a shorter
+// operand of 33 to 4096 limbs while na * nb <= 2^26 by default, the NTT
+// product beyond), with all-ones operands: every column at its maximum.
+TEST_P(Mul, AroundTheColumnProductLimits) {
+  Operands gen;
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes = {
+      {33, 33},     {33, 200000},  {100, 5000},    {4095, 4097},   {4096, 4096},
+      {4096, 4097}, {4097, 4097},  {4096, 16384},  {4096, 16385},  {2048, 32768}, {2048, 32769}};
+  for (const auto& [na, nb] : shapes) {
+    ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << " limbs, all ones";
+    ASSERT_TRUE(check(gen.random_bits(64 * na), -gen.random_bits(64 * nb))) << na << " x " << nb << " limbs";
   }
 }
 

@@ -92,6 +92,24 @@ TEST(LimbArith, MulAddIntoAccumulator) {
   });
 }
 
+TEST(LimbArith, MulAccumulateIntoThreeWords) {
+  Operands gen(8);
+  for_limb_pairs([&](limb_t a, limb_t b) {
+    // The 128-bit part at its extremes (all ones carries into c2), then random.
+    const limb_t c0 = gen.coin() ? ~limb_t{0} : gen.limb();
+    const limb_t c1 = gen.coin() ? ~limb_t{0} : gen.limb();
+    const limb_t c2 = gen.limb() >> 1;  // room for the carry
+    const u128 low = (u128{c1} << 64) | c0, p = u128{a} * b;
+    const u128 want = low + p;
+    const limb_t want_c2 = c2 + (want < p);
+    limb_t r0 = c0, r1 = c1, r2 = c2;
+    limb::mul_accumulate(a, b, r0, r1, r2);
+    ASSERT_EQ(r0, static_cast<limb_t>(want)) << std::hex << a << " * " << b;
+    ASSERT_EQ(r1, static_cast<limb_t>(want >> 64)) << std::hex << a << " * " << b;
+    ASSERT_EQ(r2, want_c2) << std::hex << a << " * " << b;
+  });
+}
+
 // mul_add as the step of a schoolbook row: r = a * b (mpn_mul_1) and
 // r += a * b (mpn_addmul_1), on vectors with long runs of ones.
 TEST(LimbArith, MulAddRowsMatchMpn) {

@@ -33,6 +33,7 @@ struct Output {
   limb_t add_r, add_c, sub_r, sub_b;
   limb_t mul_lo, mul_hi, wide32;
   limb_t ma_lo, ma_hi, ma_carry;
+  limb_t acc0, acc1, acc2;
   int clz, ctz, pop;
   std::uint32_t add_status, sub_status, combine;
   limb_t tc, bit_and, bit_ior, bit_xor;
@@ -50,6 +51,10 @@ __host__ __device__ Output evaluate(const Input& in) {
   o.ma_lo = in.lo;
   o.ma_hi = in.hi;
   o.ma_carry = limb::mul_add(in.a, in.b, in.c, o.ma_lo, o.ma_hi);
+  o.acc0 = in.lo;
+  o.acc1 = in.hi;
+  o.acc2 = in.c >> 1;  // room for the carry out of the 128-bit part
+  limb::mul_accumulate(in.a, in.b, o.acc0, o.acc1, o.acc2);
   o.clz = limb::count_leading_zeros(in.a);
   o.ctz = limb::count_trailing_zeros(in.a);
   o.pop = limb::popcount(in.a);

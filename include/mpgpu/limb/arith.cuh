@@ -79,6 +79,24 @@ MPGPU_HD limb_t mul_wide(limb_t a, limb_t b, limb_t& hi) {
 #endif
 }
 
+/// (c2:c1:c0) += a * b: a column accumulator of schoolbook products (the
+/// caller keeps the sum below 2^192).
+MPGPU_HD void mul_accumulate(limb_t a, limb_t b, limb_t& c0, limb_t& c1, limb_t& c2) {
+#if defined(__CUDA_ARCH__)
+  asm("mad.lo.cc.u64 %0, %3, %4, %0;\n\t"
+      "madc.hi.cc.u64 %1, %3, %4, %1;\n\t"
+      "addc.u64 %2, %2, 0;"
+      : "+l"(c0), "+l"(c1), "+l"(c2)
+      : "l"(a), "l"(b));
+#else
+  const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  const unsigned __int128 s = ((static_cast<unsigned __int128>(c1) << 64) | c0) + p;
+  c2 += s < p;
+  c0 = static_cast<limb_t>(s);
+  c1 = static_cast<limb_t>(s >> 64);
+#endif
+}
+
 /// (hi:lo) += a * b + c, for accumulating schoolbook rows; returns the carry
 /// out of the 128-bit accumulator (0 or 1: the total is below 2^129).
 MPGPU_HD limb_t mul_add(limb_t a, limb_t b, limb_t c, limb_t& lo, limb_t& hi) {
