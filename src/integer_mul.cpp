@@ -1,7 +1,7 @@
 // mul and sqr. The CPU backend calls GMP. The CUDA backend multiplies on the
 // device: by columns (src/cuda/mul_short.cu; a thread per column for an
 // operand of at most 32 limbs, linear in the other; a warp per column up to
-// 4096 limbs while na * nb stays below schoolbook_max_work()), else through
+// 8192 limbs while na * nb stays below schoolbook_max_work()), else through
 // three-prime NTTs (src/cuda/ntt_mul.cu). Nothing goes through the host.
 #include <algorithm>
 #include <cstdint>
@@ -19,12 +19,15 @@ namespace {
 
 /// Largest na * nb (limb products) multiplied by columns rather than by
 /// NTTs, when the shorter operand has at most dc::kMulSchoolbookMaxLimbs
-/// limbs. Chosen from measurements on the H100 (docs/integer.md, "Where
-/// products run"); MPGPU_SCHOOLBOOK_MAX_WORK overrides it, for tuning runs.
+/// limbs. Measured on the H100 (docs/integer.md, "Where products run"):
+/// columns take ~2 us per 2^20 limb products against 190-380 us for the NTT
+/// product of such operands, so the lines cross near 2^27 (2^26: columns
+/// 134 us, NTT 273 us; 2^30: 1.60 ms against 375 us).
+/// MPGPU_SCHOOLBOOK_MAX_WORK overrides it, for tuning runs.
 std::uint64_t schoolbook_max_work() {
   static const std::uint64_t work = [] {
     const char* v = std::getenv("MPGPU_SCHOOLBOOK_MAX_WORK");
-    return v ? std::strtoull(v, nullptr, 0) : std::uint64_t{1} << 26;
+    return v ? std::strtoull(v, nullptr, 0) : std::uint64_t{1} << 27;
   }();
   return work;
 }

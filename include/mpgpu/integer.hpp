@@ -194,7 +194,7 @@ inline int sgn(const Integer& a) { return a.sign(); }
 
 // ---- products ----------------------------------------------------------------
 /// r = a * b, exact. On a CUDA context every product runs on the device: by
-/// columns (schoolbook) while the shorter operand has at most 4096 limbs
+/// columns (schoolbook) while the shorter operand has at most 8192 limbs
 /// and na * nb is small, else through three-prime NTTs and CRT; see
 /// docs/integer.md, "Where products run".
 void mul(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);

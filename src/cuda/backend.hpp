@@ -89,7 +89,7 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 /// (linear in the long operand), a warp per column above (na * nb limb
 /// products); r has room for a.size + b.size + 3 limbs. Size pending.
 inline constexpr std::size_t kMulShortMaxLimbs = 32;
-inline constexpr std::size_t kMulSchoolbookMaxLimbs = 4096;
+inline constexpr std::size_t kMulSchoolbookMaxLimbs = 8192;
 Pending mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 
 // ---- division by one limb (div_limb.cu) ----------------------------------------------

@@ -19,25 +19,29 @@ Pending mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b)
   use_device(st.device);
   if (b.size > a.size) std::swap(a, b);
   const std::size_t n = a.size + b.size;  // n - 1 columns
-  ScopedDeviceMemory lo(st, s, (n - 1) * sizeof(limb_t));
-  ScopedDeviceMemory mid(st, s, n * sizeof(limb_t));
-  ScopedDeviceMemory top(st, s, (n + 1) * sizeof(limb_t));
+  ScopedDeviceMemory words(st, s, 3 * n * sizeof(limb_t));  // lo (n - 1), mid (n), top (n + 1)
+  limb_t* const lo = words.as<limb_t>();
+  limb_t* const mid = lo + (n - 1);
+  limb_t* const top = mid + n;
   if (b.size <= kMulShortMaxLimbs) {
     const std::size_t blocks = std::min<std::size_t>((n - 1 + 255) / 256, 4096);
     device::mul_short_columns_kernel<<<static_cast<unsigned>(blocks), 256, 0, s>>>(
-        lo.as<limb_t>(), mid.as<limb_t>(), top.as<limb_t>(), a.limbs, a.size, b.limbs, static_cast<int>(b.size));
+        lo, mid, top, a.limbs, a.size, b.limbs, static_cast<int>(b.size));
     MPGPU_CHECK_LAUNCH("mul_short_columns_kernel");
   } else {
     if (b.size > kMulSchoolbookMaxLimbs) throw std::logic_error("mpgpu: internal: mul_columns of a long b");
     // A warp per column; at most ~8 resident blocks a SM on 132 SMs, striding.
     constexpr std::size_t kWarps = device::kMulColumnsThreads / 32;
     const std::size_t blocks = std::min<std::size_t>((n - 1 + kWarps - 1) / kWarps, 2048);
+    const std::size_t smem = b.size * sizeof(limb_t);
+    if (smem > 48 * 1024)  // per device and function; cheap enough to repeat
+      MPGPU_CUDA_CHECK(cudaFuncSetAttribute(device::mul_columns_warp_kernel,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     device::mul_columns_warp_kernel<<<static_cast<unsigned>(blocks), device::kMulColumnsThreads,
-                                      b.size * sizeof(limb_t), s>>>(lo.as<limb_t>(), mid.as<limb_t>(),
-                                                                    top.as<limb_t>(), a.limbs, a.size, b.limbs, b.size);
+                                      smem, s>>>(lo, mid, top, a.limbs, a.size, b.limbs, b.size);
     MPGPU_CHECK_LAUNCH("mul_columns_warp_kernel");
   }
-  const Operand terms[3] = {{lo.as<limb_t>(), n - 1}, {mid.as<limb_t>(), n}, {top.as<limb_t>(), n + 1}};
+  const Operand terms[3] = {{lo, n - 1}, {mid, n}, {top, n + 1}};
   return sum_abs(st, s, r, terms, 3);  // the buffers are freed in stream order, after it
 }
 

@@ -56,13 +56,14 @@ TEST_P(Mul, AroundTheDeviceCrossover) {
 }
 
 // Both sides of the column products' limits (a warp per column for a shorter
-// operand of 33 to 4096 limbs while na * nb <= 2^26 by default, the NTT
+// operand of 33 to 8192 limbs while na * nb <= 2^27 by default, the NTT
 // product beyond), with all-ones operands: every column at its maximum.
 TEST_P(Mul, AroundTheColumnProductLimits) {
   Operands gen;
   const std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes = {
-      {33, 33},     {33, 200000},  {100, 5000},    {4095, 4097},   {4096, 4096},
-      {4096, 4097}, {4097, 4097},  {4096, 16384},  {4096, 16385},  {2048, 32768}, {2048, 32769}};
+      {33, 33},       {33, 200000},  {100, 5000},    {4095, 4097},   {6144, 6145},   {8191, 8193},
+      {8192, 8192},   {8192, 8193},  {8193, 8193},   {8192, 16384},  {8192, 16385},  {4096, 32768},
+      {4096, 32769},  {2048, 65536}, {2048, 65537}};
   for (const auto& [na, nb] : shapes) {
     ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << " limbs, all ones";
     ASSERT_TRUE(check(gen.random_bits(64 * na), -gen.random_bits(64 * nb))) << na << " x " << nb << " limbs";

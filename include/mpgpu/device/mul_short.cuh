@@ -15,9 +15,9 @@
 
 namespace mpgpu::device {
 
-/// Longest b of the warp-per-column kernel: b sits in 32 KiB of shared
-/// memory, and columns stay below 2^12 2^128.
-inline constexpr std::size_t kMulSchoolbookMaxLimbs = 4096;
+/// Longest b of the warp-per-column kernel: b sits in up to 64 KiB of
+/// shared memory (three blocks an SM), and columns stay below 2^13 2^128.
+inline constexpr std::size_t kMulSchoolbookMaxLimbs = 8192;
 /// Threads of mul_columns_warp_kernel's blocks.
 inline constexpr int kMulColumnsThreads = 256;
 
@@ -59,7 +59,8 @@ __global__ void mul_short_columns_kernel(limb_t* __restrict__ lo, limb_t* __rest
 /// (consecutive lanes read consecutive limbs of a, descending, and of b in
 /// shared memory), then a shuffle tree adds the lanes' three-word sums.
 /// Launch with kMulColumnsThreads threads and nb * 8 bytes of dynamic shared
-/// memory; warps stride over the columns (warp-uniform trip counts).
+/// memory (above 48 KiB after raising the kernel's limit); warps stride over
+/// the columns (warp-uniform trip counts).
 __global__ void __launch_bounds__(kMulColumnsThreads)
     mul_columns_warp_kernel(limb_t* __restrict__ lo, limb_t* __restrict__ mid, limb_t* __restrict__ top,
                             const limb_t* __restrict__ a, std::size_t na, const limb_t* __restrict__ b,
