@@ -1,6 +1,4 @@
-// popcount (CUB device reduction) and the delayed-carry sum of many integers.
-#include <cub/device/device_reduce.cuh>
-#include <thrust/iterator/transform_iterator.h>
+// popcount (one kernel, device/popcount.cuh) and the delayed-carry sum of many integers.
 
 #include <algorithm>
 #include <optional>
@@ -11,27 +9,21 @@
 #include "cuda/scoped_memory.cuh"
 #include "cuda/words.cuh"
 #include "mpgpu/device/column_sum.cuh"
+#include "mpgpu/device/popcount.cuh"
 #include "mpgpu/limb/arith.cuh"
 
 namespace mpgpu::detail::cuda {
 
-namespace {
-struct LimbPopcount {
-  __device__ unsigned long long operator()(limb_t x) const { return limb::popcount(x); }
-};
-
-}  // namespace
-
 std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
   OpWords ow(st, s);
-  auto in = thrust::make_transform_iterator(a.limbs, LimbPopcount{});
-  // CUB writes the total straight into the host-mapped word (no slot is used).
-  unsigned long long* out = ow.words().published + kSlotFound;
-  std::size_t temp_bytes = 0;
-  MPGPU_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, static_cast<std::int64_t>(a.size), s));
-  ScopedDeviceMemory temp(st, s, temp_bytes ? temp_bytes : 1);
-  MPGPU_CUDA_CHECK(cub::DeviceReduce::Sum(temp.p, temp_bytes, in, out, static_cast<std::int64_t>(a.size), s));
-  return ow.wait_stream()[kSlotFound];
+  // At most one resident wave (8 blocks of 256 threads on each of the H100's
+  // 132 SMs); each thread then strides over the limbs, 4 loads in flight.
+  const std::size_t blocks =
+      std::min<std::size_t>((a.size + device::kPopcountThreads - 1) / device::kPopcountThreads, 1056);
+  device::popcount_kernel<<<static_cast<unsigned>(blocks ? blocks : 1), device::kPopcountThreads, 0, s>>>(
+      a.limbs, a.size, ow.words(), kSlotFound);
+  MPGPU_CHECK_LAUNCH("popcount_kernel");
+  return ow.wait()[kSlotFound];
 }
 
 Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
