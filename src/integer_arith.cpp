@@ -115,6 +115,11 @@ void sum(Integer& r, std::span<const Integer> terms, Stream s) {
   // Delayed carries: all positive magnitudes in one pass, all negative ones in
   // another, then one signed addition.
   Stream st = ctx.resolve(s);
+  bool any[2] = {false, false};  // positive, negative terms present
+  for (const Integer& t : terms) {
+    if (t.sign() > 0) any[0] = true;
+    if (t.sign() < 0) any[1] = true;
+  }
   auto sum_of_sign = [&](int sign) {
     std::vector<dc::Operand> ops;
     std::size_t longest = 0;
@@ -129,9 +134,19 @@ void sum(Integer& r, std::span<const Integer> terms, Stream s) {
     out.commit(part, dc::sum_abs(ctx.state(), st, out.get(), ops.data(), ops.size()), 1);
     return part;
   };
-  Integer positive = sum_of_sign(1);
-  Integer negative = sum_of_sign(-1);
-  sub(r, positive, negative, s);
+  // With terms of one sign the part is the result: moved, not copied (a copy
+  // would wait for the part's size), so the call returns before the device.
+  if (!any[1]) {
+    r = sum_of_sign(1);
+  } else if (!any[0]) {
+    Integer negative = sum_of_sign(-1);
+    negative.negate();
+    r = std::move(negative);
+  } else {
+    Integer positive = sum_of_sign(1);
+    Integer negative = sum_of_sign(-1);
+    sub(r, positive, negative, s);
+  }
 }
 
 Integer operator+(const Integer& a, const Integer& b) {
