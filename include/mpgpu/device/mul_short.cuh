@@ -25,6 +25,20 @@ inline constexpr int kMulColumnsThreads = 256;
 /// column's three words never overflow.
 inline constexpr std::size_t kMulShortMaxLimbs = 32;
 
+/// Column k's words into the three vectors (see the file comment); column 0
+/// also writes the words no column covers.
+__device__ __forceinline__ void store_column(limb_t* lo, limb_t* mid, limb_t* top, std::size_t k, limb_t c0,
+                                             limb_t c1, limb_t c2) {
+  lo[k] = c0;
+  mid[k + 1] = c1;
+  top[k + 2] = c2;
+  if (k == 0) {
+    mid[0] = 0;
+    top[0] = 0;
+    top[1] = 0;
+  }
+}
+
 /// lo[k] = c0, mid[k+1] = c1, top[k+2] = c2 for k in [0, na + nb - 1);
 /// mid[0] = top[0] = top[1] = 0. b (nb <= kMulShortMaxLimbs limbs) is read
 /// once per block into shared memory.
@@ -41,15 +55,8 @@ __global__ void mul_short_columns_kernel(limb_t* __restrict__ lo, limb_t* __rest
     limb_t c0 = 0, c1 = 0, c2 = 0;
     const int j_lo = k + 1 > na ? static_cast<int>(k + 1 - na) : 0;
     const int j_hi = k < std::size_t(nb - 1) ? static_cast<int>(k) : nb - 1;
-    for (int j = j_lo; j <= j_hi; ++j) c2 += limb::mul_add(a[k - j], sb[j], 0, c0, c1);
-    lo[k] = c0;
-    mid[k + 1] = c1;
-    top[k + 2] = c2;
-    if (k == 0) {
-      mid[0] = 0;
-      top[0] = 0;
-      top[1] = 0;
-    }
+    for (int j = j_lo; j <= j_hi; ++j) limb::mul_accumulate(a[k - j], sb[j], c0, c1, c2);
+    store_column(lo, mid, top, k, c0, c1, c2);
   }
 #endif
 }
@@ -87,16 +94,7 @@ __global__ void __launch_bounds__(kMulColumnsThreads)
       const unsigned carry1 = limb::add_with_carry(c1, o1, carry0, c1);
       c2 += o2 + carry1;
     }
-    if (lane == 0) {
-      lo[k] = c0;
-      mid[k + 1] = c1;
-      top[k + 2] = c2;
-      if (k == 0) {
-        mid[0] = 0;
-        top[0] = 0;
-        top[1] = 0;
-      }
-    }
+    if (lane == 0) store_column(lo, mid, top, k, c0, c1, c2);
   }
 #endif
 }
