@@ -1,7 +1,7 @@
 // Powers (pow_ui, powm), roots (sqrt, sqrtrem, root, perfect_square_p) and
 // number theory (gcd, gcdext, lcm, invert, fac_ui, fib_ui). Both backends run
 // through GMP on the host in this release (integer_host_gmp.hpp), except powm
-// with a huge modulus on a CUDA context (powm_device below). Every
+// with a huge modulus on a CUDA context (powm_device). Every
 // argument GMP would abort on or leave undefined (a zero modulus, a negative
 // radicand, a result beyond mpz's size) is refused here with an exception
 // before any work starts.
