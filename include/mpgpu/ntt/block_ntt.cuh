@@ -4,12 +4,14 @@
 // Arithmetic: plain residues (no Montgomery form), twiddle products by
 // Shoup's method with precomputed quotients (w, floor(w 2^64 / p)): 3 64-bit
 // products (~10 IMAD on sm_90) against Montgomery's 3 full ones (~14) and no
-// conversion passes. For p < 2^62 reduction is lazy (Harvey's butterflies,
-// one conditional subtraction per butterfly): forward values lie in [0, 2p),
-// inverse values in [0, 4p) (4p < 2^64; Shoup's lazy product < 2p for any
-// 64-bit input); the output is made canonical in the last pass. For p >= 2^62 (Goldilocks, any
-// other prime the public API accepts) the same kernels run with canonical
-// arithmetic (kLazy = false).
+// conversion passes. For p < 2^62 with 2^32 dividing p - 1 (every prime of
+// ntt_primes62) reduction is lazy (Harvey's butterflies, one conditional
+// subtraction per butterfly): forward values lie in [0, 2p), inverse values
+// in [0, 4p) (4p < 2^64; Shoup's lazy product < 2p for any 64-bit input);
+// the output is made canonical in the last pass; and q p in Shoup's product
+// costs one 32-bit product (PassArith::mul). For other primes (Goldilocks,
+// the 31- and 32-bit ones, any other prime the public API accepts) the same
+// kernels run with canonical arithmetic (kLazy = false).
 //
 // Inside a block: a tile of 2^k rows x 2^log_c columns; each thread owns 16
 // elements, and does up to 3 stages at a time in registers (radix-8 units:
@@ -172,7 +174,8 @@ struct BlockPassArgs {
 template <bool kLazy>
 struct PassArith {
   field::PrimeField64 f;
-  std::uint64_t p2;  ///< 2p (lazy only)
+  std::uint64_t p2;    ///< 2p (lazy only)
+  std::uint32_t p_hi;  ///< (p - 1) / 2^32 (lazy only: 2^32 divides p - 1)
 
   /// s mod 2p for s < 4p. As 2p < 2^63, s - 2p is negative as a signed word
   /// exactly when s < 2p: one compare of the high half, not a 64-bit compare.
@@ -180,10 +183,19 @@ struct PassArith {
     const std::uint64_t t = s - p2;
     return static_cast<std::int64_t>(t) < 0 ? s : t;
   }
-  /// a * w mod p: [0, 2p) lazy (any a < 2^64), [0, p) otherwise.
+  /// a * w mod p: [0, 2p) lazy (any a < 2^64), [0, p) otherwise. Lazy:
+  /// Shoup's r = a w - q p mod 2^64 with q = floor(a w' / 2^64), where q p
+  /// mod 2^64 = q + q (p - 1) = q + 2^32 (q mod 2^32) p_hi mod 2^64 because
+  /// 2^32 divides p - 1: one 32-bit product instead of three for q p.
   __device__ __forceinline__ std::uint64_t mul(std::uint64_t a, const ulonglong2& w) const {
-    if constexpr (kLazy) return f.mul_shoup_lazy(a, w.x, w.y);
-    else return f.mul_shoup(a, w.x, w.y);
+    if constexpr (kLazy) {
+      const std::uint64_t q = __umul64hi(a, w.y);
+      const std::uint32_t q_lo = static_cast<std::uint32_t>(q), q_hi = static_cast<std::uint32_t>(q >> 32);
+      const std::uint64_t qp = (static_cast<std::uint64_t>(q_hi + q_lo * p_hi) << 32) | q_lo;
+      return a * w.x - qp;
+    } else {
+      return f.mul_shoup(a, w.x, w.y);
+    }
   }
   /// Forward (DIF) butterfly: (a, b) <- (a + b, (a - b) w), w = 1 when
   /// `unit` (then `w` is not read). Lazy: in and out in [0, 2p).
@@ -281,6 +293,7 @@ struct BlockPassView {
   __device__ BlockPassView(const BlockPassArgs& args) : a(args) {
     ar.f = a.f;
     ar.p2 = a.f.p << 1;
+    ar.p_hi = static_cast<std::uint32_t>((a.f.p - 1) >> 32);
     log_s = a.hi - a.k + 1;
     groups_log = a.log_n - a.k;
     s_mask = (std::uint64_t{1} << log_s) - 1;
@@ -609,8 +622,12 @@ struct BlockTransform {
   const std::uint64_t* other;
 };
 
-/// True when the lazy kernels apply (4p < 2^64).
-inline bool block_ntt_lazy(std::uint64_t p) { return p < (std::uint64_t{1} << 62); }
+/// True when the lazy kernels apply: 4p < 2^64, and 2^32 divides p - 1
+/// (PassArith::mul's short q p; every prime of ntt_primes62 has 2^53 or
+/// more). Other primes run the canonical kernels.
+inline bool block_ntt_lazy(std::uint64_t p) {
+  return p < (std::uint64_t{1} << 62) && ((p - 1) & 0xffffffffu) == 0;
+}
 
 /// Launches one pass; returns the first CUDA error.
 inline cudaError_t launch_block_pass(bool forward, bool lazy, const BlockPassArgs& args, cudaStream_t s) {
