@@ -20,6 +20,7 @@
 // s + 1 bits) is within Q * 2^-(s-4) + 2 < 3 of Q = floor(N / D), because
 // Q < 2^(L-k+1) = 2^(s - kGuardBits). R = N - Q' D is then corrected by at
 // most a few steps of +-D, each decided by a comparison.
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,8 +79,18 @@ Integer reciprocal(const Integer& D, std::uint64_t k, std::uint64_t s) {
 
 }  // namespace
 
+/// kDeviceDivisionMinLimbs, or MPGPU_DIVISION_MIN_LIMBS (environment) for
+/// tuning runs.
+std::size_t division_min_limbs() {
+  static const std::size_t limbs = [] {
+    const char* v = std::getenv("MPGPU_DIVISION_MIN_LIMBS");
+    return v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 0)) : kDeviceDivisionMinLimbs;
+  }();
+  return limbs;
+}
+
 bool newton_division_applies(const Integer& n, const Integer& d) {
-  return n.context().is_cuda() && d.size() >= kDeviceDivisionMinLimbs && n.size() >= d.size();
+  return n.context().is_cuda() && d.size() >= division_min_limbs() && n.size() >= d.size();
 }
 
 NewtonDivisor::NewtonDivisor(const Integer& d, std::uint64_t max_dividend_bits, Stream s)

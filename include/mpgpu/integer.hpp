@@ -270,13 +270,14 @@ bool congruent_p(const Integer& n, const Integer& c, const Integer& d, Stream s 
 std::uint64_t tdiv_qr_ui(Integer& q, Integer& r, const Integer& n, std::uint64_t d, Stream s = nullptr);
 std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s = nullptr);
 std::uint64_t tdiv_ui(const Integer& n, std::uint64_t d, Stream s = nullptr);
-/// Provisional crossover (divisor limbs) from host GMP to the device Newton
-/// division, chosen from the product crossover: the Newton path is a handful
-/// of products of the quotient's and divisor's sizes, which run on the device
-/// from kDeviceProductMinLimbs, and 2x that leaves room for its fixed costs
-/// (about 20 dependent device operations). To be replaced by a measured
-/// value (bench row tdiv_qr); see docs/integer.md.
-inline constexpr std::size_t kDeviceDivisionMinLimbs = 2 * kDeviceProductMinLimbs;
+/// Crossover (divisor limbs) from host GMP to the device Newton division,
+/// measured on the H100 with the `tdiv_qr` bench row (a dividend of twice the
+/// divisor's bits, MPGPU_DIVISION_MIN_LIMBS forcing either path): divisor
+/// 2048 limbs: device 2.30 ms, host 1.34 ms (GMP plus the copies); 4096
+/// limbs: device 2.34 ms, host 2.85 ms; 8192: 3.12 against 6.98 ms
+/// (docs/integer.md, "Division and number theory"). The device time is
+/// nearly flat below that (about 20 dependent device operations).
+inline constexpr std::size_t kDeviceDivisionMinLimbs = 4096;
 
 // ---- powers and roots -------------------------------------------------------------
 /// r = base^exp (0^0 = 1). Overflow if the result would exceed host GMP's

@@ -21,8 +21,6 @@ Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a,
   if (tiles > static_cast<std::size_t>(INT32_MAX))
     throw Overflow("mpgpu: division of " + std::to_string(a.size) + " limbs exceeds the tile count limit");
   const device::LimbDivisor v = device::make_limb_divisor(d);
-  const limb_t w_items = device::limb_power_mod(Policy::kItems, d);
-  const device::TilePowers powers = device::tile_powers(Policy::kTile, d);
 
   OpWords ow(st, s);
   device::RemainderTileState tile_state;
@@ -42,8 +40,11 @@ Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a,
       throw;
     }
   }
-  device::div_limb_kernel<Policy><<<static_cast<unsigned>(tiles), Policy::kThreads, 0, s>>>(
-      q, r, a.limbs, a.size, v, w_items, powers, tile_state, ow.words(), publish_remainder_size);
+  constexpr std::size_t smem = sizeof(limb_t) * Policy::kPadded;
+  static_assert(smem <= 48 * 1024, "the tile fits the default dynamic shared memory limit");
+  device::div_limb_kernel<Policy><<<static_cast<unsigned>(tiles), Policy::kThreads, smem, s>>>(
+      q, r, a.limbs, a.size, v, device::item_powers(d), device::scan_powers(Policy::kItems, d),
+      device::tile_powers(Policy::kTile, d), tile_state, ow.words(), publish_remainder_size);
   const cudaError_t launched = cudaGetLastError();
   deallocate(st, s, tile_storage);  // stream-ordered: after the kernel
   check(launched, "launch of div_limb_kernel", __FILE__, __LINE__);

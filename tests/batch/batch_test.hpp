@@ -9,6 +9,7 @@
 // instance and its operands.
 #pragma once
 
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <utility>
@@ -24,9 +25,19 @@ using mpgpu::Batch;
 class BatchTest : public IntegerTest {};
 
 /// The widths of the issue, with the awkward ones around limb boundaries.
+/// MPGPU_TEST_BATCH_MAX_BITS (environment) drops the wider ones: for runs
+/// under compute-sanitizer's racecheck, which are 100x slower.
 inline const std::vector<std::size_t>& batch_widths() {
-  static const std::vector<std::size_t> w = {1,    63,   64,   65,    100,   128,   256,    512,    1000,  1024,
-                                             2048, 3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
+  static const std::vector<std::size_t> w = [] {
+    const std::vector<std::size_t> all = {1,    63,   64,   65,    100,   128,   256,    512,    1000,  1024,
+                                          2048, 3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
+    const char* env = std::getenv("MPGPU_TEST_BATCH_MAX_BITS");
+    const std::size_t max_bits = env ? std::strtoull(env, nullptr, 0) : all.back();
+    std::vector<std::size_t> kept;
+    for (std::size_t bits : all)
+      if (bits <= max_bits) kept.push_back(bits);
+    return kept;
+  }();
   return w;
 }
 

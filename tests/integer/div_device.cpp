@@ -1,7 +1,7 @@
 // The device division paths against GMP (on the CPU backend the same bodies
 // check GMP's own semantics): divisors of one limb (the scan of
-// src/cuda/div_limb.cu: tiles of 2048 limbs, so sizes around 1, 2048 and
-// many tiles) and divisors of at least kDeviceDivisionMinLimbs limbs (the
+// src/cuda/div_limb.cu: tiles of 4096 limbs, threads of 16, so sizes
+// around 1, 16, a tile and many tiles) and divisors of at least kDeviceDivisionMinLimbs limbs (the
 // Newton path), with every sign, every rounding, mod, divexact, divisible_p
 // and the _ui functions. Failure messages give sizes, not values (operands
 // reach 2^20 limbs).
@@ -17,7 +17,7 @@ using namespace mpgpu_test;
 
 constexpr std::uint64_t kLimbMax = ~std::uint64_t{0};
 /// Limbs per tile of the single-limb scan (DivLimbPolicy::kTile).
-constexpr std::uint64_t kScanTile = 2048;
+constexpr std::uint64_t kScanTile = 4096;
 
 std::string describe(const Mpz& n, const Mpz& d) {
   return std::to_string(n.sgn() * static_cast<long>(n.limbs())) + "-limb / " +
@@ -93,8 +93,8 @@ std::vector<Mpz> limb_divisors(Operands& gen) {
 TEST_P(DivDevice, OneLimbDivisorsEverySignAroundTheTile) {
   Operands gen(51);
   const std::vector<Mpz> divisors = limb_divisors(gen);
-  for (std::uint64_t limbs : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{7}, std::uint64_t{8},
-                              std::uint64_t{9}, kScanTile - 1, kScanTile, kScanTile + 1, 3 * kScanTile + 17}) {
+  for (std::uint64_t limbs : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{15}, std::uint64_t{16},
+                              std::uint64_t{17}, kScanTile / 2 + 3, kScanTile - 1, kScanTile, kScanTile + 1, 3 * kScanTile + 17}) {
     const std::vector<Mpz> dividends = {gen.runs(64 * limbs), gen.uniform(64 * limbs - 5),
                                         Mpz::all_ones(64 * limbs)};
     for (const Mpz& n : dividends)

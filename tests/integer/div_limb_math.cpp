@@ -50,33 +50,92 @@ TEST(DivLimbMath, DivStepMatches128BitDivision) {
   }
 }
 
-/// The kernel's algorithm with kThreads threads of kItems limbs per tile.
+// A thread's remainder as a dot product with the powers 2^(64 j) mod d
+// (what the kDot policies run) equals Horner's chain of divisions, for every
+// chunk length up to kMaxDivItems, with all-ones limbs (the largest sum).
+TEST(DivLimbMath, ChunkRemainderIsHorner) {
+  Operands gen(64);
+  for (limb_t d : divisors(gen)) {
+    const LimbDivisor v = make_limb_divisor(d);
+    const ItemPowers powers = item_powers(d);
+    for (int items = 1; items <= kMaxDivItems; ++items) {
+      for (int trial = 0; trial < 4; ++trial) {
+        limb_t u[kMaxDivItems];
+        for (int j = 0; j < items; ++j) u[j] = trial == 0 ? ~0ull : gen.limb();
+        limb_t rn = 0;
+        for (int j = items - 1; j >= 0; --j) div_step(rn, u[j], v);
+        ASSERT_EQ(chunk_remainder(u, items, powers, v), rn >> v.shift) << "d=" << d << " items=" << items;
+      }
+    }
+  }
+}
+
+/// A warp's inclusive scan from lane 31 down with one weight W per lane
+/// (pow = ScanPowers::thread or ::warp), shuffle by shuffle as
+/// warp_scan_down_same_weight runs it.
+std::vector<limb_t> warp_scan_same_weight(std::vector<limb_t> r, const limb_t* pow, const LimbDivisor& v) {
+  for (int d = 1; d < 32; d *= 2) {
+    const std::vector<limb_t> old = r;
+    for (int l = 0; l + d < 32; ++l) r[l] = add_mod(mul_mod(old[l + d], pow[d], v), old[l], v);
+  }
+  return r;
+}
+
+// The same-weight warp scan gives lane l the remainder of lanes l..31 (lane
+// 31 the most significant run): sum_{m >= l} r_m W^(m - l) mod d.
+TEST(DivLimbMath, SameWeightWarpScanIsTheLanesAbove) {
+  Operands gen(65);
+  for (limb_t d : divisors(gen)) {
+    const LimbDivisor v = make_limb_divisor(d);
+    for (int items : {2, 16}) {
+      const ScanPowers sp = scan_powers(items, d);
+      const limb_t w = limb_power_mod(items, d);
+      ASSERT_EQ(sp.thread[1], w);
+      ASSERT_EQ(sp.warp[1], limb_power_mod(32 * items, d));
+      std::vector<limb_t> r(32);
+      for (auto& x : r) x = gen.limb() % d;
+      const std::vector<limb_t> got = warp_scan_same_weight(r, sp.thread, v);
+      for (int l = 0; l < 32; ++l) {
+        limb_t want = 0;
+        for (int m = 31; m >= l; --m) want = static_cast<limb_t>((u128{want} * w + r[m]) % d);
+        ASSERT_EQ(got[l], want) << "d=" << d << " lane " << l;
+      }
+    }
+  }
+}
+
+/// The kernel's algorithm with `threads` threads (a multiple of 32) of
+/// `items` limbs per tile: dot-product remainders, same-weight scans across
+/// each warp and across the warps, a look-back, then the divisions.
 void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std::vector<limb_t>& q,
              limb_t& remainder) {
   const LimbDivisor v = make_limb_divisor(d);
+  const ItemPowers ip = item_powers(d);
+  const ScanPowers sp = scan_powers(items, d);
+  const int warps = threads / 32;
   const std::size_t tile = std::size_t(threads) * items, n = a.size();
   const std::size_t tiles = (n + tile - 1) / tile;
-  const limb_t w_items = limb_power_mod(items, d), w_tile = limb_power_mod(tile, d);
+  const limb_t w_tile = limb_power_mod(tile, d);
   q.assign(n, 0);
   std::vector<limb_t> inclusive(tiles), partial(tiles);
   for (std::size_t pos = 0; pos < tiles; ++pos) {  // in scan order, as the blocks
     const std::size_t base = (tiles - 1 - pos) * tile;
     auto limb_at = [&](std::size_t i) { return base + i < n ? a[base + i] : 0; };
-    std::vector<RemainderMap> own(threads);
+    std::vector<limb_t> own(threads), excl_r(threads), warp_total(32, 0);
     for (int t = 0; t < threads; ++t) {
-      limb_t rn = 0;
-      for (int j = items - 1; j >= 0; --j) div_step(rn, limb_at(std::size_t(t) * items + j), v);
-      own[t] = {w_items, rn >> v.shift};
+      std::vector<limb_t> u(items);
+      for (int j = 0; j < items; ++j) u[j] = limb_at(std::size_t(t) * items + j);
+      own[t] = chunk_remainder(u.data(), items, ip, v);
     }
-    // Exclusive scan from the top thread down, and the tile's map.
-    std::vector<RemainderMap> excl(threads);
-    RemainderMap acc{1, 0};
-    for (int t = threads - 1; t >= 0; --t) {
-      excl[t] = acc;
-      acc = compose(acc, own[t], v);
+    for (int w = 0; w < warps; ++w) {
+      const std::vector<limb_t> incl =
+          warp_scan_same_weight(std::vector<limb_t>(own.begin() + 32 * w, own.begin() + 32 * (w + 1)), sp.thread, v);
+      for (int l = 0; l < 32; ++l) excl_r[32 * w + l] = l < 31 ? incl[l + 1] : 0;
+      warp_total[w] = incl[0];
     }
-    EXPECT_EQ(acc.w, w_tile);
-    partial[pos] = acc.r;
+    const std::vector<limb_t> w_incl = warp_scan_same_weight(warp_total, sp.warp, v);
+    const limb_t tile_r = w_incl[0];
+    partial[pos] = tile_r;
     // Look-back: partial tiles are {w_tile, r}, the nearest inclusive one a constant.
     limb_t tile_in = 0;
     if (pos > 0) {
@@ -91,9 +150,12 @@ void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std
       }
       tile_in = nearer.r;
     }
-    inclusive[pos] = apply({w_tile, acc.r}, tile_in, v);
+    inclusive[pos] = apply({w_tile, tile_r}, tile_in, v);
     for (int t = 0; t < threads; ++t) {
-      limb_t rn = apply(excl[t], tile_in, v) << v.shift;
+      const int w = t / 32, lane = t % 32;
+      const limb_t w_excl = w < warps - 1 ? w_incl[w + 1] : 0;
+      const limb_t warp_in = add_mod(mul_mod(tile_in, sp.warp[warps - 1 - w], v), w_excl, v);
+      limb_t rn = add_mod(mul_mod(warp_in, sp.thread[31 - lane], v), excl_r[t], v) << v.shift;
       for (int j = items - 1; j >= 0; --j) {
         const std::size_t i = base + std::size_t(t) * items + j;
         const limb_t qj = div_step(rn, limb_at(std::size_t(t) * items + j), v);
@@ -136,7 +198,7 @@ TEST(DivLimbMath, WindowMapIsTheComposedTiles) {
 TEST(DivLimbMath, EmulatedScanMatchesGmp) {
   Operands gen(62);
   const std::vector<limb_t> ds = divisors(gen);
-  for (auto [threads, items] : {std::pair{4, 2}, std::pair{8, 4}, std::pair{256, 8}})
+  for (auto [threads, items] : {std::pair{32, 2}, std::pair{64, 4}, std::pair{256, 16}})
     for (std::size_t limbs : {std::size_t(1), std::size_t(5), std::size_t(threads * items),
                               std::size_t(threads * items + 1), std::size_t(37 * threads * items + 3)}) {
       for (int variant = 0; variant < 2; ++variant) {

@@ -6,11 +6,14 @@
 // (x * 2^(64*len) + V) mod d, an affine map (RemainderMap), and maps compose
 // associatively. So each block takes one tile, most significant tile first
 // (block 0 = the top tile), and:
-//   1. loads the tile (coalesced, into shared memory), each thread computes
-//      the remainder of its own kItems limbs (Horner, 2-by-1 divisions);
-//   2. scans the threads' maps across the block (high threads first) and
-//      publishes the tile's map as a PARTIAL status (its weight 2^(64*kTile)
-//      mod d is the same for every tile, so only the remainder is stored);
+//   1. loads the tile (coalesced, into shared memory); each thread computes
+//      the remainder of its own kItems limbs as a dot product with the powers
+//      2^(64 j) mod d (independent products, chunk_remainder);
+//   2. scans the threads' remainders across each warp and then across the
+//      warps (high threads first): all runs of a level have the same weight,
+//      so a scan step is one product mod d (ScanPowers); publishes the
+//      tile's remainder as a PARTIAL status (its weight 2^(64*kTile) mod d is
+//      the same for every tile, so only the remainder is stored);
 //   3. warp 0 finds the remainder entering the tile by looking back over the
 //      tiles above (cub::ScanTileState), publishes INCLUSIVE (the remainder
 //      leaving the tile), hands each warp its incoming remainder;
@@ -21,6 +24,11 @@
 // Bytes moved: the dividend read once, the quotient written once. The top
 // tile is padded with zero limbs above n: leading zeros change neither the
 // quotient nor the remainder (nothing comes into the top tile).
+//
+// The policy is the best of a sweep on the H100 (docs/integer.md): tiles of
+// 2048, 4096 and 8192 limbs, 128 to 1024 threads, a block-wide look-back, a
+// warp per tile; the tile count and the barrier waits while warp 0 scans and
+// looks back are what limit it, not the look-back's walk.
 #pragma once
 
 #include <cub/agent/single_pass_scan_operators.cuh>
@@ -31,18 +39,21 @@
 
 namespace mpgpu::device {
 
-/// Tuning of the division scan: a thread owns kItems consecutive limbs (a
-/// sequential chain of kItems dependent divisions, hidden by the other
-/// resident warps).
+/// Tuning of the division scan: 256 threads of 16 limbs (tiles of 4096
+/// limbs, 34 KiB of shared memory), registers capped for 6 blocks per SM.
 struct DivLimbPolicy {
   static constexpr int kThreads = 256;
-  static constexpr int kItems = 8;
+  static constexpr int kItems = 16;
+  static constexpr int kMinBlocks = 6;
   static constexpr int kWarps = kThreads / 32;
-  static constexpr int kTile = kThreads * kItems;  // 2048 limbs, 16 KiB
+  static constexpr int kTile = kThreads * kItems;
   // One pad limb after every kItems: thread t's chunk starts at bank
-  // 18 t mod 32, so a half-warp's 8-byte reads hit distinct bank pairs.
+  // 2 (kItems + 1) t mod 32, so a half-warp's 8-byte reads hit distinct
+  // bank pairs.
   static constexpr int kPadded = kTile + kTile / kItems;
   __host__ __device__ static constexpr int padded(int i) { return i + i / kItems; }
+  static_assert(kItems <= kMaxDivItems && kItems % 2 == 0, "pairs of limbs, within ItemPowers");
+  static_assert(kThreads >= 32 + kWarps, "the weight tables are filled in one step");
 };
 
 using RemainderTileState = cub::ScanTileState<unsigned long long>;
@@ -58,19 +69,19 @@ struct DivPause {
   __device__ void operator()() const { __nanosleep(20); }
 };
 
-__device__ __forceinline__ RemainderMap shfl_down_map(RemainderMap m, int delta) {
-  return {__shfl_down_sync(0xffffffffu, m.w, delta), __shfl_down_sync(0xffffffffu, m.r, delta)};
-}
-
-/// Inclusive scan across a warp from lane 31 down: lane l gets the map of
-/// lanes 31..l (lane 31 holds the most significant run).
-__device__ __forceinline__ RemainderMap warp_scan_down(RemainderMap m, int lane, const LimbDivisor& v) {
+/// Inclusive scan from lane 31 down of remainders whose runs all have the
+/// same weight W (pow2[d] = W^d for d = 1, 2, 4, 8, 16): lane l gets
+/// sum_{m >= l} r_m W^(m - l) mod d. At step d a lane's own part covers
+/// exactly d lanes, so composing with the part above is one product.
+template <class Powers>
+__device__ __forceinline__ limb_t warp_scan_down_same_weight(limb_t r, int lane, const Powers& pow2,
+                                                             const LimbDivisor& v) {
 #pragma unroll
   for (int d = 1; d < 32; d *= 2) {
-    const RemainderMap upper = shfl_down_map(m, d);
-    if (lane + d < 32) m = compose(upper, m, v);
+    const limb_t upper = __shfl_down_sync(0xffffffffu, r, d);
+    if (lane + d < 32) r = add_mod(mul_mod(upper, pow2[d], v), r, v);
   }
-  return m;
+  return r;
 }
 
 /// The remainder entering scan position `tile` (> 0): walks back over the
@@ -111,16 +122,19 @@ __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state,
 /// into words.slots[kSlotFound] and, unless r_out is nullptr, r_out[0].
 /// kSlotSize receives the quotient's normalized size, or with
 /// `publish_remainder_size` the remainder's (0 or 1). Requires n >= 1;
-/// powers = the powers of w_tile = 2^(64*kTile) mod d, w_items = 2^(64*kItems) mod d. Blocks run
-/// most significant tile first (blockIdx.x = scan position).
+/// items = item_powers(d), scan = scan_powers(kItems, d), powers =
+/// tile_powers(kTile, d). Blocks run most significant tile first
+/// (blockIdx.x = scan position).
 template <class Policy = DivLimbPolicy>
-__global__ void __launch_bounds__(Policy::kThreads)
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
     div_limb_kernel(limb_t* __restrict__ q, limb_t* __restrict__ r_out, const limb_t* __restrict__ a,
-                    std::size_t n, LimbDivisor v, limb_t w_items, TilePowers powers, RemainderTileState tile_state,
-                    ResultWords words, bool publish_remainder_size) {
-  __shared__ limb_t buf[Policy::kPadded];
-  __shared__ RemainderMap warp_maps[Policy::kWarps];
-  __shared__ limb_t warp_in[Policy::kWarps];
+                    std::size_t n, LimbDivisor v, ItemPowers items, ScanPowers scan, TilePowers powers,
+                    RemainderTileState tile_state, ResultWords words, bool publish_remainder_size) {
+  extern __shared__ limb_t buf[];                 // Policy::kPadded limbs
+  __shared__ limb_t warp_r[Policy::kWarps];       // each warp's remainder, then the warps' above it
+  __shared__ limb_t warp_in[Policy::kWarps];      // the remainder entering each warp
+  __shared__ limb_t lane_weight[32];              // W^(31 - lane): the lanes above
+  __shared__ limb_t warp_weight[Policy::kWarps];  // W^(32 (kWarps - 1 - warp)): the warps above
 
   const int pos = blockIdx.x;  // scan position: 0 is the top tile
   const int tiles = gridDim.x;
@@ -137,43 +151,45 @@ __global__ void __launch_bounds__(Policy::kThreads)
     buf[Policy::padded(i)] = lo;
     buf[Policy::padded(i + 1)] = hi;
   }
+  if (threadIdx.x < 32) lane_weight[threadIdx.x] = scan.thread[31 - threadIdx.x];
+  else if (threadIdx.x < 32 + Policy::kWarps)
+    warp_weight[threadIdx.x - 32] = scan.warp[Policy::kWarps - 1 - (threadIdx.x - 32)];
   __syncthreads();
   limb_t* mine = buf + Policy::padded(threadIdx.x * Policy::kItems);
-  limb_t rn = 0;  // remainder << shift
-#pragma unroll
-  for (int j = Policy::kItems - 1; j >= 0; --j) div_step(rn, mine[j], v);
+  const limb_t own_r = chunk_remainder(mine, Policy::kItems, items, v);
 
-  // 2. Scan the threads' maps (thread 255 holds the top run).
-  const RemainderMap own{w_items, rn >> v.shift};
-  const RemainderMap incl = warp_scan_down(own, lane, v);
-  RemainderMap excl = shfl_down_map(incl, 1);  // lanes above this one
-  if (lane == 31) excl = {1, 0};
-  if (lane == 0) warp_maps[warp] = incl;
+  // 2. Scan the threads' remainders across each warp (lane 31 holds the
+  // top run), then warp 0 across the warps: the tile's remainder, published.
+  const limb_t incl = warp_scan_down_same_weight(own_r, lane, scan.thread, v);
+  limb_t excl_r = __shfl_down_sync(0xffffffffu, incl, 1);  // the lanes above this one
+  if (lane == 31) excl_r = 0;
+  if (lane == 0) warp_r[warp] = incl;
   __syncthreads();
-
-  // 3. Warp 0: the warps' prefixes, the tile's map, the incoming remainder.
   if (warp == 0) {
-    RemainderMap wm = lane < Policy::kWarps ? warp_maps[lane] : RemainderMap{1, 0};
-    const RemainderMap w_incl = warp_scan_down(wm, lane, v);  // warps kWarps-1..lane
-    RemainderMap w_excl = shfl_down_map(w_incl, 1);
-    if (lane >= Policy::kWarps - 1) w_excl = {1, 0};
-    const limb_t tile_r = __shfl_sync(0xffffffffu, w_incl.r, 0);  // the tile's own remainder
-    limb_t tile_in = 0;
-    if (tiles > 1) {
-      if (pos == 0) {
-        if (lane == 0) tile_state.SetInclusive(0, tile_r);
-      } else {
-        if (lane == 0) tile_state.SetPartial(pos, tile_r);
-        tile_in = look_back_remainder(tile_state, pos, lane, powers, v);
-        if (lane == 0) tile_state.SetInclusive(pos, apply({powers.w[1], tile_r}, tile_in, v));
-      }
+    const limb_t wr = lane < Policy::kWarps ? warp_r[lane] : 0;  // zeros above: no contribution
+    const limb_t w_incl = warp_scan_down_same_weight(wr, lane, scan.warp, v);
+    limb_t w_excl = __shfl_down_sync(0xffffffffu, w_incl, 1);
+    if (lane >= Policy::kWarps - 1) w_excl = 0;
+    __syncwarp();
+    if (lane < Policy::kWarps) warp_r[lane] = w_excl;
+    const limb_t r = __shfl_sync(0xffffffffu, w_incl, 0);  // the tile's own remainder
+    if (lane == 0 && tiles > 1) {
+      if (pos == 0) tile_state.SetInclusive(0, r);
+      else tile_state.SetPartial(pos, r);
     }
-    if (lane < Policy::kWarps) warp_in[lane] = apply(w_excl, tile_in, v);
+
+    // 3. The remainder entering the tile, from the tiles above.
+    limb_t in = 0;
+    if (pos > 0) {  // uniform over the warp
+      in = look_back_remainder(tile_state, pos, lane, powers, v);
+      if (lane == 0) tile_state.SetInclusive(pos, apply({powers.w[1], r}, in, v));
+    }
+    if (lane < Policy::kWarps) warp_in[lane] = add_mod(mul_mod(in, warp_weight[lane], v), warp_r[lane], v);
   }
   __syncthreads();
 
   // 4. Divide this thread's limbs with its incoming remainder.
-  rn = apply(excl, warp_in[warp], v) << v.shift;
+  limb_t rn = add_mod(mul_mod(warp_in[warp], lane_weight[lane], v), excl_r, v) << v.shift;
 #pragma unroll
   for (int j = Policy::kItems - 1; j >= 0; --j) mine[j] = div_step(rn, mine[j], v);
   const limb_t remainder = rn >> v.shift;

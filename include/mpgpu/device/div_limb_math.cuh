@@ -105,6 +105,35 @@ MPGPU_HD RemainderMap compose(RemainderMap upper, RemainderMap lower, const Limb
 /// The remainder out of a run with map m when x comes in.
 MPGPU_HD limb_t apply(RemainderMap m, limb_t x, const LimbDivisor& v) { return add_mod(mul_mod(x, m.w, v), m.r, v); }
 
+/// Most limbs a thread of the division scan owns (ItemPowers' capacity).
+inline constexpr int kMaxDivItems = 32;
+
+/// 2^(64 j) mod d for j < kMaxDivItems: the weights of a thread's limbs
+/// (a kernel parameter, 256 bytes).
+struct ItemPowers {
+  limb_t c[kMaxDivItems];
+};
+
+/// The remainder of the `items` limbs u[0..items) (u[0] least significant)
+/// as one dot product sum u[j] (2^(64 j) mod d): independent products, then
+/// three division steps, where Horner takes `items` dependent steps. The
+/// sum is below items * 2^128 <= 2^133, three words.
+MPGPU_HD limb_t chunk_remainder(const limb_t* u, int items, const ItemPowers& powers, const LimbDivisor& v) {
+  limb_t s0 = 0, s1 = 0, s2 = 0;
+  for (int j = 0; j < items; ++j) {
+    limb_t hi;
+    const limb_t lo = limb::mul_wide(u[j], powers.c[j], hi);
+    const limb_t c0 = limb::add_with_carry(s0, lo, 0, s0);
+    const limb_t c1 = limb::add_with_carry(s1, hi, static_cast<unsigned>(c0), s1);
+    s2 += c1;
+  }
+  limb_t rn = 0;
+  div_step(rn, s2, v);
+  div_step(rn, s1, v);
+  div_step(rn, s0, v);
+  return rn >> v.shift;
+}
+
 /// w^0 .. w^32 mod d, w = 2^(64*kTile) mod d (the weight of every PARTIAL
 /// tile of the look-back): a kernel parameter (264 bytes).
 struct TilePowers {
@@ -133,6 +162,44 @@ inline limb_t limb_power_mod(std::uint64_t limbs, limb_t d) {
     base = static_cast<limb_t>(u128{base} * base % d);
   }
   return acc;
+}
+
+/// The ItemPowers of d, on the host.
+inline ItemPowers item_powers(limb_t d) {
+  using u128 = unsigned __int128;
+  const limb_t w = static_cast<limb_t>((u128{1} << 64) % d);
+  ItemPowers t{};
+  limb_t acc = 1 % d;
+  for (int j = 0; j < kMaxDivItems; ++j) {
+    t.c[j] = acc;
+    acc = static_cast<limb_t>(u128{acc} * w % d);
+  }
+  return t;
+}
+
+/// The weights of the block scan of the division (every thread's run has
+/// kItems limbs, so its map has the weight W = 2^(64 kItems) mod d, and a
+/// warp's W^32): thread[j] = W^j, warp[j] = W^(32 j), j <= 32. With the
+/// weights known, a scan step is one product mod d, not a composition of
+/// two maps (two products).
+struct ScanPowers {
+  limb_t thread[33];
+  limb_t warp[33];
+};
+
+/// The ScanPowers for runs of `items` limbs, on the host.
+inline ScanPowers scan_powers(std::uint64_t items, limb_t d) {
+  using u128 = unsigned __int128;
+  const limb_t w = limb_power_mod(items, d), w32 = limb_power_mod(32 * items, d);
+  ScanPowers t{};
+  limb_t a = 1 % d, b = 1 % d;
+  for (int j = 0; j <= 32; ++j) {
+    t.thread[j] = a;
+    t.warp[j] = b;
+    a = static_cast<limb_t>(u128{a} * w % d);
+    b = static_cast<limb_t>(u128{b} * w32 % d);
+  }
+  return t;
 }
 
 /// The TilePowers of w = 2^(64*tile_limbs) mod d, on the host.
