@@ -1,8 +1,8 @@
 // Division by a large divisor on the device: a Newton iteration for the
 // reciprocal of the divisor's top bits, built from device Integer operations
 // only (mul on the NTT product, shifts, add/sub), then the quotient from the
-// reciprocal and a final correction checked by comparisons. No host GMP: the
-// host computes only the 63-bit seed of the iteration from one limb.
+// reciprocal and a final correction checked by comparisons. Host GMP makes
+// only the seed of the iteration, from the divisor's top kHostSeedBits bits.
 //
 // Notation: D = |d| with k bits, N = |n| with L >= k bits. The quotient has
 // at most L - k + 1 bits, so the reciprocal needs s = L - k + 1 + kGuardBits
@@ -33,6 +33,11 @@ namespace {
 
 /// Bits of reciprocal precision beyond the quotient's (see above).
 constexpr std::uint64_t kGuardBits = 64;
+/// Precision (bits) of the reciprocal's seed, computed by GMP on the host:
+/// every halving below it would be a Newton step of some six dependent
+/// device operations (one reading a size back; together 100-200 us at these
+/// sizes), while GMP divides 2 x 32768 by 32768 bits in about 0.1 ms.
+constexpr std::uint64_t kHostSeedBits = 32768;
 /// A correct X leaves |Q' - Q| < 3; more steps than this mean a bug.
 constexpr int kMaxCorrections = 8;
 
@@ -47,13 +52,28 @@ Integer top_bits(const Integer& D, std::uint64_t k, std::uint64_t t) {
 /// X ~ 2^(2s) / (D * 2^(s - k)), relative error below 2^-(s-3).
 Integer reciprocal(const Integer& D, std::uint64_t k, std::uint64_t s) {
   const Context& ctx = D.context();
-  std::vector<std::uint64_t> precisions{s};  // s, then about halving down to <= 63 bits
-  while (precisions.back() > 63) precisions.push_back(precisions.back() / 2 + 3);
-  // Seed: t0 <= 63 bits, exact on the host with 128-bit arithmetic (2t0 <= 126).
+  std::vector<std::uint64_t> precisions{s};  // s, then about halving down to <= kHostSeedBits
+  while (precisions.back() > kHostSeedBits) precisions.push_back(precisions.back() / 2 + 3);
+  // Seed: floor(2^(2 t0) / D_t0), exact, by GMP on the host from D's top t0
+  // bits (one read-back); below 1 in the last place, so its relative error
+  // is below 2^-(t0-1).
   const std::uint64_t t0 = precisions.back();
-  const std::uint64_t d_t0 = top_bits(D, k, t0).to_uint64();  // in [2^(t0-1), 2^t0)
-  const unsigned __int128 seed = (static_cast<unsigned __int128>(1) << (2 * t0)) / d_t0;
-  Integer X = Integer::from_limbs(reinterpret_cast<const limb_t*>(&seed), 2, 1, ctx);  // < 2^(t0+1)
+  mpz_t d_t0, seed;
+  mpz_init(d_t0);
+  mpz_init(seed);
+  Integer X(ctx);
+  try {
+    top_bits(D, k, t0).to_mpz(d_t0);  // in [2^(t0-1), 2^t0)
+    mpz_setbit(seed, 2 * t0);
+    mpz_tdiv_q(seed, seed, d_t0);  // < 2^(t0+1)
+    X = Integer::from_mpz(seed, ctx);
+  } catch (...) {
+    mpz_clear(d_t0);
+    mpz_clear(seed);
+    throw;
+  }
+  mpz_clear(d_t0);
+  mpz_clear(seed);
   std::uint64_t t = t0;
   Integer E(ctx), P(ctx);
   for (auto it = precisions.rbegin() + 1; it != precisions.rend(); ++it) {

@@ -5,13 +5,15 @@
 // The block between the GENERATED markers is written by scripts/tune-batch
 // from a sweep of `batch_seed000 --tune` (1-Mul and Poly for each G): the
 // one below comes from the H100 sweep recorded in bench/results/
-// 2026-11-22-h100-batch-seed000-first-runs.md, taken with an earlier variant
-// of the product runs; the final kernels' table in the later results files
-// was measured with this choice (fewer words per thread win
-// at 512 .. 4096 bits, 16 from 8192 bits up). Outside the sweep: a thread
-// per instance up to 256 bits, 8 threads of 12 words at 3072 bits, 16
-// words per thread above 8192 bits. A CPU test checks that the block
-// matches the recorded sweep; rerun the program on a new GPU.
+// 2026-11-22-nvidia-h100-80gb-hbm3-fd4c75f-batch-tune.md, run with the
+// current product kernels (fewer words per thread win at 512 .. 4096 bits:
+// 4 words at 512 and 1024 bits, 8 at 2048, 8 at 4096; 16 from 8192 bits
+// up). The first sweep (2026-11-22-h100-batch-seed000-first-runs.md, an
+// earlier variant of the product runs) had picked 8 words at 1024 bits.
+// Outside the sweep: a thread per instance up to 256 bits, 8 threads of 12
+// words at 3072 bits, 16 words per thread above 8192 bits. A CPU test
+// checks that the block matches the recorded sweep; rerun the program on a
+// new GPU.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -24,7 +26,7 @@ constexpr int tuned_group_size() {
   if constexpr (W <= 8) return 1;
   else if constexpr (W == 96) return 8;
   else if constexpr (W == 16) return 4;
-  else if constexpr (W == 32) return 4;
+  else if constexpr (W == 32) return 8;
   else if constexpr (W == 64) return 8;
   else if constexpr (W == 128) return 16;
   else if constexpr (W == 256) return 16;
