@@ -272,12 +272,12 @@ std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s 
 std::uint64_t tdiv_ui(const Integer& n, std::uint64_t d, Stream s = nullptr);
 /// Crossover (divisor limbs) from host GMP to the device Newton division,
 /// measured on the H100 with the `tdiv_qr` bench row (a dividend of twice the
-/// divisor's bits, MPGPU_DIVISION_MIN_LIMBS forcing either path): divisor
-/// 2048 limbs: device 2.30 ms, host 1.34 ms (GMP plus the copies); 4096
-/// limbs: device 2.34 ms, host 2.85 ms; 8192: 3.12 against 6.98 ms
-/// (docs/integer.md, "Division and number theory"). The device time is
-/// nearly flat below that (about 20 dependent device operations).
-inline constexpr std::size_t kDeviceDivisionMinLimbs = 4096;
+/// divisor's bits, MPGPU_DIVISION_MIN_LIMBS forcing either path), with the
+/// reciprocal seeded by GMP on the host: divisor 1024 limbs: device 504 us,
+/// host path (GMP plus the copies) 492 us; 2048 limbs: 784 us against 1.35
+/// ms; 4096: 1.03 against 3.21 ms (docs/integer.md, "Division and number
+/// theory"). The first device point that wins clearly.
+inline constexpr std::size_t kDeviceDivisionMinLimbs = 2048;
 
 // ---- powers and roots -------------------------------------------------------------
 /// r = base^exp (0^0 = 1). Overflow if the result would exceed host GMP's
