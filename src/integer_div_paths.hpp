@@ -53,4 +53,10 @@ class NewtonDivisor {
   std::uint64_t k_ = 0, sbits_ = 0;
 };
 
+/// r = base^exp mod |m| for exp >= 0 and |m| > 1 by Barrett reduction with
+/// one NewtonDivisor of |m| (integer_number_theory.cpp): what powm runs on a
+/// CUDA context for moduli of kDeviceDivisionMinLimbs limbs and more; it
+/// uses only Integer operations, so a CPU context runs it too (the tests).
+void powm_barrett(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s);
+
 }  // namespace mpgpu::detail

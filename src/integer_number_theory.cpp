@@ -1,7 +1,7 @@
 // Powers (pow_ui, powm), roots (sqrt, sqrtrem, root, perfect_square_p) and
 // number theory (gcd, gcdext, lcm, invert, fac_ui, fib_ui). Both backends run
 // through GMP on the host in this release (integer_host_gmp.hpp), except powm
-// with a huge modulus on a CUDA context (powm_device). Every
+// with a huge modulus on a CUDA context (detail::powm_barrett). Every
 // argument GMP would abort on or leave undefined (a zero modulus, a negative
 // radicand, a result beyond mpz's size) is refused here with an exception
 // before any work starts.
@@ -45,10 +45,14 @@ bool powm_on_device(const Integer& exp, const Integer& m) {
   return m.context().is_cuda() && exp.sign() >= 0 && m.size() >= kDeviceDivisionMinLimbs;
 }
 
-void powm_device(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s) {
+}  // namespace
+
+namespace detail {
+
+void powm_barrett(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s) {
   const Context& ctx = base.context();
   const std::uint64_t k = sizeinbase2(m, s);
-  const detail::NewtonDivisor divisor(m, 2 * k, s);  // products of two residues: < 2^(2k)
+  const NewtonDivisor divisor(m, 2 * k, s);  // products of two residues: < 2^(2k)
   HostOperand he(exp);
   const std::size_t ebits = exp.sign() == 0 ? 0 : mpz_sizeinbase(he, 2);
   if (ebits == 0) {  // |m| > 1 here: base^0 mod |m| = 1
@@ -90,7 +94,7 @@ void powm_device(Integer& r, const Integer& base, const Integer& exp, const Inte
   r = std::move(acc);
 }
 
-}  // namespace
+}  // namespace detail
 
 // ---- powers ------------------------------------------------------------------------
 
@@ -112,7 +116,7 @@ void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m,
   detail::require_same_context("powm", base, m);
   if (m.is_zero()) throw DivisionByZero(where("powm") + "the modulus is 0");
   const Context& ctx = base.context();
-  if (powm_on_device(exp, m)) return powm_device(r, base, exp, m, s);
+  if (powm_on_device(exp, m)) return detail::powm_barrett(r, base, exp, m, s);
   detail::wait_for_caller_stream(ctx, s);
   HostOperand hb(base), he(exp), hm(m);
   HostResult z;

@@ -7,7 +7,8 @@
 // steps). CI has no GPU, so this is where every commit checks the algorithm
 // itself; tests/integer/div_device.cpp runs the same code on the device
 // through the public functions (a CUDA context picks this path from
-// kDeviceDivisionMinLimbs divisor limbs).
+// kDeviceDivisionMinLimbs divisor limbs). Also powm_barrett, the powm a CUDA
+// context runs for moduli of that size, against mpz_powm.
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace {
 using mpgpu::Integer;
 using mpgpu::detail::divide_newton;
 using mpgpu::detail::NewtonDivisor;
+using mpgpu::detail::powm_barrett;
 using mpgpu::detail::Rounding;
 using namespace mpgpu_test;
 
@@ -99,6 +101,33 @@ TEST_P(DivNewton, PreparedDivisorForManyDividends) {
     mpz_tdiv_qr(wq.get(), wr.get(), n.get(), dm.get());
     ASSERT_TRUE(matches(q, wq)) << bits << "-bit dividend";
     ASSERT_TRUE(matches(r, wr)) << bits << "-bit dividend";
+  }
+}
+
+// powm by Barrett reduction with one prepared divisor: binary up to 64
+// exponent bits, 4-bit windows above (digits of zero included); bases that
+// are negative, zero, multiples of m or above it; negative moduli.
+TEST_P(DivNewton, PowmBarrettMatchesGmp) {
+  Operands gen(74);
+  for (std::uint64_t mbits : {2, 65, 700, 5000}) {
+    Mpz m = gen.random_bits(mbits);
+    if (mpz_cmp_ui(m.get(), 1) <= 0) m = Mpz::from_ui(3);
+    for (std::uint64_t ebits : {0, 1, 2, 63, 64, 65, 300}) {
+      const Mpz e = ebits ? gen.random_bits(ebits) : Mpz();
+      Mpz base_times_m;
+      mpz_mul_ui(base_times_m.get(), m.get(), 12345);
+      for (const Mpz& base : {gen.random_bits(mbits + 40), -gen.random_bits(mbits), Mpz(), base_times_m,
+                              Mpz::from_ui(2)}) {
+        for (const Mpz& mod : {m, -m}) {
+          Integer r(ctx());
+          powm_barrett(r, make(base), make(e), make(mod), nullptr);
+          Mpz want;
+          mpz_powm(want.get(), base.get(), e.get(), mod.get());
+          ASSERT_TRUE(matches(r, want)) << mbits << "-bit modulus, " << ebits << "-bit exponent, base "
+                                        << base.bits() << " bits";
+        }
+      }
+    }
   }
 }
 
