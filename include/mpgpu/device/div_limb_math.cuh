@@ -164,16 +164,20 @@ inline limb_t limb_power_mod(std::uint64_t limbs, limb_t d) {
   return acc;
 }
 
-/// The ItemPowers of d, on the host.
-inline ItemPowers item_powers(limb_t d) {
+/// out[j] = w^j mod d for j < count, on the host.
+inline void powers_mod(limb_t w, limb_t d, limb_t* out, int count) {
   using u128 = unsigned __int128;
-  const limb_t w = static_cast<limb_t>((u128{1} << 64) % d);
-  ItemPowers t{};
   limb_t acc = 1 % d;
-  for (int j = 0; j < kMaxDivItems; ++j) {
-    t.c[j] = acc;
+  for (int j = 0; j < count; ++j) {
+    out[j] = acc;
     acc = static_cast<limb_t>(u128{acc} * w % d);
   }
+}
+
+/// The ItemPowers of d, on the host.
+inline ItemPowers item_powers(limb_t d) {
+  ItemPowers t{};
+  powers_mod(limb_power_mod(1, d), d, t.c, kMaxDivItems);
   return t;
 }
 
@@ -189,29 +193,16 @@ struct ScanPowers {
 
 /// The ScanPowers for runs of `items` limbs, on the host.
 inline ScanPowers scan_powers(std::uint64_t items, limb_t d) {
-  using u128 = unsigned __int128;
-  const limb_t w = limb_power_mod(items, d), w32 = limb_power_mod(32 * items, d);
   ScanPowers t{};
-  limb_t a = 1 % d, b = 1 % d;
-  for (int j = 0; j <= 32; ++j) {
-    t.thread[j] = a;
-    t.warp[j] = b;
-    a = static_cast<limb_t>(u128{a} * w % d);
-    b = static_cast<limb_t>(u128{b} * w32 % d);
-  }
+  powers_mod(limb_power_mod(items, d), d, t.thread, 33);
+  powers_mod(limb_power_mod(32 * items, d), d, t.warp, 33);
   return t;
 }
 
 /// The TilePowers of w = 2^(64*tile_limbs) mod d, on the host.
 inline TilePowers tile_powers(std::uint64_t tile_limbs, limb_t d) {
-  using u128 = unsigned __int128;
-  const limb_t w = limb_power_mod(tile_limbs, d);
   TilePowers t{};
-  limb_t acc = 1 % d;
-  for (int l = 0; l <= 32; ++l) {
-    t.w[l] = acc;
-    acc = static_cast<limb_t>(u128{acc} * w % d);
-  }
+  powers_mod(limb_power_mod(tile_limbs, d), d, t.w, 33);
   return t;
 }
 
