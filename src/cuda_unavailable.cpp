@@ -37,6 +37,12 @@ int cmp_same_size(ContextState&, Stream, const limb_t*, const limb_t*, std::size
 std::size_t lowest_nonzero(ContextState&, Stream, Operand) { unavailable("search"); }
 std::size_t normalized_size(ContextState&, Stream, Operand) { unavailable("search"); }
 bool any_low_bits(ContextState&, Stream, Operand, std::uint64_t) { unavailable("search"); }
+void gather_slots(ContextState&, Stream, limb_t*, std::size_t, std::size_t, const device::SlotSource*, int) {
+  unavailable("radix conversion");
+}
+bool correct_slots(ContextState&, Stream, limb_t*, limb_t*, Operand, Operand, Operand, std::size_t, std::size_t) {
+  unavailable("radix conversion");
+}
 Pending shift_left(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
 Pending shift_right(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
 Pending bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, Operand, bool) {

@@ -50,7 +50,7 @@ Integer top_bits(const Integer& D, std::uint64_t k, std::uint64_t t) {
 }
 
 /// X ~ 2^(2s) / (D * 2^(s - k)), relative error below 2^-(s-3).
-Integer reciprocal(const Integer& D, std::uint64_t k, std::uint64_t s) {
+Integer newton_reciprocal(const Integer& D, std::uint64_t k, std::uint64_t s) {
   const Context& ctx = D.context();
   std::vector<std::uint64_t> precisions{s};  // s, then about halving down to <= kHostSeedBits
   while (precisions.back() > kHostSeedBits) precisions.push_back(precisions.back() / 2 + 3);
@@ -118,8 +118,14 @@ NewtonDivisor::NewtonDivisor(const Integer& d, std::uint64_t max_dividend_bits, 
   if (D_.sign() < 0) D_.negate();
   k_ = sizeinbase2(D_, s);
   sbits_ = (max_dividend_bits > k_ ? max_dividend_bits - k_ : 0) + 1 + kGuardBits;
-  if (max_dividend_bits >= k_) X_ = reciprocal(D_, k_, sbits_);  // else every quotient is 0
+  if (max_dividend_bits >= k_) X_ = newton_reciprocal(D_, k_, sbits_);  // else every quotient is 0
 }
+
+std::uint64_t NewtonDivisor::max_dividend_bits() const { return k_ + sbits_ - 1 - kGuardBits; }
+
+// divide() truncates N by j = L - sbits - 1 <= k - kGuardBits - 2 bits at most;
+// any smaller j only adds precision.
+std::uint64_t NewtonDivisor::max_truncation() const { return k_ > kGuardBits + 2 ? k_ - kGuardBits - 2 : 0; }
 
 void NewtonDivisor::divide(Integer* Q_out, Integer& R, const Integer& N, Stream s) const {
   const Context& ctx = N.context();

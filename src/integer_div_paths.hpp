@@ -48,6 +48,16 @@ class NewtonDivisor {
   void divide(Integer* Q, Integer& R, const Integer& N, Stream s) const;
   const Integer& magnitude() const { return D_; }
 
+  // For dividing many dividends at once (the radix conversion's rows): for
+  // 0 <= N < 2^max_dividend_bits() and any j <= max_truncation(),
+  // Q' = floor(floor(N / 2^j) X / 2^(quotient_shift() - j)), X = reciprocal(),
+  // is within 2 of floor(N / |d|) (see the file comment of
+  // integer_div_newton.cpp).
+  const Integer& reciprocal() const { return X_; }
+  std::uint64_t quotient_shift() const { return sbits_ + k_; }
+  std::uint64_t max_dividend_bits() const;
+  std::uint64_t max_truncation() const;
+
  private:
   Integer D_, X_;
   std::uint64_t k_ = 0, sbits_ = 0;

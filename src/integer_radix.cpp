@@ -1,19 +1,27 @@
 // Radix conversion by divide and conquer (see integer_radix.hpp).
 //
-// to_string: with P_k = base^(d 2^k) (d = radix_chunk_digits, P_0 < 2^64,
-// P_{k+1} = P_k^2 by mpgpu::sqr), a piece x of n limbs is split as
-// x = q * P_k + r (mpgpu::tdiv_qr, device Newton for big P_k) with P_k about
-// half of x, so q and r have about n/2 limbs each. r is written with exactly
-// d 2^k digits (leading zeros), q with the digits its parent asked for, and
-// the most significant chain of q's with no padding. The leaves (at most
-// leaf_limbs limbs) are copied to the host and converted by GMP, several
-// host threads at once, straight into their slots of the output.
+// to_string, a level of the tree at a time: with P_k = base^(d 2^k) (d =
+// radix_chunk_digits, P_0 < 2^64, P_{k+1} = P_k^2 by mpgpu::sqr), round k
+// splits every piece x_i < P_k^2 of the level as x_i = q_i P_k + r_i, all
+// pieces at once. They sit in one Integer, a "row" of slots of 2 |P_k| + 2
+// limbs (integer_rows.hpp), so each product of the round is one product of
+// the whole row (the NTT product, chunked against the short operand): the
+// quotients from one Barrett product by a Newton reciprocal of P_k made once
+// per round (NewtonDivisor), the remainders from a second product by P_k,
+// then one correction step of -P_k where a slot needs it. A level of 2^j
+// pieces thus costs two products of the whole number, not 2^j divisions of
+// ~0.4-2 ms each one after another. The next row interleaves r_i and q_i
+// (least significant piece first); the top slot holds the leading piece,
+// written without padding, and is dropped when it became zero (it was
+// below P_k). The first round K is the smallest with |x| < B^(2 |P_K| - 2)
+// <= P_K^2; the last, the first whose pieces (< P_k) fit in a leaf. The
+// leaves go to the host in one copy and GMP converts them on host threads,
+// straight into their places in the output.
 //
-// from_string: the reverse. A digit string of length L is cut as
-// hi | lo with lo = the last d 2^k digits (the largest such block shorter
-// than L); x = hi * P_k + lo by mpgpu::mul and mpgpu::add. Leaves (at most
-// d * leaf_limbs digits) are parsed by GMP on host threads, then moved into
-// the context.
+// from_string: a digit string of length L is cut as hi | lo with lo = the
+// last d 2^k digits (the largest such block shorter than L); x = hi * P_k +
+// lo by mpgpu::mul and mpgpu::add. Leaves (at most d * leaf_limbs digits)
+// are parsed by GMP on host threads, then moved into the context.
 //
 // Every operation goes through the context's own arithmetic, so the same
 // code runs on the CPU backend (GMP throughout), which is how CI tests it.
@@ -21,6 +29,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -28,6 +37,8 @@
 #include <utility>
 #include <vector>
 
+#include "integer_div_paths.hpp"
+#include "integer_rows.hpp"
 #include "mpgpu/error.hpp"
 
 namespace mpgpu::detail {
@@ -97,14 +108,6 @@ class RadixPowers {
   }
   /// Limbs of P_k, made if needed.
   std::size_t limbs(std::size_t k) { return get(k).size(); }
-  /// A lower bound on the limbs of P_k without making it: a square of s
-  /// limbs has at least 2s - 1.
-  std::size_t limbs_at_least(std::size_t k) {
-    if (k < powers_.size()) return powers_[k].size();
-    std::size_t s = powers_.back().size();
-    for (std::size_t j = powers_.size(); j <= k; ++j) s = 2 * s - 1;
-    return s;
-  }
 
  private:
   int digits0_;
@@ -113,44 +116,64 @@ class RadixPowers {
 
 // ---- to_string ---------------------------------------------------------------
 
-struct Leaf {
-  Integer value;
-  std::size_t digits;  // exact digit count (zero padded); 0 = as many as it has
-};
-
-class Splitter {
- public:
-  Splitter(int base, const Context& ctx, std::size_t leaf_limbs) : powers_(base, ctx), leaf_limbs_(leaf_limbs) {}
-
-  /// Appends x's leaves, most significant first. `digits` as in Leaf.
-  void split(Integer x, std::size_t digits) {
-    const std::size_t n = x.size();
-    if (n <= leaf_limbs_) {
-      leaves_.push_back({std::move(x), digits});
-      return;
-    }
-    // The largest k with 2 |P_k| <= n + 1: then |P_k| <= n - 1 for n >= 2,
-    // so P_k < 2^(64 (n-1)) <= x and q >= 1 (an unpadded q is never a
-    // spurious "0", and a padded x < base^digits has digits > d 2^k).
-    std::size_t k = 0;
-    while (2 * powers_.limbs_at_least(k + 1) <= n + 1 && 2 * powers_.limbs(k + 1) <= n + 1) ++k;
-    const std::size_t low_digits = powers_.digits(k);
-    Integer q(x.context()), r(x.context());
-    tdiv_qr(q, r, x, powers_.get(k));
-    x = Integer(x.context());  // release the parent before going down
-    split(std::move(q), digits ? digits - low_digits : 0);
-    split(std::move(r), low_digits);
+/// One round of the level-at-once split (see the file comment): every slot
+/// x_i of `row` (m slots of pitch 2 |P_k| + 2, each < P_k^2) becomes
+/// x_i = q_i P_k + r_i, and the result is the row of the next level, pitch
+/// `next_pitch`, slots r_0 q_0 r_1 q_1 ... with the top q dropped when it is
+/// zero (the leading piece was already below P_k). Returns its slot count.
+std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size_t next_pitch, Stream s) {
+  const Context& ctx = P.context();
+  const std::size_t nd = P.size(), W = 2 * nd + 2;
+  const std::uint64_t pbits = sizeinbase2(P);
+  const NewtonDivisor divisor(P, 2 * pbits, s);  // every slot is < P^2 < 2^(2 pbits)
+  // X ~ 2^shift / P within 16 (relative error below 2^-(sbits-3) on a value
+  // below 2^(sbits+1)); X - 16 is below 2^shift / P, so every estimate
+  // Q'_i = floor(floor(x_i / B^jl) (X - 16) / 2^(shift - 64 jl)) is q_i or
+  // q_i - 1 (the truncations only lower it, by less than 1 + 2^-60 in all).
+  Integer X(ctx);
+  sub(X, divisor.reciprocal(), Integer(16, ctx), s);
+  const std::size_t jl = static_cast<std::size_t>(divisor.max_truncation() / 64);
+  const std::size_t top_width = 2 * nd > jl ? 2 * nd - jl : 1, Wa = top_width + X.size() + 1;
+  Integer A(ctx), Q(ctx), T(ctx), R(ctx);
+  gather_slots(A, m, Wa, {{&row, W, W, 64 * std::uint64_t(jl), top_width}}, s);
+  mul(A, A, X, s);  // slot products fit in Wa limbs: the slots stay apart
+  gather_slots(Q, m, W, {{&A, Wa, Wa, divisor.quotient_shift() - 64 * std::uint64_t(jl), nd + 1}}, s);
+  A = Integer(ctx);
+  // R_i = x_i - Q'_i P = (q_i - Q'_i) P + r_i, in [0, 2 P): no slot borrows
+  // from the next.
+  mul(T, Q, P, s);
+  sub(R, row, T, s);
+  row = Integer(ctx);
+  if (R.sign() < 0) throw Error("mpgpu: internal: a radix row quotient came out too large");
+  // Slots with R_i >= P step once: T = R + (B^(W-1) - P) per slot has its
+  // top limb set exactly there (correct_slots), and q_i = Q'_i + count_i.
+  // A second step would mean a wrong estimate: the loop allows it and stops
+  // with an error after that.
+  Integer offset(ctx), offset_row(ctx);
+  sub(offset, Integer::power_of_two(64 * std::uint64_t(W - 1), ctx), P, s);
+  gather_slots(offset_row, m, W, {{&offset, 0, offset.size(), 0, offset.size()}}, s);
+  for (int steps = 0;; ++steps) {
+    add(T, R, offset_row, s);
+    Integer counts(ctx);
+    if (!correct_slots(R, counts, T, m, W, s)) break;
+    if (steps == 2) throw Error("mpgpu: internal: a radix row division needed more than 2 corrections");
+    add(Q, Q, counts, s);
   }
-
-  std::vector<Leaf>& leaves() { return leaves_; }
-
- private:
-  RadixPowers powers_;
-  std::size_t leaf_limbs_;
-  std::vector<Leaf> leaves_;
-};
+  const std::size_t next = Q.size() > (m - 1) * W ? 2 * m : 2 * m - 1;
+  gather_slots(row, next, next_pitch, {{&R, W, W, 0, nd}, {&Q, W, W, 0, nd}}, s);
+  return next;
+}
 
 }  // namespace
+
+std::size_t radix_to_string_leaf_limbs() {
+  // A first guess (to be measured on the H100 at 2^30 bits).
+  static const std::size_t limbs = [] {
+    const char* v = std::getenv("MPGPU_RADIX_LEAF_LIMBS");
+    return v ? std::max<std::size_t>(std::strtoull(v, nullptr, 0), 1) : std::size_t{1024};
+  }();
+  return limbs;
+}
 
 int radix_chunk_digits(int base) {
   if (base < 2 || base > 62) throw InvalidArgument("mpgpu: radix base " + std::to_string(base) + " out of range");
@@ -168,42 +191,61 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
     throw InvalidArgument("mpgpu::Integer::to_string: base " + std::to_string(base) +
                           " is out of range (expected 2..62)");
   leaf_limbs = std::max<std::size_t>(leaf_limbs, 1);
+  const Context& ctx = x.context();
   const bool negative = x.sign() < 0;
-  Integer magnitude(x.context());
-  abs(magnitude, x);
-  Splitter splitter(base, x.context(), leaf_limbs);
-  splitter.split(std::move(magnitude), 0);
-  std::vector<Leaf>& leaves = splitter.leaves();
-
-  // Leaves to the host (one copy each, in order, on this thread).
-  std::vector<HostMpz> host(leaves.size());
-  for (std::size_t i = 0; i < leaves.size(); ++i) {
-    leaves[i].value.to_mpz(host[i].z);
-    leaves[i].value = Integer(x.context());
+  Integer row(ctx);
+  abs(row, x);
+  const std::size_t n = row.size();
+  RadixPowers powers(base, ctx);
+  // The top round K: the smallest with n <= 2 |P_K| - 2, so that
+  // |x| < B^(2 |P_K| - 2) <= P_K^2. Round k splits every slot by P_k; the
+  // last is the first whose pieces (< P_k) fit in a leaf.
+  std::size_t m = 1, pitch = n, leaf_k = 0;
+  bool split = n > leaf_limbs;
+  if (split) {
+    std::size_t k = 0;
+    while (2 * powers.limbs(k) < n + 2) ++k;
+    for (;; --k) {
+      const Integer& P = powers.get(k);
+      const bool last = k == 0 || P.size() <= leaf_limbs;
+      pitch = last ? P.size() : 2 * powers.limbs(k - 1) + 2;
+      m = split_round(row, m, P, pitch, {});
+      if (last) {
+        leaf_k = k;
+        break;
+      }
+    }
   }
 
-  // The most significant leaf has no fixed width; the others do.
-  std::string head(mpz_sizeinbase(host[0].z, base) + 2, '\0');
-  mpz_get_str(head.data(), base, host[0].z);
+  // The leaves: one copy to the host, then GMP on host threads, each slot
+  // into its place. The top slot is written without leading zeros, every
+  // other with exactly digits(leaf_k) digits.
+  const std::vector<limb_t> limbs = row.to_limbs();
+  row = Integer(ctx);
+  auto slot_value = [&](std::size_t i, mpz_t z) {
+    const std::size_t begin = i * pitch;
+    const std::size_t count = begin < limbs.size() ? std::min(pitch, limbs.size() - begin) : 0;
+    static const limb_t zero = 0;
+    mpz_roinit_n(z, count ? limbs.data() + begin : &zero, static_cast<mp_size_t>(count));
+  };
+  mpz_t top;
+  slot_value(m - 1, top);
+  std::string head(mpz_sizeinbase(top, base) + 2, '\0');
+  mpz_get_str(head.data(), base, top);
   head.resize(std::strlen(head.c_str()));
-  std::vector<std::size_t> offset(leaves.size(), 0);
-  std::size_t total = (negative ? 1 : 0) + head.size();
-  for (std::size_t i = 1; i < leaves.size(); ++i) {
-    offset[i] = total;
-    total += leaves[i].digits;
-  }
-  std::string out(total, '0');
+  const std::size_t width = split ? powers.digits(leaf_k) : 0, lead = (negative ? 1 : 0) + head.size();
+  std::string out(lead + (m - 1) * width, '0');
   if (negative) out[0] = '-';
   std::memcpy(out.data() + (negative ? 1 : 0), head.data(), head.size());
-  parallel_for(leaves.size() - 1, [&](std::size_t j) {
-    const std::size_t i = j + 1;
-    const std::size_t width = leaves[i].digits;
-    std::string text(mpz_sizeinbase(host[i].z, base) + 2, '\0');
-    mpz_get_str(text.data(), base, host[i].z);
+  parallel_for(m - 1, [&](std::size_t i) {
+    mpz_t z;
+    slot_value(i, z);
+    if (mpz_sgn(z) == 0) return;  // stays all '0'
+    std::string text(mpz_sizeinbase(z, base) + 2, '\0');
+    mpz_get_str(text.data(), base, z);
     const std::size_t len = std::strlen(text.c_str());
     if (len > width) throw Error("mpgpu::Integer::to_string: a radix piece overflowed its digits");
-    if (mpz_sgn(host[i].z) != 0)  // zero stays all '0' (mpz_get_str writes "0")
-      std::memcpy(out.data() + offset[i] + (width - len), text.data(), len);
+    std::memcpy(out.data() + lead + (m - 2 - i) * width + (width - len), text.data(), len);
   });
   return out;
 }

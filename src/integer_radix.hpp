@@ -22,11 +22,17 @@ namespace mpgpu::detail {
 /// `to_string` / `from_string` bench rows.
 inline constexpr std::size_t kRadixDeviceMinLimbs = std::size_t{1} << 16;
 
-/// Leaf size (limbs) of the tree for CUDA contexts: pieces this small go to
-/// host GMP (mpz_get_str / mpz_set_str, one leaf per host thread). Twice the
-/// device Newton division threshold, because below it every tdiv_qr of the
-/// tree would run on the host GMP path anyway (with a copy each way).
+/// Leaf size (limbs) of from_string's tree for CUDA contexts: pieces this
+/// small are parsed by host GMP (mpz_set_str, one leaf per host thread).
 inline constexpr std::size_t kRadixLeafLimbs = 2 * kDeviceDivisionMinLimbs;
+
+/// Leaf size (limbs) of to_string's tree for CUDA contexts: the last round
+/// leaves pieces of at most this many limbs, which host GMP converts on host
+/// threads. Smaller leaves cost device rounds (two products of the whole
+/// number each) and save host time (GMP's time per bit grows with the
+/// size); see the definition for the measurement. MPGPU_RADIX_LEAF_LIMBS
+/// overrides it, for tuning runs.
+std::size_t radix_to_string_leaf_limbs();
 
 /// True for 2, 4, 8, 16, 32: those bases are bit regrouping, linear time in
 /// GMP (mpn_get_str / mpn_set_str never divide for them).

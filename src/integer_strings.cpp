@@ -99,7 +99,7 @@ std::string Integer::to_string(int base) const {
     throw InvalidArgument("mpgpu::Integer::to_string: base " + std::to_string(base) +
                           " is out of range (expected 2..62)");
   if (ctx_.is_cuda() && !detail::radix_is_power_of_two(base) && size() >= detail::kRadixDeviceMinLimbs)
-    return detail::radix_to_string_dc(*this, base, detail::kRadixLeafLimbs);
+    return detail::radix_to_string_dc(*this, base, detail::radix_to_string_leaf_limbs());
   mpz_t tmp;
   mpz_srcptr z = cpu_;
   if (ctx_.is_cuda()) {

@@ -16,6 +16,7 @@
 
 #include "context_state.hpp"
 #include "cuda/pending_words.hpp"
+#include "mpgpu/device/slot_rows.cuh"
 #include "mpgpu/limb/config.cuh"
 #include "mpgpu/limb/twos_complement.cuh"
 
@@ -129,6 +130,17 @@ void poly_mul_ntt(ContextState& st, Stream s, std::uint64_t* c, const std::uint6
 /// element-major; scale: host, k digits (N^-1) applied at the end, or null.
 void gfp_fft(ContextState& st, Stream s, int k, std::uint64_t radix, std::uint64_t* x, std::size_t n, int e,
              const std::uint64_t* table, int dir, const std::uint64_t* scale);
+
+// ---- rows of slots (slot_rows.cu; include/mpgpu/device/slot_rows.cuh) ---------------
+/// dst[s pitch + l] = device::gathered_limb(sources, groups, s, l) for every
+/// s < slots and l < pitch (groups 1 or 2 sources). dst holds slots * pitch
+/// limbs and aliases no source.
+void gather_slots(ContextState& st, Stream s, limb_t* dst, std::size_t slots, std::size_t pitch,
+                  const device::SlotSource* sources, int groups);
+/// One correction step (device::corrected_limb) into r_out and c_out (slots
+/// * pitch limbs each); returns whether any slot stepped (synchronizes s).
+bool correct_slots(ContextState& st, Stream s, limb_t* r_out, limb_t* c_out, Operand r, Operand t, Operand c,
+                   std::size_t slots, std::size_t pitch);
 
 // ---- reductions (reduce.cu) -----------------------------------------------------------
 std::uint64_t popcount(ContextState& st, Stream s, Operand a);
