@@ -18,10 +18,11 @@
 // leaves go to the host in one copy and GMP converts them on host threads,
 // straight into their places in the output.
 //
-// from_string: a digit string of length L is cut as hi | lo with lo = the
-// last d 2^k digits (the largest such block shorter than L); x = hi * P_k +
-// lo by mpgpu::mul and mpgpu::add. Leaves (at most d * leaf_limbs digits)
-// are parsed by GMP on host threads, then moved into the context.
+// from_string, the reverse, also a level at a time: the digits are cut from
+// the right into leaves of d 2^k0 digits, which GMP parses on host threads
+// into one row (slot i = leaf i, least significant first; one copy to the
+// context). Level k turns each pair of slots (lo, hi), both < P_k, into
+// hi P_k + lo: one product of the row of his by P_k and one addition.
 //
 // Every operation goes through the context's own arithmetic, so the same
 // code runs on the CPU backend (GMP throughout), which is how CI tests it.
@@ -166,11 +167,19 @@ std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size
 
 }  // namespace
 
-std::size_t radix_to_string_leaf_limbs() {
-  // A first guess (to be measured on the H100 at 2^30 bits).
+std::size_t radix_device_min_limbs() {
+  static const std::size_t limbs = [] {
+    const char* v = std::getenv("MPGPU_RADIX_MIN_LIMBS");
+    return v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 0)) : kRadixDeviceMinLimbs;
+  }();
+  return limbs;
+}
+
+std::size_t radix_leaf_limbs() {
+  // Measured on the H100 (bench/results/2026-11-22-nvidia-h100-80gb-hbm3-8e6962f-radix.md).
   static const std::size_t limbs = [] {
     const char* v = std::getenv("MPGPU_RADIX_LEAF_LIMBS");
-    return v ? std::max<std::size_t>(std::strtoull(v, nullptr, 0), 1) : std::size_t{1024};
+    return v ? std::max<std::size_t>(std::strtoull(v, nullptr, 0), 1) : std::size_t{256};
   }();
   return limbs;
 }
@@ -252,87 +261,53 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
 
 // ---- from_string -------------------------------------------------------------
 
-namespace {
-
-class Combiner {
- public:
-  Combiner(int base, const Context& ctx, std::size_t leaf_limbs)
-      : base_(base), ctx_(ctx), powers_(base, ctx),
-        leaf_digits_(static_cast<std::size_t>(radix_chunk_digits(base)) * std::max<std::size_t>(leaf_limbs, 1)) {}
-
-  /// The block exponent for a piece of `len` digits: the largest k with
-  /// d 2^k < len (the low block is at least half the piece).
-  std::size_t block(std::size_t len) const {
-    std::size_t k = 0;
-    while (powers_.digits(k + 1) < len) ++k;
-    return k;
-  }
-
-  /// Pass 1: the leaves of `digits`, most significant first.
-  void collect(std::string_view digits) {
-    if (digits.size() <= leaf_digits_) {
-      leaf_text_.push_back(digits);
-      return;
-    }
-    const std::size_t low = powers_.digits(block(digits.size()));
-    collect(digits.substr(0, digits.size() - low));
-    collect(digits.substr(digits.size() - low));
-  }
-
-  /// Parses every leaf on host threads.
-  void parse_leaves() {
-    leaf_values_ = std::vector<HostMpz>(leaf_text_.size());
-    parallel_for(leaf_text_.size(), [&](std::size_t i) {
-      const std::string text(leaf_text_[i]);  // GMP wants a NUL
-      if (mpz_set_str(leaf_values_[i].z, text.c_str(), base_) != 0)
-        throw Error("mpgpu::Integer::from_string: GMP rejected validated digits");
-    });
-  }
-
-  /// Pass 2: the same tree, consuming the leaves in order.
-  Integer combine(std::string_view digits) {
-    if (digits.size() <= leaf_digits_) {
-      Integer leaf = Integer::from_mpz(leaf_values_[next_leaf_].z, ctx_);
-      mpz_clear(leaf_values_[next_leaf_].z);  // free the host copy early
-      mpz_init(leaf_values_[next_leaf_].z);
-      ++next_leaf_;
-      return leaf;
-    }
-    const std::size_t k = block(digits.size());
-    const std::size_t low = powers_.digits(k);
-    Integer hi = combine(digits.substr(0, digits.size() - low));
-    Integer x(ctx_);
-    if (!hi.is_zero()) mul(x, hi, powers_.get(k));  // leading zeros give hi = 0
-    hi = Integer(ctx_);
-    Integer lo = combine(digits.substr(digits.size() - low));
-    add(x, x, lo);
-    return x;
-  }
-
- private:
-  int base_;
-  Context ctx_;
-  RadixPowers powers_;
-  std::size_t leaf_digits_;
-  std::vector<std::string_view> leaf_text_;
-  std::vector<HostMpz> leaf_values_;
-  std::size_t next_leaf_ = 0;
-};
-
-}  // namespace
-
 Integer radix_from_digits_dc(std::string_view digits, int base, bool negative, const Context& ctx,
                              std::size_t leaf_limbs) {
   if (base < 2 || base > 62)
     throw InvalidArgument("mpgpu::Integer::from_string: base " + std::to_string(base) +
                           " is out of range (expected 2..62)");
   if (digits.empty()) throw InvalidArgument("mpgpu::Integer::from_string: no digits");
-  Combiner combiner(base, ctx, leaf_limbs);
-  combiner.collect(digits);
-  combiner.parse_leaves();
-  Integer x = combiner.combine(digits);
-  if (negative) neg(x, x);
-  return x;
+  RadixPowers powers(base, ctx);
+  // Leaves of digits(k0) digits (2^k0 <= leaf_limbs chunks), cut from the
+  // right; slot i (least significant first) holds the value of leaf i, the
+  // top one shorter. Parsed by GMP on host threads into one host row, which
+  // goes to the context in one copy.
+  std::size_t k0 = 0;
+  while ((std::size_t{2} << k0) <= std::max<std::size_t>(leaf_limbs, 1)) ++k0;
+  const std::size_t leaf_digits = powers.digits(k0), len = digits.size();
+  std::size_t m = (len + leaf_digits - 1) / leaf_digits, pitch = powers.limbs(k0);
+  Integer row(ctx);
+  {
+    std::vector<limb_t> host(m * pitch, 0);
+    parallel_for(m, [&](std::size_t i) {
+      const std::size_t end = len - i * leaf_digits, begin = end > leaf_digits ? end - leaf_digits : 0;
+      const std::string text(digits.substr(begin, end - begin));  // GMP wants a NUL
+      HostMpz z;
+      if (mpz_set_str(z.z, text.c_str(), base) != 0)
+        throw Error("mpgpu::Integer::from_string: GMP rejected validated digits");
+      const std::size_t n = mpz_size(z.z);
+      if (n > pitch) throw Error("mpgpu: internal: a radix leaf larger than its power");
+      std::copy(mpz_limbs_read(z.z), mpz_limbs_read(z.z) + n, host.data() + i * pitch);
+    });
+    row = Integer::from_limbs(host.data(), host.size(), 1, ctx);
+  }
+  // Level k: every pair of slots (lo, hi), each < P_k, becomes hi P_k + lo
+  // < P_k^2 <= B^(2 |P_k|): one product of the row of his by P_k and one
+  // addition, with the slots 2 |P_k| limbs apart so that they never meet.
+  for (std::size_t k = k0; m > 1; ++k) {
+    const Integer& P = powers.get(k);
+    const std::size_t nd = P.size(), next = (m + 1) / 2, next_pitch = 2 * nd;
+    Integer hi(ctx), lo(ctx);
+    gather_slots(hi, next, next_pitch, {{&row, 2 * pitch, 2 * pitch, 64 * std::uint64_t(pitch), nd}});
+    gather_slots(lo, next, next_pitch, {{&row, 2 * pitch, 2 * pitch, 0, nd}});
+    row = Integer(ctx);
+    mul(hi, hi, P);
+    add(row, hi, lo);
+    m = next;
+    pitch = next_pitch;
+  }
+  if (negative) neg(row, row);
+  return row;
 }
 
 }  // namespace mpgpu::detail

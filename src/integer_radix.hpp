@@ -21,18 +21,17 @@ namespace mpgpu::detail {
 /// the tree has too few levels to pay for its powers. To be measured with the
 /// `to_string` / `from_string` bench rows.
 inline constexpr std::size_t kRadixDeviceMinLimbs = std::size_t{1} << 16;
+/// kRadixDeviceMinLimbs, or MPGPU_RADIX_MIN_LIMBS (environment) for tuning runs.
+std::size_t radix_device_min_limbs();
 
-/// Leaf size (limbs) of from_string's tree for CUDA contexts: pieces this
-/// small are parsed by host GMP (mpz_set_str, one leaf per host thread).
-inline constexpr std::size_t kRadixLeafLimbs = 2 * kDeviceDivisionMinLimbs;
-
-/// Leaf size (limbs) of to_string's tree for CUDA contexts: the last round
-/// leaves pieces of at most this many limbs, which host GMP converts on host
-/// threads. Smaller leaves cost device rounds (two products of the whole
-/// number each) and save host time (GMP's time per bit grows with the
-/// size); see the definition for the measurement. MPGPU_RADIX_LEAF_LIMBS
-/// overrides it, for tuning runs.
-std::size_t radix_to_string_leaf_limbs();
+/// Leaf size (limbs) of the trees for CUDA contexts: to_string's last round
+/// leaves pieces of at most this many limbs, and from_string starts from
+/// leaves of about this size; host GMP converts them on host threads.
+/// Smaller leaves cost device rounds (a level costs products of the whole
+/// number) and save host time (GMP's time per bit grows with the size); see
+/// the definition for the measurement. MPGPU_RADIX_LEAF_LIMBS overrides it,
+/// for tuning runs.
+std::size_t radix_leaf_limbs();
 
 /// True for 2, 4, 8, 16, 32: those bases are bit regrouping, linear time in
 /// GMP (mpn_get_str / mpn_set_str never divide for them).
@@ -49,8 +48,8 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
 
 /// The value of `digits` (already validated digits of `base`, at least one,
 /// no sign, no prefix; leading zeros allowed), negated if `negative`, in
-/// `ctx`: the digits are cut into pieces of at most `leaf_limbs` limbs'
-/// worth, parsed by GMP, and combined as hi * base^(d 2^k) + lo.
+/// `ctx`: the digits are cut into leaves of d 2^k digits (2^k <= leaf_limbs),
+/// parsed by GMP, and combined a level at a time as hi * base^(d 2^k) + lo.
 Integer radix_from_digits_dc(std::string_view digits, int base, bool negative, const Context& ctx,
                              std::size_t leaf_limbs);
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../../src/integer_radix.hpp"
+#include "../../src/integer_rows.hpp"
 #include "integer_test.hpp"
 
 namespace {
@@ -19,6 +20,7 @@ using mpgpu::Integer;
 using mpgpu::detail::kRadixDeviceMinLimbs;
 using mpgpu::detail::radix_from_digits_dc;
 using mpgpu::detail::radix_to_string_dc;
+using mpgpu::detail::RowField;
 using namespace mpgpu_test;
 
 class Radix : public IntegerTest {};
@@ -70,6 +72,50 @@ TEST_P(Radix, DivideAndConquerMatchesGmpInSmallPieces) {
         const Integer y = radix_from_digits_dc(digits_of(want), base, v.sgn() < 0, ctx(), leaf);
         ASSERT_TRUE(matches(y, v)) << "from digits, base " << base << ", leaf " << leaf;
       }
+}
+
+/// Bits [lo, lo + 64 width) of slot j of v (stride, extent as RowField).
+Mpz slot_field(const Mpz& v, std::size_t j, std::size_t stride, std::size_t extent, std::uint64_t lo,
+               std::size_t width) {
+  Mpz slot, f;
+  mpz_fdiv_q_2exp(slot.get(), v.get(), 64 * j * stride);
+  mpz_fdiv_r_2exp(slot.get(), slot.get(), 64 * extent);
+  mpz_fdiv_q_2exp(f.get(), slot.get(), lo);
+  mpz_fdiv_r_2exp(f.get(), f.get(), 64 * width);
+  return f;
+}
+
+TEST_P(Radix, RowGatherMatchesShiftsAndMasks) {
+  // The row map of the level-at-once conversion: bit offsets inside and
+  // across limbs, fields running past the slot's extent and the value's end,
+  // broadcasts (stride 0) and two interleaved sources.
+  Operands gen(31);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t stride = 1 + trial % 7, slots = 1 + (trial * 5) % 9, extent = stride + (trial % 3 == 0);
+    const Mpz a = gen.random_value(stride * slots + 2), b = gen.random_value(stride * slots);
+    const std::uint64_t off = (trial * 37) % (64 * stride), width = 1 + trial % (stride + 1);
+    const std::size_t pitch = width + trial % 3;
+    const Integer A = make(a), B = make(b);
+    Integer dst(ctx());
+    mpgpu::detail::gather_slots(dst, slots, pitch, {RowField{&A, stride, extent, off, width}});
+    Mpz want;
+    for (std::size_t j = 0; j < slots; ++j) {
+      Mpz f = slot_field(a, j, stride, extent, off, width);
+      mpz_mul_2exp(f.get(), f.get(), 64 * j * pitch);
+      mpz_add(want.get(), want.get(), f.get());
+    }
+    ASSERT_TRUE(matches(dst, want)) << "trial " << trial;
+    // Interleaved (a, b) with a broadcast b: slot 2j from a, 2j + 1 = b's slot 0.
+    mpgpu::detail::gather_slots(dst, 2 * slots - 1, pitch,
+                                {RowField{&A, stride, extent, off, width}, RowField{&B, 0, stride, 0, width}});
+    Mpz want2;
+    for (std::size_t s = 0; s + 1 < 2 * slots; ++s) {
+      Mpz f = s % 2 ? slot_field(b, 0, 0, stride, 0, width) : slot_field(a, s / 2, stride, extent, off, width);
+      mpz_mul_2exp(f.get(), f.get(), 64 * s * pitch);
+      mpz_add(want2.get(), want2.get(), f.get());
+    }
+    ASSERT_TRUE(matches(dst, want2)) << "interleaved, trial " << trial;
+  }
 }
 
 TEST_P(Radix, LeadingZerosOnInput) {
