@@ -125,8 +125,12 @@ class RadixPowers {
 std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size_t next_pitch, Stream s) {
   const Context& ctx = P.context();
   const std::size_t nd = P.size(), W = 2 * nd + 2;
-  const std::uint64_t pbits = sizeinbase2(P);
-  const NewtonDivisor divisor(P, 2 * pbits, s);  // every slot is < P^2 < 2^(2 pbits)
+  // Every slot is < P^2 < 2^(2 pbits); a single slot (the top round) needs
+  // a reciprocal only as long as its quotient: the number is often just
+  // above P (2^30 bits: |P_24| = 0.986 * 2^24 limbs), and a full-length
+  // reciprocal of P would cost several products of the whole number.
+  const std::uint64_t pbits = sizeinbase2(P), dividend_bits = m == 1 ? sizeinbase2(row) : 2 * pbits;
+  const NewtonDivisor divisor(P, std::max(dividend_bits, pbits), s);
   // X ~ 2^shift / P within 16 (relative error below 2^-(sbits-3) on a value
   // below 2^(sbits+1)); X - 16 is below 2^shift / P, so every estimate
   // Q'_i = floor(floor(x_i / B^jl) (X - 16) / 2^(shift - 64 jl)) is q_i or
@@ -175,13 +179,9 @@ std::size_t radix_device_min_limbs() {
   return limbs;
 }
 
-std::size_t radix_leaf_limbs() {
-  // Measured on the H100 (bench/results/2026-11-22-nvidia-h100-80gb-hbm3-8e6962f-radix.md).
-  static const std::size_t limbs = [] {
-    const char* v = std::getenv("MPGPU_RADIX_LEAF_LIMBS");
-    return v ? std::max<std::size_t>(std::strtoull(v, nullptr, 0), 1) : std::size_t{256};
-  }();
-  return limbs;
+std::size_t radix_leaf_limbs(std::size_t fallback) {
+  static const char* v = std::getenv("MPGPU_RADIX_LEAF_LIMBS");
+  return v ? std::max<std::size_t>(std::strtoull(v, nullptr, 0), 1) : fallback;
 }
 
 int radix_chunk_digits(int base) {

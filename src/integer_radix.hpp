@@ -15,23 +15,26 @@
 
 namespace mpgpu::detail {
 
-/// Provisional crossover (limbs of the number) from host GMP to the
-/// divide-and-conquer path for CUDA contexts. 2^16 limbs (4 Mbit, about
-/// 1.26 million decimal digits) is a guess: below a few times the leaf size
-/// the tree has too few levels to pay for its powers. To be measured with the
-/// `to_string` / `from_string` bench rows.
-inline constexpr std::size_t kRadixDeviceMinLimbs = std::size_t{1} << 16;
+/// Crossover (limbs of the number) from host GMP to the level-at-once trees
+/// for CUDA contexts, measured on the H100 (2026-11-22, 0742857: to_string
+/// 2^18 bits 4.8 ms on the device against 4.2 ms by GMP, 2^20 bits 8.9 ms
+/// against 19-29 ms; from_string 1.9 against 2.2 ms and 2.8 against 15 ms):
+/// 2^13 limbs, 2^19 bits (about 158,000 decimal digits).
+inline constexpr std::size_t kRadixDeviceMinLimbs = std::size_t{1} << 13;
 /// kRadixDeviceMinLimbs, or MPGPU_RADIX_MIN_LIMBS (environment) for tuning runs.
 std::size_t radix_device_min_limbs();
 
-/// Leaf size (limbs) of the trees for CUDA contexts: to_string's last round
+/// Leaf sizes (limbs) of the trees for CUDA contexts: to_string's last round
 /// leaves pieces of at most this many limbs, and from_string starts from
 /// leaves of about this size; host GMP converts them on host threads.
 /// Smaller leaves cost device rounds (a level costs products of the whole
-/// number) and save host time (GMP's time per bit grows with the size); see
-/// the definition for the measurement. MPGPU_RADIX_LEAF_LIMBS overrides it,
-/// for tuning runs.
-std::size_t radix_leaf_limbs();
+/// number) and save host time (GMP's time per bit grows with the size).
+/// Measured at 2^30 bits on the H100 (0742857, leaves 64/128/256/512):
+/// to_string 919/879/938/1030 ms, from_string 548/757/819/853 ms.
+inline constexpr std::size_t kRadixToStringLeafLimbs = 128;
+inline constexpr std::size_t kRadixFromStringLeafLimbs = 64;
+/// `fallback`, or MPGPU_RADIX_LEAF_LIMBS (environment) for tuning runs.
+std::size_t radix_leaf_limbs(std::size_t fallback);
 
 /// True for 2, 4, 8, 16, 32: those bases are bit regrouping, linear time in
 /// GMP (mpn_get_str / mpn_set_str never divide for them).

@@ -79,7 +79,8 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
     const double bits_per_digit = std::log2(static_cast<double>(base));
     const double limbs = static_cast<double>(text.size() - pos) * bits_per_digit / 64.0;
     if (limbs >= static_cast<double>(detail::radix_device_min_limbs()))
-      return detail::radix_from_digits_dc(text.substr(pos), base, negative, ctx, detail::radix_leaf_limbs());
+      return detail::radix_from_digits_dc(text.substr(pos), base, negative, ctx,
+                                          detail::radix_leaf_limbs(detail::kRadixFromStringLeafLimbs));
   }
   std::string digits(text.substr(pos));
   mpz_t z;
@@ -99,7 +100,7 @@ std::string Integer::to_string(int base) const {
     throw InvalidArgument("mpgpu::Integer::to_string: base " + std::to_string(base) +
                           " is out of range (expected 2..62)");
   if (ctx_.is_cuda() && !detail::radix_is_power_of_two(base) && size() >= detail::radix_device_min_limbs())
-    return detail::radix_to_string_dc(*this, base, detail::radix_leaf_limbs());
+    return detail::radix_to_string_dc(*this, base, detail::radix_leaf_limbs(detail::kRadixToStringLeafLimbs));
   mpz_t tmp;
   mpz_srcptr z = cpu_;
   if (ctx_.is_cuda()) {
