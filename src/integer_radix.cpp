@@ -30,6 +30,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -89,6 +91,29 @@ struct HostMpz {
   ~HostMpz() { mpz_clear(z); }
 };
 
+/// MPGPU_RADIX_TRACE (environment): prints the time of each phase of a
+/// conversion to stderr, the context synchronized at each mark (a tuning
+/// aid; it serializes host and device work).
+class PhaseTrace {
+ public:
+  explicit PhaseTrace(const Context& ctx) : ctx_(ctx), on_(std::getenv("MPGPU_RADIX_TRACE") != nullptr) {
+    last_ = std::chrono::steady_clock::now();
+  }
+  void mark(const char* phase, std::size_t detail = 0) {
+    if (!on_) return;
+    ctx_.synchronize();
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "radix: %-22s %8zu %9.3f ms\n", phase, detail,
+                 std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  const Context& ctx_;
+  bool on_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 /// The powers P_k = base^(d 2^k), made on demand in the context by squaring.
 class RadixPowers {
  public:
@@ -122,7 +147,8 @@ class RadixPowers {
 /// x_i = q_i P_k + r_i, and the result is the row of the next level, pitch
 /// `next_pitch`, slots r_0 q_0 r_1 q_1 ... with the top q dropped when it is
 /// zero (the leading piece was already below P_k). Returns its slot count.
-std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size_t next_pitch, Stream s) {
+std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size_t next_pitch, Stream s,
+                        PhaseTrace& trace) {
   const Context& ctx = P.context();
   const std::size_t nd = P.size(), W = 2 * nd + 2;
   // Every slot is < P^2 < 2^(2 pbits); a single slot (the top round) needs
@@ -131,6 +157,7 @@ std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size
   // reciprocal of P would cost several products of the whole number.
   const std::uint64_t pbits = sizeinbase2(P), dividend_bits = m == 1 ? sizeinbase2(row) : 2 * pbits;
   const NewtonDivisor divisor(P, std::max(dividend_bits, pbits), s);
+  trace.mark(" reciprocal", m);
   // X ~ 2^shift / P within 16 (relative error below 2^-(sbits-3) on a value
   // below 2^(sbits+1)); X - 16 is below 2^shift / P, so every estimate
   // Q'_i = floor(floor(x_i / B^jl) (X - 16) / 2^(shift - 64 jl)) is q_i or
@@ -144,12 +171,14 @@ std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size
   mul(A, A, X, s);  // slot products fit in Wa limbs: the slots stay apart
   gather_slots(Q, m, W, {{&A, Wa, Wa, divisor.quotient_shift() - 64 * std::uint64_t(jl), nd + 1}}, s);
   A = Integer(ctx);
+  trace.mark(" quotients");
   // R_i = x_i - Q'_i P = (q_i - Q'_i) P + r_i, in [0, 2 P): no slot borrows
   // from the next.
   mul(T, Q, P, s);
   sub(R, row, T, s);
   row = Integer(ctx);
   if (R.sign() < 0) throw Error("mpgpu: internal: a radix row quotient came out too large");
+  trace.mark(" remainders");
   // Slots with R_i >= P step once: T = R + (B^(W-1) - P) per slot has its
   // top limb set exactly there (correct_slots), and q_i = Q'_i + count_i.
   // A second step would mean a wrong estimate: the loop allows it and stops
@@ -164,6 +193,7 @@ std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size
     if (steps == 2) throw Error("mpgpu: internal: a radix row division needed more than 2 corrections");
     add(Q, Q, counts, s);
   }
+  trace.mark(" corrections");
   const std::size_t next = Q.size() > (m - 1) * W ? 2 * m : 2 * m - 1;
   gather_slots(row, next, next_pitch, {{&R, W, W, 0, nd}, {&Q, W, W, 0, nd}}, s);
   return next;
@@ -206,6 +236,7 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
   abs(row, x);
   const std::size_t n = row.size();
   RadixPowers powers(base, ctx);
+  PhaseTrace trace(ctx);
   // The top round K: the smallest with n <= 2 |P_K| - 2, so that
   // |x| < B^(2 |P_K| - 2) <= P_K^2. Round k splits every slot by P_k; the
   // last is the first whose pieces (< P_k) fit in a leaf.
@@ -214,11 +245,13 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
   if (split) {
     std::size_t k = 0;
     while (2 * powers.limbs(k) < n + 2) ++k;
+    trace.mark("to_string powers", k);
     for (;; --k) {
       const Integer& P = powers.get(k);
       const bool last = k == 0 || P.size() <= leaf_limbs;
       pitch = last ? P.size() : 2 * powers.limbs(k - 1) + 2;
-      m = split_round(row, m, P, pitch, {});
+      m = split_round(row, m, P, pitch, {}, trace);
+      trace.mark("to_string round", P.size());
       if (last) {
         leaf_k = k;
         break;
@@ -231,6 +264,7 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
   // other with exactly digits(leaf_k) digits.
   const std::vector<limb_t> limbs = row.to_limbs();
   row = Integer(ctx);
+  trace.mark("to_string leaves out", limbs.size());
   auto slot_value = [&](std::size_t i, mpz_t z) {
     const std::size_t begin = i * pitch;
     const std::size_t count = begin < limbs.size() ? std::min(pitch, limbs.size() - begin) : 0;
@@ -256,6 +290,7 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
     if (len > width) throw Error("mpgpu::Integer::to_string: a radix piece overflowed its digits");
     std::memcpy(out.data() + lead + (m - 2 - i) * width + (width - len), text.data(), len);
   });
+  trace.mark("to_string leaves text", m);
   return out;
 }
 
@@ -268,6 +303,7 @@ Integer radix_from_digits_dc(std::string_view digits, int base, bool negative, c
                           " is out of range (expected 2..62)");
   if (digits.empty()) throw InvalidArgument("mpgpu::Integer::from_string: no digits");
   RadixPowers powers(base, ctx);
+  PhaseTrace trace(ctx);
   // Leaves of digits(k0) digits (2^k0 <= leaf_limbs chunks), cut from the
   // right; slot i (least significant first) holds the value of leaf i, the
   // top one shorter. Parsed by GMP on host threads into one host row, which
@@ -289,7 +325,9 @@ Integer radix_from_digits_dc(std::string_view digits, int base, bool negative, c
       if (n > pitch) throw Error("mpgpu: internal: a radix leaf larger than its power");
       std::copy(mpz_limbs_read(z.z), mpz_limbs_read(z.z) + n, host.data() + i * pitch);
     });
+    trace.mark("from_string leaves", m);
     row = Integer::from_limbs(host.data(), host.size(), 1, ctx);
+    trace.mark("from_string leaves in", host.size());
   }
   // Level k: every pair of slots (lo, hi), each < P_k, becomes hi P_k + lo
   // < P_k^2 <= B^(2 |P_k|): one product of the row of his by P_k and one
@@ -305,6 +343,7 @@ Integer radix_from_digits_dc(std::string_view digits, int base, bool negative, c
     add(row, hi, lo);
     m = next;
     pitch = next_pitch;
+    trace.mark("from_string level", nd);
   }
   if (negative) neg(row, row);
   return row;
