@@ -29,67 +29,24 @@
 #include "integer_radix.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
-#include <mutex>
-#include <thread>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "digit_values.hpp"
+#include "host_parallel.hpp"
 #include "integer_div_paths.hpp"
 #include "integer_rows.hpp"
 #include "mpgpu/error.hpp"
+#include "text_buffer.hpp"
 
 namespace mpgpu::detail {
 
 namespace {
-
-/// Runs fn(i) for i in [0, count) on up to hardware_concurrency host threads.
-/// The first exception is rethrown after all threads have stopped.
-template <class Fn>
-void parallel_for(std::size_t count, Fn fn) {
-  const std::size_t threads =
-      std::min<std::size_t>(count, std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
-  if (threads <= 1) {
-    for (std::size_t i = 0; i < count; ++i) fn(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto worker = [&] {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= count) return;
-      try {
-        fn(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-        next.store(count);
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-}
-
-/// An mpz_t that frees itself.
-struct HostMpz {
-  mpz_t z;
-  HostMpz() { mpz_init(z); }
-  HostMpz(const HostMpz&) = delete;
-  HostMpz& operator=(const HostMpz&) = delete;
-  ~HostMpz() { mpz_clear(z); }
-};
 
 /// MPGPU_RADIX_TRACE (environment): prints the time of each phase of a
 /// conversion to stderr, the context synchronized at each mark (a tuning
@@ -112,6 +69,28 @@ class PhaseTrace {
   const Context& ctx_;
   bool on_;
   std::chrono::steady_clock::time_point last_;
+};
+
+/// A row's limbs in host memory (uninitialized, then written once): pages
+/// touched on host threads first, so that the one device-to-host copy does
+/// not page-fault through 100+ MB alone.
+struct HostLimbs {
+  std::unique_ptr<limb_t[]> data;
+  std::size_t size;
+  explicit HostLimbs(const Integer& x) : data(new limb_t[std::max<std::size_t>(x.size(), 1)]), size(x.size()) {
+    limb_t* out = data.get();
+    if (!x.context().is_cuda()) {
+      const limb_t* in = mpz_limbs_read(x.cpu_mpz());
+      parallel_ranges(size, std::size_t{1} << 17, [&](std::size_t b, std::size_t e) {
+        std::memcpy(out + b, in + b, (e - b) * sizeof(limb_t));
+      });
+      return;
+    }
+    parallel_ranges(size, std::size_t{1} << 17,
+                    [&](std::size_t b, std::size_t e) { std::memset(out + b, 0, (e - b) * sizeof(limb_t)); });
+    if (size)
+      cuda::copy_to_host(x.context().state(), x.context().stream(), out, x.device_data(), size * sizeof(limb_t));
+  }
 };
 
 /// The powers P_k = base^(d 2^k), made on demand in the context by squaring.
@@ -260,35 +239,42 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
   }
 
   // The leaves: one copy to the host, then GMP on host threads, each slot
-  // into its place. The top slot is written without leading zeros, every
-  // other with exactly digits(leaf_k) digits.
-  const std::vector<limb_t> limbs = row.to_limbs();
+  // straight into its place. The top slot is written without leading zeros,
+  // every other with exactly digits(leaf_k) digits.
+  HostLimbs limbs(row);
   row = Integer(ctx);
-  trace.mark("to_string leaves out", limbs.size());
-  auto slot_value = [&](std::size_t i, mpz_t z) {
-    const std::size_t begin = i * pitch;
-    const std::size_t count = begin < limbs.size() ? std::min(pitch, limbs.size() - begin) : 0;
-    static const limb_t zero = 0;
-    mpz_roinit_n(z, count ? limbs.data() + begin : &zero, static_cast<mp_size_t>(count));
-  };
+  trace.mark("to_string leaves out", limbs.size);
   mpz_t top;
-  slot_value(m - 1, top);
+  const std::size_t top_begin = std::min((m - 1) * pitch, limbs.size);
+  mpz_roinit_n(top, limbs.data.get() + top_begin, static_cast<mp_size_t>(limbs.size - top_begin));
   std::string head(mpz_sizeinbase(top, base) + 2, '\0');
   mpz_get_str(head.data(), base, top);
   head.resize(std::strlen(head.c_str()));
   const std::size_t width = split ? powers.digits(leaf_k) : 0, lead = (negative ? 1 : 0) + head.size();
-  std::string out(lead + (m - 1) * width, '0');
-  if (negative) out[0] = '-';
-  std::memcpy(out.data() + (negative ? 1 : 0), head.data(), head.size());
-  parallel_for(m - 1, [&](std::size_t i) {
-    mpz_t z;
-    slot_value(i, z);
-    if (mpz_sgn(z) == 0) return;  // stays all '0'
-    std::string text(mpz_sizeinbase(z, base) + 2, '\0');
-    mpz_get_str(text.data(), base, z);
-    const std::size_t len = std::strlen(text.c_str());
-    if (len > width) throw Error("mpgpu::Integer::to_string: a radix piece overflowed its digits");
-    std::memcpy(out.data() + lead + (m - 2 - i) * width + (width - len), text.data(), len);
+  const char* alphabet = base <= 36 ? "0123456789abcdefghijklmnopqrstuvwxyz"  // as mpz_get_str
+                                    : "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  std::string out = make_text(lead + (m - 1) * width, [&](char* text) {
+    if (negative) text[0] = '-';
+    std::memcpy(text + (negative ? 1 : 0), head.data(), head.size());
+    parallel_for(m - 1, [&](std::size_t i) {
+      // mpn_get_str (digit values, no leading zeros) consumes the slot's
+      // limbs, which are ours and read once.
+      char* dst = text + lead + (m - 2 - i) * width;
+      const std::size_t begin = std::min(i * pitch, limbs.size);
+      limb_t* slot = limbs.data.get() + begin;
+      std::size_t n = std::min(pitch, limbs.size - begin);
+      while (n > 0 && slot[n - 1] == 0) --n;
+      if (n == 0) {
+        std::memset(dst, '0', width);
+        return;
+      }
+      thread_local std::vector<unsigned char> digits;
+      digits.resize(mpn_sizeinbase(slot, static_cast<mp_size_t>(n), base) + 1);
+      const std::size_t len = mpn_get_str(digits.data(), base, slot, static_cast<mp_size_t>(n));
+      if (len > width) throw Error("mpgpu::Integer::to_string: a radix piece overflowed its digits");
+      std::memset(dst, '0', width - len);
+      for (std::size_t j = 0; j < len; ++j) dst[width - len + j] = alphabet[digits[j]];
+    });
   });
   trace.mark("to_string leaves text", m);
   return out;
@@ -314,20 +300,25 @@ Integer radix_from_digits_dc(std::string_view digits, int base, bool negative, c
   std::size_t m = (len + leaf_digits - 1) / leaf_digits, pitch = powers.limbs(k0);
   Integer row(ctx);
   {
-    std::vector<limb_t> host(m * pitch, 0);
+    std::unique_ptr<limb_t[]> host(new limb_t[m * pitch]);  // every limb written below
+    const DigitValues values(base);
     parallel_for(m, [&](std::size_t i) {
       const std::size_t end = len - i * leaf_digits, begin = end > leaf_digits ? end - leaf_digits : 0;
-      const std::string text(digits.substr(begin, end - begin));  // GMP wants a NUL
-      HostMpz z;
-      if (mpz_set_str(z.z, text.c_str(), base) != 0)
-        throw Error("mpgpu::Integer::from_string: GMP rejected validated digits");
-      const std::size_t n = mpz_size(z.z);
+      thread_local std::vector<unsigned char> text;
+      thread_local std::vector<limb_t> value;
+      text.resize(end - begin);
+      for (std::size_t j = begin; j < end; ++j) text[j - begin] = values(digits[j]);
+      value.resize(pitch + 1);  // mpn_set_str: room for base^len - 1 and one limb more
+      std::size_t n = mpn_set_str(value.data(), text.data(), text.size(), base);
+      while (n > pitch && value[n - 1] == 0) --n;
       if (n > pitch) throw Error("mpgpu: internal: a radix leaf larger than its power");
-      std::copy(mpz_limbs_read(z.z), mpz_limbs_read(z.z) + n, host.data() + i * pitch);
+      limb_t* slot = host.get() + i * pitch;
+      std::copy(value.data(), value.data() + n, slot);
+      std::fill(slot + n, slot + pitch, limb_t{0});
     });
     trace.mark("from_string leaves", m);
-    row = Integer::from_limbs(host.data(), host.size(), 1, ctx);
-    trace.mark("from_string leaves in", host.size());
+    row = Integer::from_limbs(host.get(), m * pitch, 1, ctx);
+    trace.mark("from_string leaves in", m * pitch);
   }
   // Level k: every pair of slots (lo, hi), each < P_k, becomes hi P_k + lo
   // < P_k^2 <= B^(2 |P_k|): one product of the row of his by P_k and one

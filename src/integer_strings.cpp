@@ -5,9 +5,12 @@
 // the host; huge numbers of a CUDA context in other bases go through the
 // divide-and-conquer conversion of integer_radix.cpp (device products and
 // divisions, GMP on the host for the leaves).
+#include <atomic>
 #include <cmath>
 #include <string>
 
+#include "digit_values.hpp"
+#include "host_parallel.hpp"
 #include "integer_internal.hpp"
 #include "integer_radix.hpp"
 
@@ -15,18 +18,26 @@ namespace mpgpu {
 
 namespace {
 
-/// GMP's digit values: for bases <= 36 letters are case-insensitive
-/// (a/A = 10); above 36, 0-9, A-Z = 10..35, a-z = 36..61.
-int digit_value(char c, int base) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (base <= 36) {
-    if (c >= 'a' && c <= 'z') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
-  } else {
-    if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
-    if (c >= 'a' && c <= 'z') return c - 'a' + 36;
-  }
-  return -1;
+/// Index of the first character of text[pos..] that is not a digit of
+/// `base`, or text.size(). Texts of millions of digits are checked in
+/// ranges on host threads (one thread reads ~1 GB/s of text).
+std::size_t first_invalid_digit(std::string_view text, std::size_t pos, int base) {
+  const detail::DigitValues values(base);
+  auto scan = [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i)
+      if (values(text[i]) == detail::DigitValues::kNotADigit) return i;
+    return text.size();
+  };
+  constexpr std::size_t kRange = std::size_t{1} << 22;
+  if (text.size() - pos <= kRange) return scan(pos, text.size());
+  std::atomic<std::size_t> first{text.size()};
+  detail::parallel_ranges(text.size() - pos, kRange, [&](std::size_t b, std::size_t e) {
+    const std::size_t i = scan(pos + b, pos + e);
+    std::size_t seen = first.load();
+    while (i < seen && !first.compare_exchange_weak(seen, i)) {
+    }
+  });
+  return first.load();
 }
 
 std::string printable(char c) {
@@ -67,13 +78,10 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
                          (text.empty() ? "empty string" : "no digits after the sign or prefix") +
                          " at position " + std::to_string(pos),
                      pos);
-  for (std::size_t i = pos; i < text.size(); ++i) {
-    int d = digit_value(text[i], base);
-    if (d < 0 || d >= base)
-      throw ParseError("mpgpu::Integer::from_string: invalid digit " + printable(text[i]) +
-                           " at position " + std::to_string(i) + " for base " + std::to_string(base),
-                       i);
-  }
+  if (const std::size_t i = first_invalid_digit(text, pos, base); i < text.size())
+    throw ParseError("mpgpu::Integer::from_string: invalid digit " + printable(text[i]) + " at position " +
+                         std::to_string(i) + " for base " + std::to_string(base),
+                     i);
   if (ctx.is_cuda() && !detail::radix_is_power_of_two(base)) {
     // Limbs the digits can fill: len * log2(base) / 64 (at most 6 bits a digit).
     const double bits_per_digit = std::log2(static_cast<double>(base));

@@ -107,6 +107,14 @@ TEST_P(Convert, ParseErrors) {
   std::string long_text(5000, '7');
   long_text[4990] = '.';
   expect_parse_error(ctx(), long_text, 10, 4990);
+  // Millions of digits are checked in 4 Mi-character ranges on host threads:
+  // the first bad digit wins, whichever range finds one first.
+  std::string huge(10'000'000, '3');
+  huge[9'999'990] = 'x';
+  expect_parse_error(ctx(), huge, 10, 9'999'990);
+  huge[5'000'001] = '-';
+  huge[(std::size_t{1} << 22) + 1] = '9' + 1;  // ':' just after a range boundary
+  expect_parse_error(ctx(), "-" + huge, 10, (std::size_t{1} << 22) + 2);
 }
 
 TEST_P(Convert, BaseOutOfRange) {
