@@ -29,8 +29,10 @@ std::size_t radix_device_min_limbs();
 /// leaves of about this size; host GMP converts them on host threads.
 /// Smaller leaves cost device rounds (a level costs products of the whole
 /// number) and save host time (GMP's time per bit grows with the size).
-/// Measured at 2^30 bits on the H100 (0742857, leaves 64/128/256/512):
-/// to_string 919/879/938/1030 ms, from_string 548/757/819/853 ms.
+/// Measured at 2^30 bits on the H100 with the host side as it is now
+/// (f294c9b, leaves of 16/32/64/128 limbs): to_string 1040/763/651/670 ms,
+/// from_string 460/351/360/357 ms; larger leaves were slower in an earlier
+/// sweep (0742857: 256 and 512 limbs, 938 and 1030 ms).
 inline constexpr std::size_t kRadixToStringLeafLimbs = 128;
 inline constexpr std::size_t kRadixFromStringLeafLimbs = 64;
 /// `fallback`, or MPGPU_RADIX_LEAF_LIMBS (environment) for tuning runs.
