@@ -43,6 +43,13 @@ void gather_slots(ContextState&, Stream, limb_t*, std::size_t, std::size_t, cons
 bool correct_slots(ContextState&, Stream, limb_t*, limb_t*, Operand, Operand, Operand, std::size_t, std::size_t) {
   unavailable("radix conversion");
 }
+void pow2_to_text(ContextState&, Stream, char*, Operand, std::size_t, int, const device::Pow2Alphabet&) {
+  unavailable("text conversion");
+}
+void pow2_from_text(ContextState&, Stream, limb_t*, std::size_t, const char*, std::size_t, int,
+                    const device::Pow2DigitValues&) {
+  unavailable("text conversion");
+}
 Pending shift_left(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
 Pending shift_right(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
 Pending bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, Operand, bool) {

@@ -1,18 +1,22 @@
 // Integer <-> text in bases 2..62. The text is validated here first so that
 // errors name the position and the character; GMP's own parser only says
-// "invalid" (and silently skips whitespace). Small numbers, the CPU context
-// and the power-of-two bases (linear bit regrouping in GMP) go through GMP on
-// the host; huge numbers of a CUDA context in other bases go through the
-// divide-and-conquer conversion of integer_radix.cpp (device products and
-// divisions, GMP on the host for the leaves).
+// "invalid" (and silently skips whitespace). Small numbers and the CPU
+// context go through GMP on the host. Huge numbers of a CUDA context go
+// through the device: bases 2, 4, 8, 16 and 32 by one map each way (a
+// regrouping of bits, device/pow2_digits.cuh), the other bases by the
+// level-at-once divide and conquer of integer_radix.cpp (device products,
+// GMP on host threads for the leaves).
 #include <atomic>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "digit_values.hpp"
 #include "host_parallel.hpp"
 #include "integer_internal.hpp"
 #include "integer_radix.hpp"
+#include "text_buffer.hpp"
 
 namespace mpgpu {
 
@@ -45,6 +49,44 @@ std::string printable(char c) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned char>(c));
   return buf;
+}
+
+/// log2(base) for base 2, 4, 8, 16, 32.
+int bits_per_digit(int base) { return std::countr_zero(static_cast<unsigned>(base)); }
+
+/// x in base 2, 4, 8, 16 or 32 (CUDA context): one map on the device
+/// (device/pow2_digits.cuh) into the string's own pages, touched on host
+/// threads first so the copy back does not page-fault through them alone.
+std::string pow2_to_text(const Integer& x, int base) {
+  const int k = bits_per_digit(base);
+  const std::size_t digits = static_cast<std::size_t>((sizeinbase2(x) + k - 1) / k);
+  const std::size_t sign = x.sign() < 0 ? 1 : 0;
+  device::Pow2Alphabet alphabet{};
+  for (int d = 0; d < base; ++d) alphabet.c[d] = "0123456789abcdefghijklmnopqrstuv"[d];  // as mpz_get_str
+  const Context& ctx = x.context();
+  return detail::make_text(sign + digits, [&](char* out) {
+    if (sign) out[0] = '-';
+    detail::parallel_ranges(digits, std::size_t{1} << 22,
+                            [&](std::size_t b, std::size_t e) { std::memset(out + sign + b, '0', e - b); });
+    detail::cuda::pow2_to_text(ctx.state(), ctx.stream(), out + sign, detail::device_operand(x), digits, k, alphabet);
+  });
+}
+
+/// The value of validated digits in base 2, 4, 8, 16 or 32 (CUDA context):
+/// the text to the device, one map into limbs.
+Integer pow2_from_text(std::string_view digits, int base, bool negative, const Context& ctx) {
+  const int k = bits_per_digit(base);
+  const std::size_t limbs = (digits.size() * static_cast<std::size_t>(k) + 63) / 64;
+  const detail::DigitValues table(base);
+  device::Pow2DigitValues values{};
+  for (int c = 0; c < 256; ++c) values.v[c] = table.value[c];
+  const Stream st = ctx.resolve(nullptr);
+  Integer r(ctx);
+  detail::DeviceResult out(ctx, st, limbs);
+  detail::cuda::pow2_from_text(ctx.state(), st, out.get(), limbs, digits.data(), digits.size(), k, values);
+  const std::size_t size = detail::cuda::normalized_size(ctx.state(), st, {out.get(), limbs});
+  out.commit(r, size, negative ? -1 : 1);
+  return r;
 }
 
 }  // namespace
@@ -82,13 +124,15 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
     throw ParseError("mpgpu::Integer::from_string: invalid digit " + printable(text[i]) + " at position " +
                          std::to_string(i) + " for base " + std::to_string(base),
                      i);
-  if (ctx.is_cuda() && !detail::radix_is_power_of_two(base)) {
+  if (ctx.is_cuda()) {
     // Limbs the digits can fill: len * log2(base) / 64 (at most 6 bits a digit).
     const double bits_per_digit = std::log2(static_cast<double>(base));
     const double limbs = static_cast<double>(text.size() - pos) * bits_per_digit / 64.0;
-    if (limbs >= static_cast<double>(detail::radix_device_min_limbs()))
+    if (limbs >= static_cast<double>(detail::radix_device_min_limbs())) {
+      if (detail::radix_is_power_of_two(base)) return pow2_from_text(text.substr(pos), base, negative, ctx);
       return detail::radix_from_digits_dc(text.substr(pos), base, negative, ctx,
                                           detail::radix_leaf_limbs(detail::kRadixFromStringLeafLimbs));
+    }
   }
   std::string digits(text.substr(pos));
   mpz_t z;
@@ -107,8 +151,10 @@ std::string Integer::to_string(int base) const {
   if (base < 2 || base > 62)
     throw InvalidArgument("mpgpu::Integer::to_string: base " + std::to_string(base) +
                           " is out of range (expected 2..62)");
-  if (ctx_.is_cuda() && !detail::radix_is_power_of_two(base) && size() >= detail::radix_device_min_limbs())
+  if (ctx_.is_cuda() && size() >= detail::radix_device_min_limbs()) {
+    if (detail::radix_is_power_of_two(base)) return pow2_to_text(*this, base);
     return detail::radix_to_string_dc(*this, base, detail::radix_leaf_limbs(detail::kRadixToStringLeafLimbs));
+  }
   mpz_t tmp;
   mpz_srcptr z = cpu_;
   if (ctx_.is_cuda()) {

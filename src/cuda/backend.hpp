@@ -16,6 +16,7 @@
 
 #include "context_state.hpp"
 #include "cuda/pending_words.hpp"
+#include "mpgpu/device/pow2_digits.cuh"
 #include "mpgpu/device/slot_rows.cuh"
 #include "mpgpu/limb/config.cuh"
 #include "mpgpu/limb/twos_complement.cuh"
@@ -141,6 +142,17 @@ void gather_slots(ContextState& st, Stream s, limb_t* dst, std::size_t slots, st
 /// * pitch limbs each); returns whether any slot stepped (synchronizes s).
 bool correct_slots(ContextState& st, Stream s, limb_t* r_out, limb_t* c_out, Operand r, Operand t, Operand c,
                    std::size_t slots, std::size_t pitch);
+
+// ---- text in bases 2^k (pow2_digits.cu; include/mpgpu/device/pow2_digits.cuh) ---------
+/// out[0..digits) = the digits of |a| in base 2^k (k = 1..5), most
+/// significant first, as `alphabet`'s characters; out is host memory
+/// (copied back; synchronizes s).
+void pow2_to_text(ContextState& st, Stream s, char* out, Operand a, std::size_t digits, int k,
+                  const device::Pow2Alphabet& alphabet);
+/// r[0..limbs) = the value of the characters text[0..len) (host memory,
+/// already validated) in base 2^k, limbs = ceil(len k / 64).
+void pow2_from_text(ContextState& st, Stream s, limb_t* r, std::size_t limbs, const char* text, std::size_t len,
+                    int k, const device::Pow2DigitValues& values);
 
 // ---- reductions (reduce.cu) -----------------------------------------------------------
 std::uint64_t popcount(ContextState& st, Stream s, Operand a);

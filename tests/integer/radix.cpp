@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "../../src/integer_radix.hpp"
+#include "../../src/digit_values.hpp"
 #include "../../src/integer_rows.hpp"
+#include "mpgpu/device/pow2_digits.cuh"
 #include "integer_test.hpp"
 
 namespace {
@@ -21,6 +23,7 @@ using mpgpu::detail::kRadixDeviceMinLimbs;
 using mpgpu::detail::radix_from_digits_dc;
 using mpgpu::detail::radix_to_string_dc;
 using mpgpu::detail::RowField;
+using mpgpu::limb_t;
 using namespace mpgpu_test;
 
 class Radix : public IntegerTest {};
@@ -118,6 +121,33 @@ TEST_P(Radix, RowGatherMatchesShiftsAndMasks) {
   }
 }
 
+TEST_P(Radix, PowerOfTwoBaseDigitMaps) {
+  // The per-digit and per-limb maps of the bases 2^k (device/pow2_digits.cuh),
+  // run here on the host: digits straddle limbs in bases 8 and 32.
+  Operands gen(41);
+  for (int k = 1; k <= 5; ++k) {
+    const int base = 1 << k;
+    mpgpu::device::Pow2DigitValues values{};
+    const mpgpu::detail::DigitValues table(base);
+    for (int c = 0; c < 256; ++c) values.v[c] = table.value[c];
+    for (int trial = 0; trial < 12; ++trial) {
+      const Mpz v = trial == 0 ? Mpz::all_ones(64 * 3) : gen.random_value(1 + trial * 3);
+      const std::string want = v.str(base);
+      const std::vector<limb_t> limbs = make(v).to_limbs();
+      std::string got(want.size(), '?');
+      for (std::size_t c = 0; c < got.size(); ++c)
+        got[c] = "0123456789abcdefghijklmnopqrstuv"[mpgpu::device::pow2_digit(limbs.data(), limbs.size(), k,
+                                                                              got.size() - 1 - c)];
+      ASSERT_EQ(got, want) << "base " << base << ", trial " << trial;
+      const std::string text = "00" + want;  // leading zeros
+      const std::size_t n = (text.size() * k + 63) / 64;
+      std::vector<limb_t> back(n);
+      for (std::size_t j = 0; j < n; ++j) back[j] = mpgpu::device::pow2_limb(text.data(), text.size(), k, j, values);
+      ASSERT_TRUE(matches(Integer::from_limbs(back.data(), n, 1, ctx()), v)) << "base " << base << ", trial " << trial;
+    }
+  }
+}
+
 TEST_P(Radix, LeadingZerosOnInput) {
   for (int base : {10, 62, 16, 3})
     for (std::size_t leaf : {1, 3}) {
@@ -158,7 +188,7 @@ TEST_P(Radix, PublicRoundTripAroundThreshold) {
   // On a CUDA context these sizes switch between host GMP and the device tree
   // (on the CPU backend both sides are GMP: two bases keep it quick).
   Operands gen(99);
-  const std::vector<int> bases = on_gpu() ? std::vector<int>{10, 16, 62, 7} : std::vector<int>{10, 62};
+  const std::vector<int> bases = on_gpu() ? std::vector<int>{10, 16, 62, 7, 8, 32, 2} : std::vector<int>{10, 62};
   for (std::size_t limbs : {kRadixDeviceMinLimbs - 1, kRadixDeviceMinLimbs, kRadixDeviceMinLimbs + 1})
     for (int base : bases) {
       Mpz v = gen.uniform(limbs * 64);
@@ -177,7 +207,10 @@ TEST_P(Radix, PublicRoundTripWellAboveThreshold) {
   std::vector<std::pair<int, Mpz>> cases = {{10, Operands(5).uniform(4 * kRadixDeviceMinLimbs * 64)},
                                             {10, power(10, digits)},
                                             {36, power(36, digits / 2)},
-                                            {2, Operands(6).uniform(4 * kRadixDeviceMinLimbs * 64)}};
+                                            {2, Operands(6).uniform(4 * kRadixDeviceMinLimbs * 64)},
+                                            {8, Operands(7).uniform(4 * kRadixDeviceMinLimbs * 64 + 1)},
+                                            {32, -Operands(8).uniform(4 * kRadixDeviceMinLimbs * 64 + 3)},
+                                            {16, -Operands(9).uniform(4 * kRadixDeviceMinLimbs * 64)}};
   Mpz m1 = power(10, digits);
   mpz_sub_ui(m1.get(), m1.get(), 1);
   cases.push_back({10, -m1});

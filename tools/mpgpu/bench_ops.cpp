@@ -239,18 +239,19 @@ class UnbalancedMulCase : public OpCase {
   Integer S_, r_;
 };
 
-/// The value of a decimal string (optional '-', then digits) modulo q, by
-/// Horner's rule over blocks of 18 digits.
-unsigned long decimal_residue(const std::string& text, unsigned long q) {
+/// The value of a string of digits in base 10 or 16 (optional '-', lower-case
+/// letters) modulo q, by Horner's rule over blocks of 15 digits.
+unsigned long text_residue(const std::string& text, int base, unsigned long q) {
   std::size_t i = text.size() && text[0] == '-' ? 1 : 0;
   const bool negative = i == 1;
   unsigned long h = 0;
   while (i < text.size()) {
-    const std::size_t len = std::min<std::size_t>(18, text.size() - i);
+    const std::size_t len = std::min<std::size_t>(15, text.size() - i);
     unsigned long block = 0, scale = 1;
     for (std::size_t k = 0; k < len; ++k) {
-      block = block * 10 + static_cast<unsigned long>(text[i + k] - '0');
-      scale *= 10;
+      const char c = text[i + k];
+      block = block * static_cast<unsigned long>(base) + static_cast<unsigned long>(c <= '9' ? c - '0' : c - 'a' + 10);
+      scale *= static_cast<unsigned long>(base);
     }
     h = static_cast<unsigned long>((static_cast<unsigned __int128>(h) * scale + block) % q);
     i += len;
@@ -258,33 +259,33 @@ unsigned long decimal_residue(const std::string& text, unsigned long q) {
   return negative && h ? q - h : h;
 }
 
-/// a in decimal (to_string) against mpz_get_str: the strings compared.
+/// a in decimal or hex (to_string) against mpz_get_str: the strings compared.
 /// Above the GMP limit (mpz_get_str of 2^30 bits takes tens of seconds),
 /// GMP is not run: the text must be digits with no leading zero, of the
 /// right length (mpz_sizeinbase or one less), and equal to a modulo the
 /// check primes.
 class ToStringCase : public OpCase {
  public:
-  ToStringCase(Workload& w, bool gmp) : A_(w.A()), a_(w.a()), gmp_(gmp) {}
-  void run_mpgpu() override { got_ = A_.to_string(10); }
+  ToStringCase(Workload& w, bool gmp, int base) : A_(w.A()), a_(w.a()), gmp_(gmp), base_(base) {}
+  void run_mpgpu() override { got_ = A_.to_string(base_); }
   void run_gmp() override {
     if (!gmp_) return;
-    want_.assign(mpz_sizeinbase(a_, 10) + 2, '\0');
-    mpz_get_str(want_.data(), 10, a_);
+    want_.assign(mpz_sizeinbase(a_, base_) + 2, '\0');
+    mpz_get_str(want_.data(), base_, a_);
     want_.resize(std::char_traits<char>::length(want_.c_str()));
   }
   bool runs_gmp() const override { return gmp_; }
   std::string check() const override { return check_name(gmp_); }
   bool verify() override {
     if (gmp_) return got_ == want_;
-    const std::size_t sign = mpz_sgn(a_) < 0 ? 1 : 0, bound = mpz_sizeinbase(a_, 10);
+    const std::size_t sign = mpz_sgn(a_) < 0 ? 1 : 0, bound = mpz_sizeinbase(a_, base_);
     const std::size_t digits = got_.size() - sign;
     if (got_.size() <= sign || digits > bound || digits + 1 < bound || (sign && got_[0] != '-')) return false;
     if (digits > 1 && got_[sign] == '0') return false;
     for (std::size_t i = sign; i < got_.size(); ++i)
-      if (got_[i] < '0' || got_[i] > '9') return false;
+      if (!((got_[i] >= '0' && got_[i] <= '9') || (base_ == 16 && got_[i] >= 'a' && got_[i] <= 'f'))) return false;
     for (unsigned long p : check_primes())
-      if (decimal_residue(got_, p) != residue(a_, p)) return false;
+      if (text_residue(got_, base_, p) != residue(a_, p)) return false;
     return true;
   }
 
@@ -292,6 +293,7 @@ class ToStringCase : public OpCase {
   const Integer& A_;
   mpz_srcptr a_;
   bool gmp_;
+  int base_;
   std::string got_, want_;
 };
 
@@ -301,18 +303,18 @@ class ToStringCase : public OpCase {
 /// The result must equal a; above the GMP limit mpz_set_str is not run.
 class FromStringCase : public OpCase {
  public:
-  FromStringCase(Workload& w, bool gmp) : a_(w.a()), gmp_(gmp), r_(w.context()) {
+  FromStringCase(Workload& w, bool gmp, int base) : a_(w.a()), gmp_(gmp), base_(base), r_(w.context()) {
     if (!gmp) {  // mpgpu's text: a wrong one cannot parse back to a
-      text_ = w.A().to_string(10);
+      text_ = w.A().to_string(base);
       return;
     }
-    text_.assign(mpz_sizeinbase(w.a(), 10) + 2, '\0');
-    mpz_get_str(text_.data(), 10, w.a());
+    text_.assign(mpz_sizeinbase(w.a(), base) + 2, '\0');
+    mpz_get_str(text_.data(), base, w.a());
     text_.resize(std::char_traits<char>::length(text_.c_str()));
   }
-  void run_mpgpu() override { r_ = Integer::from_string(text_, 10, r_.context()); }
+  void run_mpgpu() override { r_ = Integer::from_string(text_, base_, r_.context()); }
   void run_gmp() override {
-    if (gmp_) mpz_set_str(z_.get(), text_.c_str(), 10);
+    if (gmp_) mpz_set_str(z_.get(), text_.c_str(), base_);
   }
   bool runs_gmp() const override { return gmp_; }
   std::string check() const override { return gmp_ ? check_name(true) : "equal to a"; }
@@ -325,6 +327,7 @@ class FromStringCase : public OpCase {
  private:
   mpz_srcptr a_;
   bool gmp_;
+  int base_;
   std::string text_;
   Integer r_;
   Mpz z_;
@@ -357,6 +360,9 @@ const std::vector<OpInfo>& all_ops() {
         // and tens of seconds at 2^30 (the target size: --max-bits 2^30).
         {"to_string", 0, "a in decimal (to_string vs mpz_get_str)", std::uint64_t{1} << 26},
         {"from_string", 0, "a's decimal text parsed (from_string vs mpz_set_str)", std::uint64_t{1} << 26},
+        // Hexadecimal: linear (a regrouping of bits) in GMP and on the device.
+        {"to_hex", 0, "a in hex (to_string(16) vs mpz_get_str)", std::uint64_t{1} << 26},
+        {"from_hex", 0, "a's hex text parsed (from_string(16) vs mpz_set_str)", std::uint64_t{1} << 26},
     };
     v.insert(v.end(), batch_ops().begin(), batch_ops().end());
     return v;
@@ -421,8 +427,10 @@ std::unique_ptr<OpCase> make_case(std::string_view name, Workload& w, std::uint6
     return integer_case([&A](Integer& r) { tdiv_q_ui(r, A, kBenchLimbDivisor); },
                         [a](mpz_ptr z) { mpz_tdiv_q_ui(z, a, kBenchLimbDivisor); });
   if (name == "tdiv_qr") return std::make_unique<DivisionCase>(w, w.bits() <= gmp_max_bits);
-  if (name == "to_string") return std::make_unique<ToStringCase>(w, w.bits() <= gmp_max_bits);
-  if (name == "from_string") return std::make_unique<FromStringCase>(w, w.bits() <= gmp_max_bits);
+  if (name == "to_string" || name == "to_hex")
+    return std::make_unique<ToStringCase>(w, w.bits() <= gmp_max_bits, name == "to_hex" ? 16 : 10);
+  if (name == "from_string" || name == "from_hex")
+    return std::make_unique<FromStringCase>(w, w.bits() <= gmp_max_bits, name == "from_hex" ? 16 : 10);
   throw std::logic_error("mpgpu bench: unknown operation " + std::string(name));
 }
 
