@@ -142,16 +142,10 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
   // 1. Load (16-byte accesses, zeros above n) and each thread's remainder.
-  // Warp w's threads own limbs [w kWarpLimbs, (w + 1) kWarpLimbs) of the
-  // tile, so each warp stages its own part (coalesced: a load instruction
-  // covers 512 contiguous bytes) and needs only __syncwarp; the weight
-  // tables are first read after the block barrier below.
-  constexpr int kWarpLimbs = 32 * Policy::kItems;
-  const int warp_base = warp * kWarpLimbs;
   const bool a_vec = aligned16(a + base);
 #pragma unroll
   for (int k = 0; k < Policy::kItems / 2; ++k) {
-    const int i = warp_base + 2 * (k * 32 + lane);
+    const int i = 2 * (k * Policy::kThreads + threadIdx.x);
     limb_t lo, hi;
     load_pair(a + base, i, n - base, a_vec, lo, hi);
     buf[Policy::padded(i)] = lo;
@@ -160,7 +154,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
   if (threadIdx.x < 32) lane_weight[threadIdx.x] = scan.thread[31 - threadIdx.x];
   else if (threadIdx.x < 32 + Policy::kWarps)
     warp_weight[threadIdx.x - 32] = scan.warp[Policy::kWarps - 1 - (threadIdx.x - 32)];
-  __syncwarp();
+  __syncthreads();
   limb_t* mine = buf + Policy::padded(threadIdx.x * Policy::kItems);
   const limb_t own_r = chunk_remainder(mine, Policy::kItems, items, v);
 
@@ -204,14 +198,14 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
     if (r_out) r_out[0] = remainder;
     if (remainder) atomicMax(&words.slots[kSlotFound], static_cast<unsigned long long>(remainder));
   }
-  __syncwarp();  // each warp stores the limbs its own threads divided
+  __syncthreads();
 
   unsigned long long top = 0;  // 1 + index of the highest nonzero quotient limb
   if (q) {
     const bool q_vec = aligned16(q + base);
 #pragma unroll
     for (int k = 0; k < Policy::kItems / 2; ++k) {
-      const int i = warp_base + 2 * (k * 32 + lane);
+      const int i = 2 * (k * Policy::kThreads + threadIdx.x);
       const limb_t lo = buf[Policy::padded(i)], hi = buf[Policy::padded(i + 1)];
       store_pair(q + base, i, n - base, q_vec, lo, hi);
       if (lo != 0 && base + i < n) top = base + i + 1;
@@ -219,16 +213,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
     }
   }
   if (publish_remainder_size) top = bottom && remainder != 0;
-  // The size: a warp maximum, then an atomic only where it can raise the
-  // slot. Tiles run top first, so below the top tiles the slot already
-  // holds more and no warp waits on a block barrier or an atomic.
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) {
-    const unsigned long long other = __shfl_xor_sync(0xffffffffu, top, d);
-    top = other > top ? other : top;
-  }
-  unsigned long long* size_slot = &words.slots[kSlotSize];
-  if (lane == 0 && top > *reinterpret_cast<volatile unsigned long long*>(size_slot)) atomicMax(size_slot, top);
+  block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
   words.publish_when_last();
 }
 
