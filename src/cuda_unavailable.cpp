@@ -43,6 +43,10 @@ void gather_slots(ContextState&, Stream, limb_t*, std::size_t, std::size_t, cons
 bool correct_slots(ContextState&, Stream, limb_t*, limb_t*, Operand, Operand, Operand, std::size_t, std::size_t) {
   unavailable("radix conversion");
 }
+bool radix_leaves_to_text(ContextState&, Stream, char*, limb_t*, std::size_t, std::size_t, std::size_t, std::size_t,
+                          const device::LimbDivisor&, int, int, const device::RadixAlphabet&) {
+  unavailable("radix conversion");
+}
 void pow2_to_text(ContextState&, Stream, char*, Operand, std::size_t, int, const device::Pow2Alphabet&) {
   unavailable("text conversion");
 }

@@ -15,8 +15,9 @@
 // written without padding, and is dropped when it became zero (it was
 // below P_k). The first round K is the smallest with |x| < B^(2 |P_K| - 2)
 // <= P_K^2; the last, the first whose pieces (< P_k) fit in a leaf. The
-// leaves go to the host in one copy and GMP converts them on host threads,
-// straight into their places in the output.
+// leaves become text on the device (device/radix_leaves.cuh: a thread per
+// leaf), which comes back in one copy straight into the output string; the
+// top leaf, unpadded, goes through GMP.
 //
 // from_string, the reverse, also a level at a time: the digits are cut from
 // the right into leaves of d 2^k0 digits, which GMP parses on host threads
@@ -29,6 +30,7 @@
 #include "integer_radix.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +43,7 @@
 #include "host_parallel.hpp"
 #include "integer_div_paths.hpp"
 #include "integer_rows.hpp"
+#include "mpgpu/device/radix_leaves.cuh"
 #include "mpgpu/error.hpp"
 #include "text_buffer.hpp"
 
@@ -71,27 +74,18 @@ class PhaseTrace {
   std::chrono::steady_clock::time_point last_;
 };
 
-/// A row's limbs in host memory (uninitialized, then written once): pages
-/// touched on host threads first, so that the one device-to-host copy does
-/// not page-fault through 100+ MB alone.
-struct HostLimbs {
-  std::unique_ptr<limb_t[]> data;
-  std::size_t size;
-  explicit HostLimbs(const Integer& x) : data(new limb_t[std::max<std::size_t>(x.size(), 1)]), size(x.size()) {
-    limb_t* out = data.get();
-    if (!x.context().is_cuda()) {
-      const limb_t* in = mpz_limbs_read(x.cpu_mpz());
-      parallel_ranges(size, std::size_t{1} << 17, [&](std::size_t b, std::size_t e) {
-        std::memcpy(out + b, in + b, (e - b) * sizeof(limb_t));
-      });
-      return;
-    }
-    parallel_ranges(size, std::size_t{1} << 17,
-                    [&](std::size_t b, std::size_t e) { std::memset(out + b, 0, (e - b) * sizeof(limb_t)); });
-    if (size)
-      cuda::copy_to_host(x.context().state(), x.context().stream(), out, x.device_data(), size * sizeof(limb_t));
-  }
-};
+/// Limbs [begin, begin + count) of x's magnitude (all below its size), in
+/// host memory.
+std::vector<limb_t> slot_limbs(const Integer& x, std::size_t begin, std::size_t count) {
+  std::vector<limb_t> out(count);
+  if (count == 0) return out;
+  if (x.context().is_cuda())
+    cuda::copy_to_host(x.context().state(), x.context().stream(), out.data(), x.device_data() + begin,
+                       count * sizeof(limb_t));
+  else
+    std::memcpy(out.data(), mpz_limbs_read(x.cpu_mpz()) + begin, count * sizeof(limb_t));
+  return out;
+}
 
 /// The powers P_k = base^(d 2^k), made on demand in the context by squaring.
 class RadixPowers {
@@ -238,44 +232,54 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
     }
   }
 
-  // The leaves: one copy to the host, then GMP on host threads, each slot
-  // straight into its place. The top slot is written without leading zeros,
-  // every other with exactly digits(leaf_k) digits.
-  HostLimbs limbs(row);
-  row = Integer(ctx);
-  trace.mark("to_string leaves out", limbs.size);
+  // The leaves: the top slot (the leading piece, no padding) by GMP on the
+  // host; every other slot with exactly digits(leaf_k) digits by
+  // leaf_to_text (device/radix_leaves.cuh): on the device for a CUDA
+  // context (the text then comes back in one copy), on host threads for the
+  // CPU context.
+  const std::size_t total = row.size(), top_begin = std::min((m - 1) * pitch, total);
+  const std::vector<limb_t> top_limbs = slot_limbs(row, top_begin, total - top_begin);
   mpz_t top;
-  const std::size_t top_begin = std::min((m - 1) * pitch, limbs.size);
-  mpz_roinit_n(top, limbs.data.get() + top_begin, static_cast<mp_size_t>(limbs.size - top_begin));
+  mpz_roinit_n(top, top_limbs.data(), static_cast<mp_size_t>(top_limbs.size()));
   std::string head(mpz_sizeinbase(top, base) + 2, '\0');
   mpz_get_str(head.data(), base, top);
   head.resize(std::strlen(head.c_str()));
+  trace.mark("to_string top leaf", top_limbs.size());
   const std::size_t width = split ? powers.digits(leaf_k) : 0, lead = (negative ? 1 : 0) + head.size();
-  const char* alphabet = base <= 36 ? "0123456789abcdefghijklmnopqrstuvwxyz"  // as mpz_get_str
-                                    : "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  device::RadixAlphabet alphabet{};
+  std::memcpy(alphabet.c,
+              base <= 36 ? "0123456789abcdefghijklmnopqrstuvwxyz" : "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+              static_cast<std::size_t>(base));
+  const device::LimbDivisor chunk = device::make_limb_divisor(powers.get(0).to_uint64());
+  const int chunk_digits = radix_chunk_digits(base);
+  bool fits = true;
   std::string out = make_text(lead + (m - 1) * width, [&](char* text) {
     if (negative) text[0] = '-';
     std::memcpy(text + (negative ? 1 : 0), head.data(), head.size());
-    parallel_for(m - 1, [&](std::size_t i) {
-      // mpn_get_str (digit values, no leading zeros) consumes the slot's
-      // limbs, which are ours and read once.
-      char* dst = text + lead + (m - 2 - i) * width;
-      const std::size_t begin = std::min(i * pitch, limbs.size);
-      limb_t* slot = limbs.data.get() + begin;
-      std::size_t n = std::min(pitch, limbs.size - begin);
-      while (n > 0 && slot[n - 1] == 0) --n;
-      if (n == 0) {
-        std::memset(dst, '0', width);
-        return;
-      }
-      thread_local std::vector<unsigned char> digits;
-      digits.resize(mpn_sizeinbase(slot, static_cast<mp_size_t>(n), base) + 1);
-      const std::size_t len = mpn_get_str(digits.data(), base, slot, static_cast<mp_size_t>(n));
-      if (len > width) throw Error("mpgpu::Integer::to_string: a radix piece overflowed its digits");
-      std::memset(dst, '0', width - len);
-      for (std::size_t j = 0; j < len; ++j) dst[width - len + j] = alphabet[digits[j]];
+    char* leaves = text + lead;
+    const std::size_t slots = m - 1;
+    if (ctx.is_cuda()) {
+      // Pages touched on host threads first: the copy back would fault
+      // through hundreds of MB alone.
+      parallel_ranges(slots * width, std::size_t{1} << 22,
+                      [&](std::size_t b, std::size_t e) { std::memset(leaves + b, '0', e - b); });
+      fits = cuda::radix_leaves_to_text(ctx.state(), ctx.stream(), leaves, row.device_data(), total, slots, pitch,
+                                        width, chunk, chunk_digits, base, alphabet);
+      return;
+    }
+    const limb_t* limbs = mpz_limbs_read(row.cpu_mpz());
+    std::atomic<bool> all_fit{true};
+    parallel_for(slots, [&](std::size_t i) {
+      const std::size_t begin = std::min(i * pitch, total), n = std::min(pitch, total - begin);
+      thread_local std::vector<limb_t> slot;
+      slot.assign(limbs + begin, limbs + begin + n);
+      if (!device::leaf_to_text(slot.data(), n, leaves + (slots - 1 - i) * width, width, chunk, chunk_digits,
+                                static_cast<unsigned>(base), alphabet.c))
+        all_fit = false;
     });
+    fits = all_fit;
   });
+  if (!fits) throw Error("mpgpu::Integer::to_string: a radix piece overflowed its digits (a library bug)");
   trace.mark("to_string leaves text", m);
   return out;
 }

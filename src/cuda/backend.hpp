@@ -17,6 +17,7 @@
 #include "context_state.hpp"
 #include "cuda/pending_words.hpp"
 #include "mpgpu/device/pow2_digits.cuh"
+#include "mpgpu/device/radix_leaves.cuh"
 #include "mpgpu/device/slot_rows.cuh"
 #include "mpgpu/limb/config.cuh"
 #include "mpgpu/limb/twos_complement.cuh"
@@ -142,6 +143,15 @@ void gather_slots(ContextState& st, Stream s, limb_t* dst, std::size_t slots, st
 /// * pitch limbs each); returns whether any slot stepped (synchronizes s).
 bool correct_slots(ContextState& st, Stream s, limb_t* r_out, limb_t* c_out, Operand r, Operand t, Operand c,
                    std::size_t slots, std::size_t pitch);
+
+// ---- radix leaves (radix_leaves.cu; include/mpgpu/device/radix_leaves.cuh) ---------------
+/// The first `slots` slots of the row (pitch limbs each, row_size limbs in
+/// all, destroyed) as text into out[0 .. slots * width) (host memory, most
+/// significant slot first; copied back, synchronizes s). Returns false if a
+/// slot did not fit in width digits.
+bool radix_leaves_to_text(ContextState& st, Stream s, char* out, limb_t* row, std::size_t row_size,
+                          std::size_t slots, std::size_t pitch, std::size_t width, const device::LimbDivisor& chunk,
+                          int digits, int base, const device::RadixAlphabet& alphabet);
 
 // ---- text in bases 2^k (pow2_digits.cu; include/mpgpu/device/pow2_digits.cuh) ---------
 /// out[0..digits) = the digits of |a| in base 2^k (k = 1..5), most
