@@ -20,7 +20,10 @@ Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a,
   const std::size_t tiles = (a.size + Policy::kTile - 1) / Policy::kTile;
   if (tiles > static_cast<std::size_t>(INT32_MAX))
     throw Overflow("mpgpu: division of " + std::to_string(a.size) + " limbs exceeds the tile count limit");
-  const device::LimbDivisor v = device::make_limb_divisor(d);
+  // The scan divides by d's odd part (div_limb.cuh).
+  const int twos = limb::count_trailing_zeros(d);
+  const limb_t odd = d >> twos;
+  const device::LimbDivisor v = device::make_limb_divisor(odd);
 
   OpWords ow(st, s);
   device::RemainderTileState tile_state;
@@ -43,8 +46,8 @@ Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a,
   constexpr std::size_t smem = sizeof(limb_t) * Policy::kPadded;
   static_assert(smem <= 48 * 1024, "the tile fits the default dynamic shared memory limit");
   device::div_limb_kernel<Policy><<<static_cast<unsigned>(tiles), Policy::kThreads, smem, s>>>(
-      q, r, a.limbs, a.size, v, device::item_powers(d), device::scan_powers(Policy::kItems, d),
-      device::tile_powers(Policy::kTile, d), tile_state, ow.words(), publish_remainder_size);
+      q, r, a.limbs, a.size, v, twos, device::item_powers(odd), device::scan_powers(Policy::kItems, odd),
+      device::tile_powers(Policy::kTile, odd), tile_state, ow.words(), publish_remainder_size);
   const cudaError_t launched = cudaGetLastError();
   deallocate(st, s, tile_storage);  // stream-ordered: after the kernel
   check(launched, "launch of div_limb_kernel", __FILE__, __LINE__);

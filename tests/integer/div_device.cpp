@@ -120,7 +120,10 @@ TEST_P(DivDevice, LongScanAcrossManyTiles) {
   Operands gen(53);
   const std::uint64_t limbs = (std::uint64_t{1} << 20) + 5;
   for (const Mpz& n : {gen.uniform(64 * limbs), Mpz::all_ones(64 * limbs)})
-    for (std::uint64_t d : {std::uint64_t{3}, kLimbMax, std::uint64_t{1} << 63, gen.limb() | 1}) {
+    // Odd divisors, and even ones (the scan divides a >> twos by the odd part).
+    for (std::uint64_t d : {std::uint64_t{3}, kLimbMax, std::uint64_t{1} << 63, gen.limb() | 1,
+                            std::uint64_t{10000000000000000000ull}, (gen.limb() | 2) & ~std::uint64_t{1},
+                            std::uint64_t{3} << 40}) {
       const Mpz dv = Mpz::from_ui(d);
       const Integer x = make(n), y = make(dv), xneg = make(-n);
       Mpz wq, wr;

@@ -1,9 +1,11 @@
 // The arithmetic of the single-limb division scan, on the host: the 2-by-1
-// division with a precomputed reciprocal, products mod d and the remainder
-// maps against 128-bit arithmetic, then the whole scan (thread chunks, the
-// block scan from the top, the look-back over tiles, the final division)
-// emulated step by step as div_limb_kernel runs it, against GMP. The CUDA
-// specifics (shuffles, tile status words) are left to the GPU tests.
+// division with a precomputed reciprocal, Montgomery products, the
+// remainder maps and the exact division of a run against 128-bit
+// arithmetic, then the whole scan (an even divisor's odd part on the
+// shifted dividend, thread chunks, the block scan from the top, the
+// look-back over tiles, the exact divisions) emulated step by step as
+// div_limb_kernel runs it, against GMP. The CUDA specifics (shuffles, tile
+// status words) are left to the GPU tests.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -21,9 +23,18 @@ using mpgpu_test::Operands;
 using u128 = unsigned __int128;
 
 std::vector<limb_t> divisors(Operands& gen) {
-  std::vector<limb_t> v = {1, 2, 3, 7, 10, 1ull << 32, 1ull << 63, (1ull << 63) + 1, ~0ull, ~0ull - 1, 0xffffffffull};
+  std::vector<limb_t> v = {1, 2, 3, 7, 10, 1ull << 32, 1ull << 63, (1ull << 63) + 1, ~0ull, ~0ull - 1, 0xffffffffull,
+                           10000000000000000000ull};
   for (int i = 0; i < 40; ++i) v.push_back(gen.limb() | 1);
   for (int i = 0; i < 10; ++i) v.push_back(gen.limb());
+  return v;
+}
+
+/// The odd ones (the scan's arithmetic mod d takes odd d only).
+std::vector<limb_t> odd_divisors(Operands& gen) {
+  std::vector<limb_t> v;
+  for (limb_t d : divisors(gen))
+    if (d & 1) v.push_back(d);
   return v;
 }
 
@@ -41,9 +52,11 @@ TEST(DivLimbMath, DivStepMatches128BitDivision) {
       ASSERT_EQ(q, static_cast<limb_t>(num / d)) << d;
       ASSERT_EQ(rn >> v.shift, static_cast<limb_t>(num % d)) << d;
       ASSERT_EQ(rn & ((limb_t{1} << v.shift) - 1), 0u);
-      const limb_t a = gen.limb() % d, b = gen.limb() % d;
-      ASSERT_EQ(mul_mod(a, b, v), static_cast<limb_t>(u128{a} * b % d)) << d;
-      ASSERT_EQ(add_mod(a, b, v), static_cast<limb_t>((u128{a} + b) % d)) << d;
+      const limb_t a = i == 3 ? ~0ull : gen.limb(), b = i == 3 ? d - 1 : gen.limb() % d;
+      if (d & 1) {
+        ASSERT_EQ(mont_mul(a, to_montgomery(b, d), v), static_cast<limb_t>(u128{a} * b % d)) << d;
+      }
+      ASSERT_EQ(add_mod(a % d, b, v), static_cast<limb_t>((u128{a % d} + b) % d)) << d;
     }
     ASSERT_EQ(limb_power_mod(0, d), 1 % d);
     ASSERT_EQ(limb_power_mod(1, d), static_cast<limb_t>((u128{1} << 64) % d));
@@ -55,7 +68,7 @@ TEST(DivLimbMath, DivStepMatches128BitDivision) {
 // chunk length up to kMaxDivItems, with all-ones limbs (the largest sum).
 TEST(DivLimbMath, ChunkRemainderIsHorner) {
   Operands gen(64);
-  for (limb_t d : divisors(gen)) {
+  for (limb_t d : odd_divisors(gen)) {
     const LimbDivisor v = make_limb_divisor(d);
     const ItemPowers powers = item_powers(d);
     for (int items = 1; items <= kMaxDivItems; ++items) {
@@ -76,7 +89,7 @@ TEST(DivLimbMath, ChunkRemainderIsHorner) {
 std::vector<limb_t> warp_scan_same_weight(std::vector<limb_t> r, const limb_t* pow, const LimbDivisor& v) {
   for (int d = 1; d < 32; d *= 2) {
     const std::vector<limb_t> old = r;
-    for (int l = 0; l + d < 32; ++l) r[l] = add_mod(mul_mod(old[l + d], pow[d], v), old[l], v);
+    for (int l = 0; l + d < 32; ++l) r[l] = add_mod(mont_mul(old[l + d], pow[d], v), old[l], v);
   }
   return r;
 }
@@ -85,13 +98,13 @@ std::vector<limb_t> warp_scan_same_weight(std::vector<limb_t> r, const limb_t* p
 // 31 the most significant run): sum_{m >= l} r_m W^(m - l) mod d.
 TEST(DivLimbMath, SameWeightWarpScanIsTheLanesAbove) {
   Operands gen(65);
-  for (limb_t d : divisors(gen)) {
+  for (limb_t d : odd_divisors(gen)) {
     const LimbDivisor v = make_limb_divisor(d);
     for (int items : {2, 16}) {
       const ScanPowers sp = scan_powers(items, d);
       const limb_t w = limb_power_mod(items, d);
-      ASSERT_EQ(sp.thread[1], w);
-      ASSERT_EQ(sp.warp[1], limb_power_mod(32 * items, d));
+      ASSERT_EQ(sp.thread[1], to_montgomery(w, d));
+      ASSERT_EQ(sp.warp[1], to_montgomery(limb_power_mod(32 * items, d), d));
       std::vector<limb_t> r(32);
       for (auto& x : r) x = gen.limb() % d;
       const std::vector<limb_t> got = warp_scan_same_weight(r, sp.thread, v);
@@ -105,32 +118,38 @@ TEST(DivLimbMath, SameWeightWarpScanIsTheLanesAbove) {
 }
 
 /// The kernel's algorithm with `threads` threads (a multiple of 32) of
-/// `items` limbs per tile: dot-product remainders, same-weight scans across
-/// each warp and across the warps, a look-back, then the divisions.
+/// `items` limbs per tile: an even d's odd part divides the shifted
+/// dividend, dot-product remainders, same-weight scans across each warp and
+/// across the warps, a look-back, then the exact divisions.
 void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std::vector<limb_t>& q,
              limb_t& remainder) {
-  const LimbDivisor v = make_limb_divisor(d);
-  const ItemPowers ip = item_powers(d);
-  const ScanPowers sp = scan_powers(items, d);
+  const int twos = mpgpu::limb::count_trailing_zeros(d);
+  const limb_t odd = d >> twos;
+  const LimbDivisor v = make_limb_divisor(odd);
+  const ItemPowers ip = item_powers(odd);
+  const ScanPowers sp = scan_powers(items, odd);
   const int warps = threads / 32;
   const std::size_t tile = std::size_t(threads) * items, n = a.size();
   const std::size_t tiles = (n + tile - 1) / tile;
-  const limb_t w_tile = limb_power_mod(tile, d);
+  const limb_t w_tile = to_montgomery(limb_power_mod(tile, odd), odd);
   q.assign(n, 0);
+  auto shifted = [&](std::size_t i) {  // limb i of a >> twos
+    const limb_t lo = i < n ? a[i] : 0, hi = i + 1 < n ? a[i + 1] : 0;
+    return twos ? (lo >> twos) | (hi << (64 - twos)) : lo;
+  };
   std::vector<limb_t> inclusive(tiles), partial(tiles);
   for (std::size_t pos = 0; pos < tiles; ++pos) {  // in scan order, as the blocks
     const std::size_t base = (tiles - 1 - pos) * tile;
-    auto limb_at = [&](std::size_t i) { return base + i < n ? a[base + i] : 0; };
-    std::vector<limb_t> own(threads), excl_r(threads), warp_total(32, 0);
+    std::vector<limb_t> own(threads), incl_r(threads), warp_total(32, 0);
+    std::vector<std::vector<limb_t>> chunk(threads, std::vector<limb_t>(items));
     for (int t = 0; t < threads; ++t) {
-      std::vector<limb_t> u(items);
-      for (int j = 0; j < items; ++j) u[j] = limb_at(std::size_t(t) * items + j);
-      own[t] = chunk_remainder(u.data(), items, ip, v);
+      for (int j = 0; j < items; ++j) chunk[t][j] = shifted(base + std::size_t(t) * items + j);
+      own[t] = chunk_remainder(chunk[t].data(), items, ip, v);
     }
     for (int w = 0; w < warps; ++w) {
       const std::vector<limb_t> incl =
           warp_scan_same_weight(std::vector<limb_t>(own.begin() + 32 * w, own.begin() + 32 * (w + 1)), sp.thread, v);
-      for (int l = 0; l < 32; ++l) excl_r[32 * w + l] = l < 31 ? incl[l + 1] : 0;
+      for (int l = 0; l < 32; ++l) incl_r[32 * w + l] = incl[l];
       warp_total[w] = incl[0];
     }
     const std::vector<limb_t> w_incl = warp_scan_same_weight(warp_total, sp.warp, v);
@@ -139,7 +158,7 @@ void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std
     // Look-back: partial tiles are {w_tile, r}, the nearest inclusive one a constant.
     limb_t tile_in = 0;
     if (pos > 0) {
-      RemainderMap nearer{1, 0};
+      RemainderMap nearer{to_montgomery(1 % odd, odd), 0};
       for (std::size_t idx = pos; idx-- > 0;) {
         const bool inc = idx == 0 || (idx % 3 == 0);  // some tiles seen INCLUSIVE, some PARTIAL
         if (inc) {
@@ -154,15 +173,35 @@ void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std
     for (int t = 0; t < threads; ++t) {
       const int w = t / 32, lane = t % 32;
       const limb_t w_excl = w < warps - 1 ? w_incl[w + 1] : 0;
-      const limb_t warp_in = add_mod(mul_mod(tile_in, sp.warp[warps - 1 - w], v), w_excl, v);
-      limb_t rn = add_mod(mul_mod(warp_in, sp.thread[31 - lane], v), excl_r[t], v) << v.shift;
-      for (int j = items - 1; j >= 0; --j) {
+      const limb_t warp_in = add_mod(mont_mul(tile_in, sp.warp[warps - 1 - w], v), w_excl, v);
+      const limb_t r_leaving = add_mod(mont_mul(warp_in, sp.thread[32 - lane], v), incl_r[t], v);
+      chunk_quotient(chunk[t].data(), items, r_leaving, v);
+      for (int j = 0; j < items; ++j) {
         const std::size_t i = base + std::size_t(t) * items + j;
-        const limb_t qj = div_step(rn, limb_at(std::size_t(t) * items + j), v);
-        if (i < n) q[i] = qj;
-        else EXPECT_EQ(qj, 0u);
+        if (i < n) q[i] = chunk[t][j];
+        else EXPECT_EQ(chunk[t][j], 0u);
       }
-      if (pos == tiles - 1 && t == 0) remainder = rn >> v.shift;
+      if (pos == tiles - 1 && t == 0) remainder = twos ? r_leaving << twos | (a[0] & ((limb_t{1} << twos) - 1)) : r_leaving;
+    }
+  }
+}
+
+// The exact division of a run, given the remainders entering and leaving
+// it, is the run's quotient limbs by 2-by-1 division from the top.
+TEST(DivLimbMath, ChunkQuotientIsTheLongDivision) {
+  Operands gen(66);
+  for (limb_t d : odd_divisors(gen)) {
+    const LimbDivisor v = make_limb_divisor(d);
+    for (int items : {1, 2, 16, kMaxDivItems}) {
+      for (int trial = 0; trial < 6; ++trial) {
+        limb_t u[kMaxDivItems], want[kMaxDivItems];
+        for (int j = 0; j < items; ++j) u[j] = trial == 0 ? ~0ull : (trial == 1 ? 0 : gen.limb());
+        const limb_t r_in = trial < 3 ? d - 1 : gen.limb() % d;
+        limb_t rn = r_in << v.shift;
+        for (int j = items - 1; j >= 0; --j) want[j] = div_step(rn, u[j], v);
+        chunk_quotient(u, items, rn >> v.shift, v);
+        for (int j = 0; j < items; ++j) ASSERT_EQ(u[j], want[j]) << "d=" << d << " items=" << items << " limb " << j;
+      }
     }
   }
 }
@@ -172,11 +211,11 @@ void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std
 // farthest down, with and without an INCLUSIVE tile at the far end.
 TEST(DivLimbMath, WindowMapIsTheComposedTiles) {
   Operands gen(63);
-  for (limb_t d : divisors(gen)) {
+  for (limb_t d : odd_divisors(gen)) {
     const LimbDivisor v = make_limb_divisor(d);
     const TilePowers powers = tile_powers(2048, d);
-    const limb_t w = limb_power_mod(2048, d);
-    ASSERT_EQ(powers.w[0], 1 % d);
+    const limb_t w = to_montgomery(limb_power_mod(2048, d), d);  // as the maps keep it
+    ASSERT_EQ(powers.w[0], to_montgomery(1 % d, d));
     ASSERT_EQ(powers.w[1], w);
     for (int trial = 0; trial < 20; ++trial) {
       limb_t value[32];

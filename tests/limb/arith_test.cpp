@@ -72,6 +72,21 @@ TEST(LimbArith, MulWide) {
   });
 }
 
+// mul_hi is mul_wide's high half; inverse_odd inverts mod 2^64; the
+// Montgomery product is a * b / 2^64 mod m, checked as (result * 2^64) mod m
+// == a * b mod m, with m odd (the edge limbs with their low bit set).
+TEST(LimbArith, MulHiInverseAndMontgomery) {
+  for_limb_pairs([](limb_t a, limb_t b) {
+    ASSERT_EQ(limb::mul_hi(a, b), static_cast<limb_t>((u128{a} * b) >> 64)) << std::hex << a << " * " << b;
+    const limb_t m = b | 1;
+    ASSERT_EQ(limb::inverse_odd(m) * m, 1u) << std::hex << m;
+    const limb_t x = a % m, r = limb::montgomery_mul(a, x, m, limb::inverse_odd(m));
+    ASSERT_LT(r, m);
+    ASSERT_EQ(static_cast<limb_t>((u128{r} << 64) % m), static_cast<limb_t>(u128{a} * x % m))
+        << std::hex << a << " * " << x << " mod " << m;
+  });
+}
+
 TEST(LimbArith, MulAddIntoAccumulator) {
   Operands gen(7);
   for_limb_pairs([&](limb_t a, limb_t b) {

@@ -31,7 +31,7 @@ struct Input {
 
 struct Output {
   limb_t add_r, add_c, sub_r, sub_b;
-  limb_t mul_lo, mul_hi, wide32;
+  limb_t mul_lo, mul_hi, wide32, high, inverse, montgomery;
   limb_t ma_lo, ma_hi, ma_carry;
   limb_t acc0, acc1, acc2;
   int clz, ctz, pop;
@@ -48,6 +48,9 @@ __host__ __device__ Output evaluate(const Input& in) {
   o.sub_b = limb::sub_with_borrow(in.a, in.b, in.carry, o.sub_r);
   o.mul_lo = limb::mul_wide(in.a, in.b, o.mul_hi);
   o.wide32 = limb::mul_wide_32(static_cast<std::uint32_t>(in.a), static_cast<std::uint32_t>(in.b >> 32));
+  o.high = limb::mul_hi(in.a, in.b);
+  o.inverse = limb::inverse_odd(in.c | 1);
+  o.montgomery = limb::montgomery_mul(in.a, in.b % (in.c | 1), in.c | 1, o.inverse);
   o.ma_lo = in.lo;
   o.ma_hi = in.hi;
   o.ma_carry = limb::mul_add(in.a, in.b, in.c, o.ma_lo, o.ma_hi);

@@ -1,6 +1,11 @@
 // Division of a long limb vector by one limb d in one pass over memory
 // (seed 001 section 7.1, as a decoupled look-back scan).
 //
+// The divisor is odd here: an even d = odd 2^t divides a >> t by odd (the
+// same quotient; the tile loads shift on the fly) and the remainder is put
+// back together at the end, so all arithmetic mod d is Montgomery products
+// and exact division (div_limb_math.cuh).
+//
 // The remainder entering a run of limbs from above is all that couples the
 // runs: a run of len limbs with value V maps an incoming remainder x to
 // (x * 2^(64*len) + V) mod d, an affine map (RemainderMap), and maps compose
@@ -17,10 +22,12 @@
 //   3. warp 0 finds the remainder entering the tile by looking back over the
 //      tiles above (cub::ScanTileState), publishes INCLUSIVE (the remainder
 //      leaving the tile), hands each warp its incoming remainder;
-//   4. each thread divides its limbs from the top with its incoming
-//      remainder (Moller-Granlund with a precomputed reciprocal: no hardware
-//      division), writes the quotient limbs to shared memory, and the block
-//      stores them (coalesced).
+//   4. each thread finds the remainder leaving its limbs; with it, its
+//      quotient limbs are an exact division, done from the low end with
+//      d^-1 mod 2^64 (chunk_quotient: two products a limb, no hardware
+//      division, where a 2-by-1 division from the top needs the remainder
+//      entering and about twice the work), written to shared memory, and
+//      the block stores them (coalesced).
 // Bytes moved: the dividend read once, the quotient written once. The top
 // tile is padded with zero limbs above n: leading zeros change neither the
 // quotient nor the remainder (nothing comes into the top tile).
@@ -52,6 +59,12 @@ struct DivLimbPolicy {
   // bank pairs.
   static constexpr int kPadded = kTile + kTile / kItems;
   __host__ __device__ static constexpr int padded(int i) { return i + i / kItems; }
+  // The pair k * kThreads + t of a tile (limbs 2 (k kThreads + t) and the
+  // next) sits at padded(2 t) + k * kPairStride: a per-thread base and
+  // constant offsets, so the unrolled copies need no address arithmetic
+  // (which otherwise spilled at the register cap).
+  static constexpr int kPairStride = 2 * kThreads + 2 * kThreads / kItems;
+  static_assert((2 * kThreads) % kItems == 0, "whole runs per row of pairs");
   static_assert(kItems <= kMaxDivItems && kItems % 2 == 0, "pairs of limbs, within ItemPowers");
   static_assert(kThreads >= 32 + kWarps, "the weight tables are filled in one step");
 };
@@ -79,7 +92,7 @@ __device__ __forceinline__ limb_t warp_scan_down_same_weight(limb_t r, int lane,
 #pragma unroll
   for (int d = 1; d < 32; d *= 2) {
     const limb_t upper = __shfl_down_sync(0xffffffffu, r, d);
-    if (lane + d < 32) r = add_mod(mul_mod(upper, pow2[d], v), r, v);
+    if (lane + d < 32) r = add_mod(mont_mul(upper, pow2[d], v), r, v);
   }
   return r;
 }
@@ -98,7 +111,7 @@ __device__ __forceinline__ limb_t warp_scan_down_same_weight(limb_t r, int lane,
 /// still PARTIAL.
 __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state, int tile, int lane,
                                                       const TilePowers& powers, const LimbDivisor& v) {
-  RemainderMap nearer{1, 0};  // the tiles already walked, as one map
+  RemainderMap nearer{powers.w[0], 0};  // the tiles already walked, as one map (none: the identity)
   for (int window_end = tile - 1;; window_end -= 32) {
     const int idx = window_end - lane;
     typename RemainderTileState::StatusWord status;
@@ -110,7 +123,7 @@ __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state,
     if (idx < 0) value = 0;
     const unsigned stops = __ballot_sync(0xffffffffu, stop);
     const int last = stops ? __ffs(stops) - 1 : 31;  // lanes 0..last matter
-    limb_t sum = lane <= last ? mul_mod(value, powers.w[lane], v) : 0;
+    limb_t sum = lane <= last ? mont_mul(value, powers.w[lane], v) : 0;
 #pragma unroll
     for (int d = 16; d >= 1; d /= 2) sum = add_mod(sum, __shfl_xor_sync(0xffffffffu, sum, d), v);
     nearer = compose({stops ? limb_t{0} : powers.w[last + 1], sum}, nearer, v);
@@ -118,40 +131,106 @@ __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state,
   }
 }
 
+/// (x_i >> twos) | (x_{i+1} << (64 - twos)) for 0 < twos < 64: limb i of
+/// x >> twos.
+__device__ __forceinline__ limb_t shifted_limb(limb_t lo, limb_t hi, int twos) {
+  return (lo >> twos) | (hi << (64 - twos));
+}
+
+/// Loads limbs [0, kTile) of a >> twos (zeros at and above `limbs` limbs of
+/// a) into the padded shared buffer with 16-byte accesses; a shift takes
+/// one more limb a pair. Every tile but the top one (scan position 0) is
+/// full and has limbs above it, so `fast` (a full tile, aligned) skips the
+/// bounds checks.
+template <class Policy>
+__device__ __forceinline__ void load_tile(limb_t* buf, const limb_t* a, std::size_t limbs, int twos, bool fast) {
+  limb_t* const mine = buf + Policy::padded(2 * threadIdx.x);
+  if (fast) {
+#pragma unroll
+    for (int k = 0; k < Policy::kItems / 2; ++k) {
+      const int i = 2 * (k * Policy::kThreads + threadIdx.x);
+      const ulonglong2 v = __ldg(reinterpret_cast<const ulonglong2*>(a + i));
+      limb_t* slot = mine + k * Policy::kPairStride;
+      if (twos) {
+        const limb_t above = __ldg(a + i + 2);
+        slot[0] = shifted_limb(v.x, v.y, twos);
+        slot[1] = shifted_limb(v.y, above, twos);
+      } else {
+        slot[0] = v.x;
+        slot[1] = v.y;
+      }
+    }
+    return;
+  }
+  const bool vec = aligned16(a);
+#pragma unroll
+  for (int k = 0; k < Policy::kItems / 2; ++k) {
+    const int i = 2 * (k * Policy::kThreads + threadIdx.x);
+    limb_t lo, hi;
+    load_pair(a, i, limbs, vec, lo, hi);
+    if (twos) {
+      const limb_t above = i + 2 < limbs ? a[i + 2] : 0;
+      lo = shifted_limb(lo, hi, twos);
+      hi = shifted_limb(hi, above, twos);
+    }
+    limb_t* slot = mine + k * Policy::kPairStride;
+    slot[0] = lo;
+    slot[1] = hi;
+  }
+}
+
+template <class Policy>
+__device__ __forceinline__ void store_tile(limb_t* q, const limb_t* buf, std::size_t limbs, bool fast) {
+  if (fast) {
+#pragma unroll
+    for (int k = 0; k < Policy::kItems / 2; ++k) {
+      const int i = 2 * (k * Policy::kThreads + threadIdx.x);
+      const limb_t* slot = buf + Policy::padded(2 * threadIdx.x) + k * Policy::kPairStride;
+      *reinterpret_cast<ulonglong2*>(q + i) = make_ulonglong2(slot[0], slot[1]);
+    }
+    return;
+  }
+  const bool vec = aligned16(q);
+#pragma unroll
+  for (int k = 0; k < Policy::kItems / 2; ++k) {
+    const int i = 2 * (k * Policy::kThreads + threadIdx.x);
+    const limb_t* slot = buf + Policy::padded(2 * threadIdx.x) + k * Policy::kPairStride;
+    store_pair(q, i, limbs, vec, slot[0], slot[1]);
+  }
+}
+
 /// q[0..n) = floor(a / d) (unless q is nullptr), and the remainder a mod d
-/// into words.slots[kSlotFound] and, unless r_out is nullptr, r_out[0].
-/// kSlotSize receives the quotient's normalized size, or with
-/// `publish_remainder_size` the remainder's (0 or 1). Requires n >= 1;
-/// items = item_powers(d), scan = scan_powers(kItems, d), powers =
-/// tile_powers(kTile, d). Blocks run most significant tile first
+/// into words.slots[kSlotFound] and, unless r_out is nullptr, r_out[0],
+/// for d = v.d 2^twos with v.d odd: the scan divides a >> twos by v.d (the
+/// same quotient) and the remainder is (that remainder << twos) + the low
+/// twos bits of a. kSlotSize receives the quotient's normalized size, or
+/// with `publish_remainder_size` the remainder's (0 or 1). Requires n >= 1
+/// and a normalized dividend (a[n-1] != 0, as every Integer's): then q has n
+/// limbs if a[n-1] >= d, else n - 1 (q[n-2] >= 1), and no limb search is
+/// needed. items = item_powers(v.d), scan = scan_powers(kItems, v.d),
+/// powers = tile_powers(kTile, v.d). Blocks run most significant tile first
 /// (blockIdx.x = scan position).
 template <class Policy = DivLimbPolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
     div_limb_kernel(limb_t* __restrict__ q, limb_t* __restrict__ r_out, const limb_t* __restrict__ a,
-                    std::size_t n, LimbDivisor v, ItemPowers items, ScanPowers scan, TilePowers powers,
+                    std::size_t n, LimbDivisor v, int twos, ItemPowers items, ScanPowers scan, TilePowers powers,
                     RemainderTileState tile_state, ResultWords words, bool publish_remainder_size) {
   extern __shared__ limb_t buf[];                 // Policy::kPadded limbs
   __shared__ limb_t warp_r[Policy::kWarps];       // each warp's remainder, then the warps' above it
   __shared__ limb_t warp_in[Policy::kWarps];      // the remainder entering each warp
-  __shared__ limb_t lane_weight[32];              // W^(31 - lane): the lanes above
+  __shared__ limb_t lane_weight[32];              // W^(32 - lane): the lanes down to this one
   __shared__ limb_t warp_weight[Policy::kWarps];  // W^(32 (kWarps - 1 - warp)): the warps above
 
   const int pos = blockIdx.x;  // scan position: 0 is the top tile
   const int tiles = gridDim.x;
   const std::size_t base = std::size_t(tiles - 1 - pos) * Policy::kTile;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  // Block-uniform: a full tile (every one below the top) of aligned vectors.
+  const bool fast = pos > 0 && aligned16(a + base) && (q == nullptr || aligned16(q + base));
 
   // 1. Load (16-byte accesses, zeros above n) and each thread's remainder.
-  const bool a_vec = aligned16(a + base);
-#pragma unroll
-  for (int k = 0; k < Policy::kItems / 2; ++k) {
-    const int i = 2 * (k * Policy::kThreads + threadIdx.x);
-    limb_t lo, hi;
-    load_pair(a + base, i, n - base, a_vec, lo, hi);
-    buf[Policy::padded(i)] = lo;
-    buf[Policy::padded(i + 1)] = hi;
-  }
-  if (threadIdx.x < 32) lane_weight[threadIdx.x] = scan.thread[31 - threadIdx.x];
+  load_tile<Policy>(buf, a + base, n - base, twos, fast);
+  if (threadIdx.x < 32) lane_weight[threadIdx.x] = scan.thread[32 - threadIdx.x];
   else if (threadIdx.x < 32 + Policy::kWarps)
     warp_weight[threadIdx.x - 32] = scan.warp[Policy::kWarps - 1 - (threadIdx.x - 32)];
   __syncthreads();
@@ -184,36 +263,25 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
       in = look_back_remainder(tile_state, pos, lane, powers, v);
       if (lane == 0) tile_state.SetInclusive(pos, apply({powers.w[1], r}, in, v));
     }
-    if (lane < Policy::kWarps) warp_in[lane] = add_mod(mul_mod(in, warp_weight[lane], v), warp_r[lane], v);
+    if (lane < Policy::kWarps) warp_in[lane] = add_mod(mont_mul(in, warp_weight[lane], v), warp_r[lane], v);
   }
   __syncthreads();
 
-  // 4. Divide this thread's limbs with its incoming remainder.
-  limb_t rn = add_mod(mul_mod(warp_in[warp], lane_weight[lane], v), excl_r, v) << v.shift;
-#pragma unroll
-  for (int j = Policy::kItems - 1; j >= 0; --j) mine[j] = div_step(rn, mine[j], v);
-  const limb_t remainder = rn >> v.shift;
-  const bool bottom = pos == tiles - 1 && threadIdx.x == 0;  // holds limb 0: the final remainder
-  if (bottom) {
+  // 4. The remainder leaving this thread's limbs (from the warp's incoming
+  // one through lanes 31..lane); with it the quotient limbs are an exact
+  // division (chunk_quotient).
+  const limb_t r_leaving = add_mod(mont_mul(warp_in[warp], lane_weight[lane], v), incl, v);
+  if (q) chunk_quotient(mine, Policy::kItems, r_leaving, v);
+  if (pos == tiles - 1 && threadIdx.x == 0) {  // holds limb 0: the final remainder
+    const limb_t remainder = twos ? r_leaving << twos | (a[0] & ((limb_t{1} << twos) - 1)) : r_leaving;
     if (r_out) r_out[0] = remainder;
     if (remainder) atomicMax(&words.slots[kSlotFound], static_cast<unsigned long long>(remainder));
+    if (publish_remainder_size && remainder) atomicMax(&words.slots[kSlotSize], 1ull);
   }
+  if (q && !publish_remainder_size && pos == 0 && threadIdx.x == (n - 1 - base) / Policy::kItems)
+    atomicMax(&words.slots[kSlotSize], a[n - 1] >= v.d << twos ? n : n - 1);
   __syncthreads();
-
-  unsigned long long top = 0;  // 1 + index of the highest nonzero quotient limb
-  if (q) {
-    const bool q_vec = aligned16(q + base);
-#pragma unroll
-    for (int k = 0; k < Policy::kItems / 2; ++k) {
-      const int i = 2 * (k * Policy::kThreads + threadIdx.x);
-      const limb_t lo = buf[Policy::padded(i)], hi = buf[Policy::padded(i + 1)];
-      store_pair(q + base, i, n - base, q_vec, lo, hi);
-      if (lo != 0 && base + i < n) top = base + i + 1;
-      if (hi != 0 && base + i + 1 < n) top = base + i + 2;
-    }
-  }
-  if (publish_remainder_size) top = bottom && remainder != 0;
-  block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
+  if (q) store_tile<Policy>(q + base, buf, n - base, fast);
   words.publish_when_last();
 }
 

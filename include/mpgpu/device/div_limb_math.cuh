@@ -1,9 +1,15 @@
 // Per-thread arithmetic modulo one limb for the single-limb division scan
 // (div_limb.cuh): a divisor with its precomputed reciprocal, the 2-by-1
 // division of Moller and Granlund ("Improved division by invariant
-// integers", 2011, algorithm 4), products mod d, and the affine maps
-// x -> x*w + r (mod d) that the scan composes. No hardware division: the
-// reciprocal is computed once on the host.
+// integers", 2011, algorithm 4), Montgomery products by known weights, the
+// affine maps x -> x*w + r (mod d) that the scan composes, and the exact
+// division that turns a run's remainders into its quotient. No hardware
+// division: reciprocals and inverses are computed once on the host.
+//
+// The scan runs with an odd divisor only (an even d = odd 2^t divides a >> t
+// by odd instead; div_limb.cuh): then Montgomery products (two products and
+// a conditional add, where a product mod d by 2-by-1 division takes three
+// and two corrections) and Hensel's exact division apply.
 //
 // Host and device compile the same code (MPGPU_HD), so the host test
 // (tests/integer/div_limb_math.cpp) checks exactly what the kernel runs.
@@ -17,12 +23,14 @@
 namespace mpgpu::device {
 
 /// A divisor d != 0 normalized for 2-by-1 division: dn = d << shift has its
-/// top bit set and inv = floor((2^128 - 1) / dn) - 2^64.
+/// top bit set and inv = floor((2^128 - 1) / dn) - 2^64; for odd d also
+/// d_inv = d^-1 mod 2^64 (Montgomery products, exact division), else 0.
 struct LimbDivisor {
   limb_t d;
   limb_t dn;
   limb_t inv;
   int shift;
+  limb_t d_inv;
 };
 
 /// floor((2^128 - 1) / dn) - 2^64 for dn with its top bit set (GMP's
@@ -38,6 +46,7 @@ inline LimbDivisor make_limb_divisor(limb_t d) {
   v.shift = limb::count_leading_zeros(d);
   v.dn = d << v.shift;
   v.inv = invert_limb(v.dn);
+  v.d_inv = d & 1 ? limb::inverse_odd(d) : 0;
   return v;
 }
 
@@ -73,13 +82,15 @@ MPGPU_HD limb_t div_step(limb_t& rn, limb_t u, const LimbDivisor& v) {
   return udiv_qrnnd_preinv(rn, nh, nl, v.dn, v.inv);
 }
 
-/// (a * b) mod d for a * b < d * 2^64 (e.g. a, b < d; or a <= 1).
-MPGPU_HD limb_t mul_mod(limb_t a, limb_t b, const LimbDivisor& v) {
-  limb_t hi;
-  const limb_t lo = limb::mul_wide(a, b, hi);  // hi < d
-  limb_t rn = hi << v.shift;  // < dn, low `shift` bits zero, as div_step needs
-  div_step(rn, lo, v);
-  return rn >> v.shift;
+/// a * b / 2^64 mod d for odd d and b < d: the product by a weight b kept
+/// in Montgomery form (b = w 2^64 mod d, to_montgomery) is a * w mod d.
+MPGPU_HD limb_t mont_mul(limb_t a, limb_t b, const LimbDivisor& v) {
+  return limb::montgomery_mul(a, b, v.d, v.d_inv);
+}
+
+/// w 2^64 mod d: a weight in the form mont_mul takes, on the host.
+inline limb_t to_montgomery(limb_t w, limb_t d) {
+  return static_cast<limb_t>((static_cast<unsigned __int128>(w) << 64) % d);
 }
 
 /// (a + b) mod d for a, b < d.
@@ -90,7 +101,8 @@ MPGPU_HD limb_t add_mod(limb_t a, limb_t b, const LimbDivisor& v) {
 
 /// x -> x*w + r (mod d): how a run of limbs turns the remainder coming in
 /// from above into the remainder going out below (w = 2^(64*len) mod d,
-/// r = the run's value mod d). {1, 0} is the identity, {0, x} the constant x.
+/// r = the run's value mod d). w is kept in Montgomery form (w 2^64 mod d),
+/// r plainly. {2^64 mod d, 0} is the identity, {0, x} the constant x.
 struct RemainderMap {
   limb_t w;
   limb_t r;
@@ -99,43 +111,59 @@ struct RemainderMap {
 /// The map of `upper` followed by `lower` (upper holds the more significant
 /// limbs, so the remainder passes through it first).
 MPGPU_HD RemainderMap compose(RemainderMap upper, RemainderMap lower, const LimbDivisor& v) {
-  return {mul_mod(upper.w, lower.w, v), add_mod(mul_mod(upper.r, lower.w, v), lower.r, v)};
+  return {mont_mul(upper.w, lower.w, v), add_mod(mont_mul(upper.r, lower.w, v), lower.r, v)};
 }
 
 /// The remainder out of a run with map m when x comes in.
-MPGPU_HD limb_t apply(RemainderMap m, limb_t x, const LimbDivisor& v) { return add_mod(mul_mod(x, m.w, v), m.r, v); }
+MPGPU_HD limb_t apply(RemainderMap m, limb_t x, const LimbDivisor& v) { return add_mod(mont_mul(x, m.w, v), m.r, v); }
 
 /// Most limbs a thread of the division scan owns (ItemPowers' capacity).
 inline constexpr int kMaxDivItems = 32;
 
-/// 2^(64 j) mod d for j < kMaxDivItems: the weights of a thread's limbs
-/// (a kernel parameter, 256 bytes).
+/// 2^(64 j) mod d for j < kMaxDivItems: the weights of a thread's limbs;
+/// and 2^(64 k) mod d for k = 0, 1, 2 in Montgomery form, to reduce a
+/// three-word sum (a kernel parameter, 280 bytes).
 struct ItemPowers {
   limb_t c[kMaxDivItems];
+  limb_t fold[3];
 };
 
 /// The remainder of the `items` limbs u[0..items) (u[0] least significant)
-/// as one dot product sum u[j] (2^(64 j) mod d): independent products, then
-/// three division steps, where Horner takes `items` dependent steps. The
-/// sum is below items * 2^128 <= 2^133, three words.
+/// by an odd d as one dot product s = sum u[j] (2^(64 j) mod d):
+/// independent products, where Horner takes `items` dependent steps. The
+/// sum is below items * 2^128 <= 2^133, three words s0 + s1 2^64 + s2 2^128,
+/// reduced by one Montgomery product per word.
 MPGPU_HD limb_t chunk_remainder(const limb_t* u, int items, const ItemPowers& powers, const LimbDivisor& v) {
   limb_t s0 = 0, s1 = 0, s2 = 0;
-  for (int j = 0; j < items; ++j) {
-    limb_t hi;
-    const limb_t lo = limb::mul_wide(u[j], powers.c[j], hi);
-    const limb_t c0 = limb::add_with_carry(s0, lo, 0, s0);
-    const limb_t c1 = limb::add_with_carry(s1, hi, static_cast<unsigned>(c0), s1);
-    s2 += c1;
-  }
-  limb_t rn = 0;
-  div_step(rn, s2, v);
-  div_step(rn, s1, v);
-  div_step(rn, s0, v);
-  return rn >> v.shift;
+  for (int j = 0; j < items; ++j) limb::mul_accumulate(u[j], powers.c[j], s0, s1, s2);
+  const limb_t low = add_mod(mont_mul(s0, powers.fold[0], v), mont_mul(s1, powers.fold[1], v), v);
+  return add_mod(low, mont_mul(s2, powers.fold[2], v), v);
 }
 
-/// w^0 .. w^32 mod d, w = 2^(64*kTile) mod d (the weight of every PARTIAL
-/// tile of the look-back): a kernel parameter (264 bytes).
+/// The quotient of a run of `items` limbs u[0..items) (u[0] least
+/// significant) by an odd d when the remainder r_in comes in from above and
+/// r_out goes out below, in place: u becomes floor((r_in B^items + u) / d),
+/// B = 2^64. With both remainders known the division is exact,
+///   r_in B^items + u - r_out = Q d, Q < B^items (as r_in < d),
+/// so Q = (u - r_out) d^-1 mod B^items, which needs neither r_in nor the
+/// limbs above: Hensel's exact division from the low end (Jebelean; GMP's
+/// mpn_divexact_1), q_j = (u_j - c) d^-1 mod B, then c = hi(q_j d) +
+/// borrow, starting from c = r_out. One low and one high product a limb,
+/// where a 2-by-1 division step from the top takes a full product, a low
+/// one and two corrections. c stays <= d, so c = hi + borrow never wraps.
+MPGPU_HD void chunk_quotient(limb_t* u, int items, limb_t r_out, const LimbDivisor& v) {
+  limb_t c = r_out;
+  for (int j = 0; j < items; ++j) {
+    const limb_t x = u[j];
+    const limb_t q = (x - c) * v.d_inv;
+    c = limb::mul_hi(q, v.d) + (x < c);
+    u[j] = q;
+  }
+}
+
+/// (w^0 .. w^32) 2^64 mod d, w = 2^(64*kTile) mod d (the weight of every
+/// PARTIAL tile of the look-back, in Montgomery form): a kernel parameter
+/// (264 bytes).
 struct TilePowers {
   limb_t w[33];
 };
@@ -149,7 +177,7 @@ struct TilePowers {
 MPGPU_HD RemainderMap window_map(const limb_t* value, int last, bool inclusive, const TilePowers& powers,
                                  const LimbDivisor& v) {
   limb_t sum = 0;
-  for (int l = 0; l <= last; ++l) sum = add_mod(sum, mul_mod(value[l], powers.w[l], v), v);
+  for (int l = 0; l <= last; ++l) sum = add_mod(sum, mont_mul(value[l], powers.w[l], v), v);
   return {inclusive ? limb_t{0} : powers.w[last + 1], sum};
 }
 
@@ -164,45 +192,47 @@ inline limb_t limb_power_mod(std::uint64_t limbs, limb_t d) {
   return acc;
 }
 
-/// out[j] = w^j mod d for j < count, on the host.
-inline void powers_mod(limb_t w, limb_t d, limb_t* out, int count) {
+/// out[j] = w^j mod d for j < count, on the host; in Montgomery form
+/// (w^j 2^64 mod d) when `montgomery`.
+inline void powers_mod(limb_t w, limb_t d, limb_t* out, int count, bool montgomery = false) {
   using u128 = unsigned __int128;
   limb_t acc = 1 % d;
   for (int j = 0; j < count; ++j) {
-    out[j] = acc;
+    out[j] = montgomery ? to_montgomery(acc, d) : acc;
     acc = static_cast<limb_t>(u128{acc} * w % d);
   }
 }
 
-/// The ItemPowers of d, on the host.
+/// The ItemPowers of odd d, on the host.
 inline ItemPowers item_powers(limb_t d) {
   ItemPowers t{};
   powers_mod(limb_power_mod(1, d), d, t.c, kMaxDivItems);
+  powers_mod(limb_power_mod(1, d), d, t.fold, 3, true);
   return t;
 }
 
-/// The weights of the block scan of the division (every thread's run has
-/// kItems limbs, so its map has the weight W = 2^(64 kItems) mod d, and a
-/// warp's W^32): thread[j] = W^j, warp[j] = W^(32 j), j <= 32. With the
-/// weights known, a scan step is one product mod d, not a composition of
-/// two maps (two products).
+/// The weights of the block scan of the division, in Montgomery form (every
+/// thread's run has kItems limbs, so its map has the weight W = 2^(64
+/// kItems) mod d, and a warp's W^32): thread[j] = W^j, warp[j] = W^(32 j),
+/// j <= 32. With the weights known, a scan step is one product mod d, not a
+/// composition of two maps (two products).
 struct ScanPowers {
   limb_t thread[33];
   limb_t warp[33];
 };
 
-/// The ScanPowers for runs of `items` limbs, on the host.
+/// The ScanPowers for runs of `items` limbs and odd d, on the host.
 inline ScanPowers scan_powers(std::uint64_t items, limb_t d) {
   ScanPowers t{};
-  powers_mod(limb_power_mod(items, d), d, t.thread, 33);
-  powers_mod(limb_power_mod(32 * items, d), d, t.warp, 33);
+  powers_mod(limb_power_mod(items, d), d, t.thread, 33, true);
+  powers_mod(limb_power_mod(32 * items, d), d, t.warp, 33, true);
   return t;
 }
 
-/// The TilePowers of w = 2^(64*tile_limbs) mod d, on the host.
+/// The TilePowers of w = 2^(64*tile_limbs) mod d for odd d, on the host.
 inline TilePowers tile_powers(std::uint64_t tile_limbs, limb_t d) {
   TilePowers t{};
-  powers_mod(limb_power_mod(tile_limbs, d), d, t.w, 33);
+  powers_mod(limb_power_mod(tile_limbs, d), d, t.w, 33, true);
   return t;
 }
 

@@ -26,9 +26,7 @@ struct PrimeField64 {
   /// The field mod p (p odd; prime for inv() to be an inverse). Set-up only:
   /// one `%` and 64 modular doublings.
   static MPGPU_HD PrimeField64 make(word p) {
-    word inv = p;  // p * p == 1 mod 8: correct to 3 bits
-    for (int i = 0; i < 5; ++i) inv *= 2u - p * inv;  // Newton: 3 -> ... -> 96 bits
-    PrimeField64 f{p, inv, (word{0} - p) % p, 0};    // (2^64 - p) mod p == 2^64 mod p
+    PrimeField64 f{p, limb::inverse_odd(p), (word{0} - p) % p, 0};  // (2^64 - p) mod p == 2^64 mod p
     word r2 = f.r1;
     for (int i = 0; i < 64; ++i) r2 = f.add(r2, r2);  // R * 2^64 = R^2 mod p
     f.r2 = r2;
@@ -48,19 +46,9 @@ struct PrimeField64 {
   }
   MPGPU_HD word neg(word a) const { return a == 0 ? 0 : p - a; }
 
-  /// a * b / 2^64 mod p, for a * b < p * 2^64. Same argument as
-  /// PrimeField32::mont_mul: with m = lo(a*b) * p^-1 mod 2^64 the low halves
-  /// of a*b and m*p agree, so the result is hi(a*b) - hi(m*p) in (-p, p),
-  /// fixed by one conditional add of p; no 129-bit sum, so p > 2^63 is fine.
-  MPGPU_HD word mont_mul(word a, word b) const {
-    word t_hi;
-    const word t_lo = limb::mul_wide(a, b, t_hi);
-    const word m = t_lo * p_inv;
-    word mp_hi;
-    limb::mul_wide(m, p, mp_hi);
-    const word r = t_hi - mp_hi;
-    return t_hi < mp_hi ? r + p : r;
-  }
+  /// a * b / 2^64 mod p, for a * b < p * 2^64 (limb::montgomery_mul; p >
+  /// 2^63 is fine).
+  MPGPU_HD word mont_mul(word a, word b) const { return limb::montgomery_mul(a, b, p, p_inv); }
   MPGPU_HD word to_mont(word a) const { return mont_mul(a, r2); }
   MPGPU_HD word from_mont(word a) const { return mont_mul(a, 1); }
 

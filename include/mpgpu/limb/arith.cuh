@@ -79,6 +79,36 @@ MPGPU_HD limb_t mul_wide(limb_t a, limb_t b, limb_t& hi) {
 #endif
 }
 
+/// High half of the 64x64 -> 128-bit product.
+MPGPU_HD limb_t mul_hi(limb_t a, limb_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(a, b);
+#else
+  return static_cast<limb_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+#endif
+}
+
+/// a^-1 mod 2^64 for odd a: Newton's x <- x (2 - a x) doubles the correct
+/// low bits, from 3 (a * a == 1 mod 8) past 64 in five steps.
+MPGPU_HD limb_t inverse_odd(limb_t a) {
+  limb_t x = a;
+  for (int i = 0; i < 5; ++i) x *= 2u - a * x;
+  return x;
+}
+
+/// a * b / 2^64 mod m for odd m and a * b < m * 2^64 (e.g. b < m), given
+/// m_inv = m^-1 mod 2^64 (Montgomery's REDC). With q = lo(a*b) * m_inv the
+/// low halves of a*b and q*m agree, so the result is hi(a*b) - hi(q*m), in
+/// (-m, m), fixed by one conditional add of m: no 129-bit sum, so m > 2^63
+/// is fine.
+MPGPU_HD limb_t montgomery_mul(limb_t a, limb_t b, limb_t m, limb_t m_inv) {
+  limb_t t_hi;
+  const limb_t t_lo = mul_wide(a, b, t_hi);
+  const limb_t qm_hi = mul_hi(t_lo * m_inv, m);
+  const limb_t r = t_hi - qm_hi;
+  return t_hi < qm_hi ? r + m : r;
+}
+
 /// (c2:c1:c0) += a * b: a column accumulator of schoolbook products (the
 /// caller keeps the sum below 2^192).
 MPGPU_HD void mul_accumulate(limb_t a, limb_t b, limb_t& c0, limb_t& c1, limb_t& c2) {
