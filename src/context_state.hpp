@@ -39,11 +39,17 @@ struct ContextState {
   // every slot is taken the oldest can be read and its slot reclaimed.
   std::vector<cuda::PendingWords*> slot_owner;
   std::uint64_t sequence = 0;    // numbers operations for the "done" word
-  // Tile statuses of the scan add on the context's stream (cuda/add_sub.cu):
-  // zeroed once, each operation tags its statuses with a new epoch.
-  void* carry_tiles = nullptr;  // owned (CUDA), carry_tiles_count words
-  std::size_t carry_tiles_count = 0;
-  std::uint32_t carry_epoch = 0;
+  // Tile statuses of the one-pass scans on the context's stream
+  // (cuda/epoch_tiles.hpp): zeroed once, each operation tags its statuses
+  // with a new epoch. One buffer per word layout, so that no scan reads
+  // another's data as a tag.
+  struct EpochTileBuffer {
+    void* words = nullptr;  // owned (CUDA, pool memory)
+    std::size_t bytes = 0;
+    std::uint32_t epoch = 0;
+  };
+  EpochTileBuffer carry_tiles;      // scan add (device/carry_tiles.cuh)
+  EpochTileBuffer remainder_tiles;  // single-limb division (device/remainder_tiles.cuh)
   std::size_t total_memory = 0;  // bytes of device memory
   std::recursive_mutex mutex;    // guards the word slots and caches across threads
   // Device twiddles of the public NTT, per (prime, log2 length), made on

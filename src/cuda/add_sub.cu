@@ -3,6 +3,7 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/epoch_tiles.hpp"
 #include "cuda/words.cuh"
 #include "mpgpu/device/limb_search.cuh"
 #include "mpgpu/device/scan_add.cuh"
@@ -13,47 +14,6 @@ namespace {
 
 using Policy = device::ScanAddPolicy;
 
-/// Tile statuses for a scan over `tiles` tiles. On the context's own stream
-/// (operations there never overlap) they come from the context's buffer,
-/// zeroed once and tagged with a new epoch per operation: no allocation and
-/// no initialization launch. On other streams, a zeroed private buffer,
-/// freed after the kernel (stream-ordered).
-class TileStatuses {
- public:
-  TileStatuses(ContextState& st, Stream s, std::size_t tiles) : st_(st), s_(s) {
-    if (tiles <= 1) return;  // one tile needs no look-back
-    const std::size_t bytes = tiles * sizeof(unsigned long long);
-    if (s != st.stream) {
-      private_ = allocate(st, s, bytes);
-      MPGPU_CUDA_CHECK(cudaMemsetAsync(private_, 0, bytes, s));
-      tiles_ = {static_cast<unsigned long long*>(private_), 1};
-      return;
-    }
-    if (tiles > st.carry_tiles_count || st.carry_epoch == UINT32_MAX) {
-      std::size_t count = std::max<std::size_t>(tiles, 2 * st.carry_tiles_count);
-      if (tiles > st.carry_tiles_count) {
-        void* fresh = allocate(st, s, count * sizeof(unsigned long long));
-        deallocate(st, s, st.carry_tiles);
-        st.carry_tiles = fresh;
-        st.carry_tiles_count = count;
-      }
-      MPGPU_CUDA_CHECK(cudaMemsetAsync(st.carry_tiles, 0, st.carry_tiles_count * sizeof(unsigned long long), s));
-      st.carry_epoch = 0;
-    }
-    tiles_ = {static_cast<unsigned long long*>(st.carry_tiles), ++st.carry_epoch};
-  }
-  TileStatuses(const TileStatuses&) = delete;
-  TileStatuses& operator=(const TileStatuses&) = delete;
-  ~TileStatuses() { deallocate(st_, s_, private_); }  // stream-ordered: after the kernel
-  device::CarryTiles get() const { return tiles_; }
-
- private:
-  ContextState& st_;
-  Stream s_;
-  void* private_ = nullptr;
-  device::CarryTiles tiles_{nullptr, 0};
-};
-
 /// Queues the scan add/sub of a and b into r as the last kernel of the
 /// operation `ow` (a.size >= 1).
 template <bool kSubtract>
@@ -62,9 +22,10 @@ void queue_scan_add(ContextState& st, Stream s, OpWords& ow, limb_t* r, Operand 
   const std::size_t tiles = (a.size + Policy::kTile - 1) / Policy::kTile;
   if (tiles > static_cast<std::size_t>(INT32_MAX))
     throw Overflow("mpgpu: add/sub of " + std::to_string(a.size) + " limbs exceeds the tile count limit");
-  TileStatuses statuses(st, s, tiles);
+  EpochTiles statuses(st, s, st.carry_tiles, tiles, sizeof(unsigned long long));
+  const device::CarryTiles carry{static_cast<unsigned long long*>(statuses.words()), statuses.epoch()};
   device::scan_add_kernel<kSubtract><<<static_cast<unsigned>(tiles), Policy::kThreads, 0, s>>>(
-      r, a.limbs, a.size, b, statuses.get(), ow.words(), order_from_slot);
+      r, a.limbs, a.size, b, carry, ow.words(), order_from_slot);
   MPGPU_CHECK_LAUNCH("scan_add_kernel");
 }
 

@@ -43,9 +43,10 @@ void destroy_context(ContextState& st) noexcept {
   if (st.stream) cudaStreamSynchronize(st.stream);
   for (auto& entry : st.ntt_twiddles) cudaFree(entry.second);
   st.ntt_twiddles.clear();
-  if (st.carry_tiles) cudaFreeAsync(st.carry_tiles, st.stream);  // pool memory
-  st.carry_tiles = nullptr;
-  st.carry_tiles_count = 0;
+  for (ContextState::EpochTileBuffer* b : {&st.carry_tiles, &st.remainder_tiles}) {
+    if (b->words) cudaFreeAsync(b->words, st.stream);  // pool memory
+    *b = {};
+  }
   free_word_slots(st);
   if (st.stream) cudaStreamDestroy(st.stream);
   st.stream = nullptr;

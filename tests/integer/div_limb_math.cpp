@@ -30,6 +30,19 @@ std::vector<limb_t> divisors(Operands& gen) {
   return v;
 }
 
+/// 2^(64*limbs) mod d and w 2^64 mod d by 128-bit arithmetic: the
+/// references for the tables, which the library builds by Montgomery
+/// products.
+limb_t limb_power_mod(std::uint64_t limbs, limb_t d) {
+  limb_t base = static_cast<limb_t>((u128{1} << 64) % d), acc = 1 % d;
+  for (; limbs; limbs >>= 1) {
+    if (limbs & 1) acc = static_cast<limb_t>(u128{acc} * base % d);
+    base = static_cast<limb_t>(u128{base} * base % d);
+  }
+  return acc;
+}
+limb_t to_montgomery(limb_t w, limb_t d) { return static_cast<limb_t>((u128{w} << 64) % d); }
+
 /// The odd ones (the scan's arithmetic mod d takes odd d only).
 std::vector<limb_t> odd_divisors(Operands& gen) {
   std::vector<limb_t> v;
@@ -63,6 +76,23 @@ TEST(DivLimbMath, DivStepMatches128BitDivision) {
   }
 }
 
+// Every entry of the kernel's weight tables against 128-bit arithmetic.
+TEST(DivLimbMath, TablesMatch128BitPowers) {
+  Operands gen(67);
+  for (limb_t d : odd_divisors(gen)) {
+    const ItemPowers ip = item_powers(d);
+    const ScanPowers sp = scan_powers(16, d);
+    const TilePowers tp = tile_powers(4096, d);
+    for (int j = 0; j < kMaxDivItems; ++j) ASSERT_EQ(ip.c[j], limb_power_mod(j, d)) << d << " c " << j;
+    for (int k = 0; k < 3; ++k) ASSERT_EQ(ip.fold[k], to_montgomery(limb_power_mod(k, d), d)) << d << " fold " << k;
+    for (int j = 0; j <= 32; ++j) {
+      ASSERT_EQ(sp.thread[j], to_montgomery(limb_power_mod(16 * j, d), d)) << d << " thread " << j;
+      ASSERT_EQ(sp.warp[j], to_montgomery(limb_power_mod(512 * j, d), d)) << d << " warp " << j;
+      ASSERT_EQ(tp.w[j], to_montgomery(limb_power_mod(4096 * j, d), d)) << d << " tile " << j;
+    }
+  }
+}
+
 // A thread's remainder as a dot product with the powers 2^(64 j) mod d
 // (what the kDot policies run) equals Horner's chain of divisions, for every
 // chunk length up to kMaxDivItems, with all-ones limbs (the largest sum).
@@ -77,7 +107,7 @@ TEST(DivLimbMath, ChunkRemainderIsHorner) {
         for (int j = 0; j < items; ++j) u[j] = trial == 0 ? ~0ull : gen.limb();
         limb_t rn = 0;
         for (int j = items - 1; j >= 0; --j) div_step(rn, u[j], v);
-        ASSERT_EQ(chunk_remainder(u, items, powers, v), rn >> v.shift) << "d=" << d << " items=" << items;
+        ASSERT_EQ(chunk_remainder(u, items, 0, 0, powers, v), rn >> v.shift) << "d=" << d << " items=" << items;
       }
     }
   }
@@ -133,18 +163,16 @@ void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std
   const std::size_t tiles = (n + tile - 1) / tile;
   const limb_t w_tile = to_montgomery(limb_power_mod(tile, odd), odd);
   q.assign(n, 0);
-  auto shifted = [&](std::size_t i) {  // limb i of a >> twos
-    const limb_t lo = i < n ? a[i] : 0, hi = i + 1 < n ? a[i + 1] : 0;
-    return twos ? (lo >> twos) | (hi << (64 - twos)) : lo;
-  };
+  auto limb_at = [&](std::size_t i) { return i < n ? a[i] : 0; };
   std::vector<limb_t> inclusive(tiles), partial(tiles);
   for (std::size_t pos = 0; pos < tiles; ++pos) {  // in scan order, as the blocks
     const std::size_t base = (tiles - 1 - pos) * tile;
-    std::vector<limb_t> own(threads), incl_r(threads), warp_total(32, 0);
+    std::vector<limb_t> own(threads), incl_r(threads), warp_total(32, 0), above(threads);
     std::vector<std::vector<limb_t>> chunk(threads, std::vector<limb_t>(items));
-    for (int t = 0; t < threads; ++t) {
-      for (int j = 0; j < items; ++j) chunk[t][j] = shifted(base + std::size_t(t) * items + j);
-      own[t] = chunk_remainder(chunk[t].data(), items, ip, v);
+    for (int t = 0; t < threads; ++t) {  // unshifted runs, read shifted (run_limb)
+      for (int j = 0; j < items; ++j) chunk[t][j] = limb_at(base + std::size_t(t) * items + j);
+      above[t] = limb_at(base + std::size_t(t + 1) * items);
+      own[t] = chunk_remainder(chunk[t].data(), items, above[t], twos, ip, v);
     }
     for (int w = 0; w < warps; ++w) {
       const std::vector<limb_t> incl =
@@ -175,7 +203,7 @@ void emulate(const std::vector<limb_t>& a, limb_t d, int threads, int items, std
       const limb_t w_excl = w < warps - 1 ? w_incl[w + 1] : 0;
       const limb_t warp_in = add_mod(mont_mul(tile_in, sp.warp[warps - 1 - w], v), w_excl, v);
       const limb_t r_leaving = add_mod(mont_mul(warp_in, sp.thread[32 - lane], v), incl_r[t], v);
-      chunk_quotient(chunk[t].data(), items, r_leaving, v);
+      chunk_quotient(chunk[t].data(), items, above[t], twos, r_leaving, v);
       for (int j = 0; j < items; ++j) {
         const std::size_t i = base + std::size_t(t) * items + j;
         if (i < n) q[i] = chunk[t][j];
@@ -199,7 +227,7 @@ TEST(DivLimbMath, ChunkQuotientIsTheLongDivision) {
         const limb_t r_in = trial < 3 ? d - 1 : gen.limb() % d;
         limb_t rn = r_in << v.shift;
         for (int j = items - 1; j >= 0; --j) want[j] = div_step(rn, u[j], v);
-        chunk_quotient(u, items, rn >> v.shift, v);
+        chunk_quotient(u, items, 0, 0, rn >> v.shift, v);
         for (int j = 0; j < items; ++j) ASSERT_EQ(u[j], want[j]) << "d=" << d << " items=" << items << " limb " << j;
       }
     }

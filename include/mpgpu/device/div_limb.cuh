@@ -2,9 +2,9 @@
 // (seed 001 section 7.1, as a decoupled look-back scan).
 //
 // The divisor is odd here: an even d = odd 2^t divides a >> t by odd (the
-// same quotient; the tile loads shift on the fly) and the remainder is put
-// back together at the end, so all arithmetic mod d is Montgomery products
-// and exact division (div_limb_math.cuh).
+// same quotient; each thread reads its run shifted, run_limb) and the
+// remainder is put back together at the end, so all arithmetic mod d is
+// Montgomery products and exact division (div_limb_math.cuh).
 //
 // The remainder entering a run of limbs from above is all that couples the
 // runs: a run of len limbs with value V maps an incoming remainder x to
@@ -20,7 +20,7 @@
 //      tile's remainder as a PARTIAL status (its weight 2^(64*kTile) mod d is
 //      the same for every tile, so only the remainder is stored);
 //   3. warp 0 finds the remainder entering the tile by looking back over the
-//      tiles above (cub::ScanTileState), publishes INCLUSIVE (the remainder
+//      tiles above (RemainderTiles), publishes INCLUSIVE (the remainder
 //      leaving the tile), hands each warp its incoming remainder;
 //   4. each thread finds the remainder leaving its limbs; with it, its
 //      quotient limbs are an exact division, done from the low end with
@@ -38,26 +38,26 @@
 // looks back are what limit it, not the look-back's walk.
 #pragma once
 
-#include <cub/agent/single_pass_scan_operators.cuh>
-
 #include "mpgpu/device/div_limb_math.cuh"
 #include "mpgpu/device/limb_pairs.cuh"
+#include "mpgpu/device/remainder_tiles.cuh"
 #include "mpgpu/device/result_words.cuh"
 
 namespace mpgpu::device {
 
-/// Tuning of the division scan: 256 threads of 16 limbs (tiles of 4096
-/// limbs, 34 KiB of shared memory), registers capped for 6 blocks per SM.
-struct DivLimbPolicy {
-  static constexpr int kThreads = 256;
-  static constexpr int kItems = 16;
-  static constexpr int kMinBlocks = 6;
+/// Tuning of the division scan: kThreads threads of kItems limbs a tile,
+/// registers capped for kMinBlocks blocks per SM.
+template <int kThreads_, int kItems_, int kMinBlocks_>
+struct DivLimbPolicyOf {
+  static constexpr int kThreads = kThreads_;
+  static constexpr int kItems = kItems_;
+  static constexpr int kMinBlocks = kMinBlocks_;
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kTile = kThreads * kItems;
   // One pad limb after every kItems: thread t's chunk starts at bank
   // 2 (kItems + 1) t mod 32, so a half-warp's 8-byte reads hit distinct
   // bank pairs.
-  static constexpr int kPadded = kTile + kTile / kItems;
+  static constexpr int kPadded = kTile + kTile / kItems;  // then one slot: the limb above the tile
   __host__ __device__ static constexpr int padded(int i) { return i + i / kItems; }
   // The pair k * kThreads + t of a tile (limbs 2 (k kThreads + t) and the
   // next) sits at padded(2 t) + k * kPairStride: a per-thread base and
@@ -69,30 +69,30 @@ struct DivLimbPolicy {
   static_assert(kThreads >= 32 + kWarps, "the weight tables are filled in one step");
 };
 
-using RemainderTileState = cub::ScanTileState<unsigned long long>;
-
-/// Marks every tile's status invalid before the look-back.
-template <class TileState>
-__global__ void init_remainder_tile_state(TileState state, int num_tiles) {
-  state.InitializeStatus(num_tiles);
-}
+/// 256 threads of 16 limbs (tiles of 4096 limbs, 34 KiB of shared memory),
+/// 6 blocks per SM.
+using DivLimbPolicy = DivLimbPolicyOf<256, 16, 6>;
 
 /// Spin pause between polls of a predecessor's status.
 struct DivPause {
   __device__ void operator()() const { __nanosleep(20); }
 };
 
-/// Inclusive scan from lane 31 down of remainders whose runs all have the
-/// same weight W (pow2[d] = W^d for d = 1, 2, 4, 8, 16): lane l gets
-/// sum_{m >= l} r_m W^(m - l) mod d. At step d a lane's own part covers
-/// exactly d lanes, so composing with the part above is one product.
-template <class Powers>
+/// Inclusive scan from lane kLanes - 1 down (within each group of kLanes
+/// lanes, a power of two <= 32) of remainders whose runs all have the same
+/// weight W (pow2[d] = W^d for d = 1, 2, 4, ...): lane l gets
+/// sum_{l <= m < kLanes} r_m W^(m - l) mod d. At step d a lane's own part
+/// covers exactly d lanes, so composing with the part above is one product.
+/// The scan across a block's warps takes log2(kWarps) steps, not 5: it is
+/// on the path every warp of the block waits for.
+template <int kLanes = 32, class Powers>
 __device__ __forceinline__ limb_t warp_scan_down_same_weight(limb_t r, int lane, const Powers& pow2,
                                                              const LimbDivisor& v) {
+  static_assert(kLanes >= 1 && kLanes <= 32 && (kLanes & (kLanes - 1)) == 0, "a power of two up to 32");
 #pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    const limb_t upper = __shfl_down_sync(0xffffffffu, r, d);
-    if (lane + d < 32) r = add_mod(mont_mul(upper, pow2[d], v), r, v);
+  for (int d = 1; d < kLanes; d *= 2) {
+    const limb_t upper = __shfl_down_sync(0xffffffffu, r, d, kLanes);
+    if (lane % kLanes + d < kLanes) r = add_mod(mont_mul(upper, pow2[d], v), r, v);
   }
   return r;
 }
@@ -109,18 +109,16 @@ __device__ __forceinline__ limb_t warp_scan_down_same_weight(limb_t r, int lane,
 /// levels of two products each (and a walk lane by lane up to 31 dependent
 /// compositions); a look-back crosses many windows while the tiles above are
 /// still PARTIAL.
-__device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state, int tile, int lane,
+__device__ __forceinline__ limb_t look_back_remainder(const RemainderTiles& tiles, int tile, int lane,
                                                       const TilePowers& powers, const LimbDivisor& v) {
   RemainderMap nearer{powers.w[0], 0};  // the tiles already walked, as one map (none: the identity)
   for (int window_end = tile - 1;; window_end -= 32) {
     const int idx = window_end - lane;
-    typename RemainderTileState::StatusWord status;
-    unsigned long long value;
-    // Indices below 0 read CUB's padding ("out of bounds"); tile 0 is always
-    // INCLUSIVE, so the walk stops at or before it anyway.
-    state.WaitForValid(idx, status, value, DivPause{});
-    const bool stop = idx < 0 || status == typename RemainderTileState::StatusWord(cub::SCAN_TILE_INCLUSIVE);
-    if (idx < 0) value = 0;
+    unsigned kind;
+    limb_t value;
+    // Tile 0 is always INCLUSIVE, so the walk stops at or before it.
+    tiles.wait_for_valid(idx, kind, value, DivPause{});
+    const bool stop = kind != RemainderTiles::kPartial;
     const unsigned stops = __ballot_sync(0xffffffffu, stop);
     const int last = stops ? __ffs(stops) - 1 : 31;  // lanes 0..last matter
     limb_t sum = lane <= last ? mont_mul(value, powers.w[lane], v) : 0;
@@ -131,51 +129,36 @@ __device__ __forceinline__ limb_t look_back_remainder(RemainderTileState& state,
   }
 }
 
-/// (x_i >> twos) | (x_{i+1} << (64 - twos)) for 0 < twos < 64: limb i of
-/// x >> twos.
-__device__ __forceinline__ limb_t shifted_limb(limb_t lo, limb_t hi, int twos) {
-  return (lo >> twos) | (hi << (64 - twos));
-}
-
-/// Loads limbs [0, kTile) of a >> twos (zeros at and above `limbs` limbs of
-/// a) into the padded shared buffer with 16-byte accesses; a shift takes
-/// one more limb a pair. Every tile but the top one (scan position 0) is
-/// full and has limbs above it, so `fast` (a full tile, aligned) skips the
-/// bounds checks.
+/// Loads limbs [0, kTile] of a (zeros at and above `limbs`) into the padded
+/// shared buffer, limb kTile (the one above the tile, which an even
+/// divisor's shift reads) into the extra slot at kPadded. Every tile but the
+/// top one (scan position 0) is full and has limbs above it, so `fast` (a
+/// full tile, aligned) skips the bounds checks and issues all its 16-byte
+/// loads before the first store to shared memory: one memory latency per
+/// tile, where a load, store, load chain waited for each in turn.
 template <class Policy>
-__device__ __forceinline__ void load_tile(limb_t* buf, const limb_t* a, std::size_t limbs, int twos, bool fast) {
+__device__ __forceinline__ void load_tile(limb_t* buf, const limb_t* a, std::size_t limbs, bool fast) {
   limb_t* const mine = buf + Policy::padded(2 * threadIdx.x);
+  if (threadIdx.x == 0) buf[Policy::kPadded] = fast || Policy::kTile < limbs ? a[Policy::kTile] : 0;
   if (fast) {
+    ulonglong2 v[Policy::kItems / 2];
+#pragma unroll
+    for (int k = 0; k < Policy::kItems / 2; ++k)
+      v[k] = __ldg(reinterpret_cast<const ulonglong2*>(a + 2 * (k * Policy::kThreads + threadIdx.x)));
 #pragma unroll
     for (int k = 0; k < Policy::kItems / 2; ++k) {
-      const int i = 2 * (k * Policy::kThreads + threadIdx.x);
-      const ulonglong2 v = __ldg(reinterpret_cast<const ulonglong2*>(a + i));
-      limb_t* slot = mine + k * Policy::kPairStride;
-      if (twos) {
-        const limb_t above = __ldg(a + i + 2);
-        slot[0] = shifted_limb(v.x, v.y, twos);
-        slot[1] = shifted_limb(v.y, above, twos);
-      } else {
-        slot[0] = v.x;
-        slot[1] = v.y;
-      }
+      mine[k * Policy::kPairStride] = v[k].x;
+      mine[k * Policy::kPairStride + 1] = v[k].y;
     }
     return;
   }
   const bool vec = aligned16(a);
 #pragma unroll
   for (int k = 0; k < Policy::kItems / 2; ++k) {
-    const int i = 2 * (k * Policy::kThreads + threadIdx.x);
     limb_t lo, hi;
-    load_pair(a, i, limbs, vec, lo, hi);
-    if (twos) {
-      const limb_t above = i + 2 < limbs ? a[i + 2] : 0;
-      lo = shifted_limb(lo, hi, twos);
-      hi = shifted_limb(hi, above, twos);
-    }
-    limb_t* slot = mine + k * Policy::kPairStride;
-    slot[0] = lo;
-    slot[1] = hi;
+    load_pair(a, 2 * (k * Policy::kThreads + threadIdx.x), limbs, vec, lo, hi);
+    mine[k * Policy::kPairStride] = lo;
+    mine[k * Policy::kPairStride + 1] = hi;
   }
 }
 
@@ -214,8 +197,8 @@ template <class Policy = DivLimbPolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
     div_limb_kernel(limb_t* __restrict__ q, limb_t* __restrict__ r_out, const limb_t* __restrict__ a,
                     std::size_t n, LimbDivisor v, int twos, ItemPowers items, ScanPowers scan, TilePowers powers,
-                    RemainderTileState tile_state, ResultWords words, bool publish_remainder_size) {
-  extern __shared__ limb_t buf[];                 // Policy::kPadded limbs
+                    RemainderTiles tile_state, ResultWords words, bool publish_remainder_size) {
+  extern __shared__ limb_t buf[];                 // Policy::kPadded + 1 limbs
   __shared__ limb_t warp_r[Policy::kWarps];       // each warp's remainder, then the warps' above it
   __shared__ limb_t warp_in[Policy::kWarps];      // the remainder entering each warp
   __shared__ limb_t lane_weight[32];              // W^(32 - lane): the lanes down to this one
@@ -229,39 +212,40 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
   const bool fast = pos > 0 && aligned16(a + base) && (q == nullptr || aligned16(q + base));
 
   // 1. Load (16-byte accesses, zeros above n) and each thread's remainder.
-  load_tile<Policy>(buf, a + base, n - base, twos, fast);
+  load_tile<Policy>(buf, a + base, n - base, fast);
   if (threadIdx.x < 32) lane_weight[threadIdx.x] = scan.thread[32 - threadIdx.x];
   else if (threadIdx.x < 32 + Policy::kWarps)
     warp_weight[threadIdx.x - 32] = scan.warp[Policy::kWarps - 1 - (threadIdx.x - 32)];
   __syncthreads();
   limb_t* mine = buf + Policy::padded(threadIdx.x * Policy::kItems);
-  const limb_t own_r = chunk_remainder(mine, Policy::kItems, items, v);
+  // The limb above this thread's run (the next run's first, or the one above
+  // the tile), read now: that run's limbs become quotient limbs below.
+  const limb_t above = twos ? buf[Policy::padded((threadIdx.x + 1) * Policy::kItems)] : 0;
+  const limb_t own_r = chunk_remainder(mine, Policy::kItems, above, twos, items, v);
 
   // 2. Scan the threads' remainders across each warp (lane 31 holds the
   // top run), then warp 0 across the warps: the tile's remainder, published.
   const limb_t incl = warp_scan_down_same_weight(own_r, lane, scan.thread, v);
-  limb_t excl_r = __shfl_down_sync(0xffffffffu, incl, 1);  // the lanes above this one
-  if (lane == 31) excl_r = 0;
   if (lane == 0) warp_r[warp] = incl;
   __syncthreads();
   if (warp == 0) {
     const limb_t wr = lane < Policy::kWarps ? warp_r[lane] : 0;  // zeros above: no contribution
-    const limb_t w_incl = warp_scan_down_same_weight(wr, lane, scan.warp, v);
+    const limb_t w_incl = warp_scan_down_same_weight<Policy::kWarps>(wr, lane, scan.warp, v);
     limb_t w_excl = __shfl_down_sync(0xffffffffu, w_incl, 1);
     if (lane >= Policy::kWarps - 1) w_excl = 0;
     __syncwarp();
     if (lane < Policy::kWarps) warp_r[lane] = w_excl;
     const limb_t r = __shfl_sync(0xffffffffu, w_incl, 0);  // the tile's own remainder
     if (lane == 0 && tiles > 1) {
-      if (pos == 0) tile_state.SetInclusive(0, r);
-      else tile_state.SetPartial(pos, r);
+      if (pos == 0) tile_state.set_inclusive(0, r);
+      else tile_state.set_partial(pos, r);
     }
 
     // 3. The remainder entering the tile, from the tiles above.
     limb_t in = 0;
     if (pos > 0) {  // uniform over the warp
       in = look_back_remainder(tile_state, pos, lane, powers, v);
-      if (lane == 0) tile_state.SetInclusive(pos, apply({powers.w[1], r}, in, v));
+      if (lane == 0) tile_state.set_inclusive(pos, apply({powers.w[1], r}, in, v));
     }
     if (lane < Policy::kWarps) warp_in[lane] = add_mod(mont_mul(in, warp_weight[lane], v), warp_r[lane], v);
   }
@@ -271,18 +255,22 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
   // one through lanes 31..lane); with it the quotient limbs are an exact
   // division (chunk_quotient).
   const limb_t r_leaving = add_mod(mont_mul(warp_in[warp], lane_weight[lane], v), incl, v);
-  if (q) chunk_quotient(mine, Policy::kItems, r_leaving, v);
+  if (q) chunk_quotient(mine, Policy::kItems, above, twos, r_leaving, v);
+  bool wrote_slots = false;
   if (pos == tiles - 1 && threadIdx.x == 0) {  // holds limb 0: the final remainder
     const limb_t remainder = twos ? r_leaving << twos | (a[0] & ((limb_t{1} << twos) - 1)) : r_leaving;
     if (r_out) r_out[0] = remainder;
     if (remainder) atomicMax(&words.slots[kSlotFound], static_cast<unsigned long long>(remainder));
     if (publish_remainder_size && remainder) atomicMax(&words.slots[kSlotSize], 1ull);
+    wrote_slots = true;
   }
-  if (q && !publish_remainder_size && pos == 0 && threadIdx.x == (n - 1 - base) / Policy::kItems)
+  if (q && !publish_remainder_size && pos == 0 && threadIdx.x == (n - 1 - base) / Policy::kItems) {
     atomicMax(&words.slots[kSlotSize], a[n - 1] >= v.d << twos ? n : n - 1);
+    wrote_slots = true;
+  }
   __syncthreads();
   if (q) store_tile<Policy>(q + base, buf, n - base, fast);
-  words.publish_when_last();
+  words.publish_when_last(wrote_slots);
 }
 
 }  // namespace mpgpu::device

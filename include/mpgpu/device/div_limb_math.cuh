@@ -88,11 +88,6 @@ MPGPU_HD limb_t mont_mul(limb_t a, limb_t b, const LimbDivisor& v) {
   return limb::montgomery_mul(a, b, v.d, v.d_inv);
 }
 
-/// w 2^64 mod d: a weight in the form mont_mul takes, on the host.
-inline limb_t to_montgomery(limb_t w, limb_t d) {
-  return static_cast<limb_t>((static_cast<unsigned __int128>(w) << 64) % d);
-}
-
 /// (a + b) mod d for a, b < d.
 MPGPU_HD limb_t add_mod(limb_t a, limb_t b, const LimbDivisor& v) {
   const limb_t s = a + b;
@@ -128,19 +123,29 @@ struct ItemPowers {
   limb_t fold[3];
 };
 
-/// The remainder of the `items` limbs u[0..items) (u[0] least significant)
-/// by an odd d as one dot product s = sum u[j] (2^(64 j) mod d):
-/// independent products, where Horner takes `items` dependent steps. The
-/// sum is below items * 2^128 <= 2^133, three words s0 + s1 2^64 + s2 2^128,
-/// reduced by one Montgomery product per word.
-MPGPU_HD limb_t chunk_remainder(const limb_t* u, int items, const ItemPowers& powers, const LimbDivisor& v) {
+/// Limb j of the run u[0..items) shifted right by twos (0 <= twos < 64),
+/// `above` the limb above the run: how the scan reads a >> twos when d is
+/// even (div_limb.cuh) from the unshifted limbs.
+MPGPU_HD limb_t run_limb(const limb_t* u, int j, int items, limb_t above, int twos) {
+  if (twos == 0) return u[j];
+  const limb_t hi = j + 1 < items ? u[j + 1] : above;
+  return (u[j] >> twos) | (hi << (64 - twos));
+}
+
+/// The remainder of the run (u >> twos)[0..items) (run_limb) by an odd d as
+/// one dot product s = sum u[j] (2^(64 j) mod d): independent products,
+/// where Horner takes `items` dependent steps. The sum is below items *
+/// 2^128 <= 2^133, three words s0 + s1 2^64 + s2 2^128, reduced by one
+/// Montgomery product per word.
+MPGPU_HD limb_t chunk_remainder(const limb_t* u, int items, limb_t above, int twos, const ItemPowers& powers,
+                                const LimbDivisor& v) {
   limb_t s0 = 0, s1 = 0, s2 = 0;
-  for (int j = 0; j < items; ++j) limb::mul_accumulate(u[j], powers.c[j], s0, s1, s2);
+  for (int j = 0; j < items; ++j) limb::mul_accumulate(run_limb(u, j, items, above, twos), powers.c[j], s0, s1, s2);
   const limb_t low = add_mod(mont_mul(s0, powers.fold[0], v), mont_mul(s1, powers.fold[1], v), v);
   return add_mod(low, mont_mul(s2, powers.fold[2], v), v);
 }
 
-/// The quotient of a run of `items` limbs u[0..items) (u[0] least
+/// The quotient of the run (u >> twos)[0..items) (run_limb; u[0] least
 /// significant) by an odd d when the remainder r_in comes in from above and
 /// r_out goes out below, in place: u becomes floor((r_in B^items + u) / d),
 /// B = 2^64. With both remainders known the division is exact,
@@ -151,10 +156,12 @@ MPGPU_HD limb_t chunk_remainder(const limb_t* u, int items, const ItemPowers& po
 /// borrow, starting from c = r_out. One low and one high product a limb,
 /// where a 2-by-1 division step from the top takes a full product, a low
 /// one and two corrections. c stays <= d, so c = hi + borrow never wraps.
-MPGPU_HD void chunk_quotient(limb_t* u, int items, limb_t r_out, const LimbDivisor& v) {
+/// u[j + 1] is read before u[j + 1] is written, so the shift reads
+/// unshifted limbs.
+MPGPU_HD void chunk_quotient(limb_t* u, int items, limb_t above, int twos, limb_t r_out, const LimbDivisor& v) {
   limb_t c = r_out;
   for (int j = 0; j < items; ++j) {
-    const limb_t x = u[j];
+    const limb_t x = run_limb(u, j, items, above, twos);
     const limb_t q = (x - c) * v.d_inv;
     c = limb::mul_hi(q, v.d) + (x < c);
     u[j] = q;
@@ -181,33 +188,44 @@ MPGPU_HD RemainderMap window_map(const limb_t* value, int last, bool inclusive, 
   return {inclusive ? limb_t{0} : powers.w[last + 1], sum};
 }
 
-/// 2^(64*limbs) mod d, on the host (128-bit arithmetic, log steps).
-inline limb_t limb_power_mod(std::uint64_t limbs, limb_t d) {
-  using u128 = unsigned __int128;
-  limb_t base = static_cast<limb_t>((u128{1} << 64) % d), acc = 1 % d;
-  for (; limbs; limbs >>= 1) {
-    if (limbs & 1) acc = static_cast<limb_t>(u128{acc} * base % d);
-    base = static_cast<limb_t>(u128{base} * base % d);
-  }
-  return acc;
-}
+/// Montgomery arithmetic mod an odd d on the host, to build the tables
+/// below: three 128-bit divisions in all (the reciprocal, 2^128 mod d),
+/// then Montgomery products, where the tables by 128-bit `%` took about
+/// 280 divisions, several microseconds of every division call.
+struct HostMontgomery {
+  LimbDivisor v;
+  limb_t one;   ///< 2^64 mod d: 1 in Montgomery form
+  limb_t base;  ///< 2^128 mod d: 2^64 in Montgomery form
 
-/// out[j] = w^j mod d for j < count, on the host; in Montgomery form
-/// (w^j 2^64 mod d) when `montgomery`.
-inline void powers_mod(limb_t w, limb_t d, limb_t* out, int count, bool montgomery = false) {
-  using u128 = unsigned __int128;
-  limb_t acc = 1 % d;
-  for (int j = 0; j < count; ++j) {
-    out[j] = montgomery ? to_montgomery(acc, d) : acc;
-    acc = static_cast<limb_t>(u128{acc} * w % d);
+  explicit HostMontgomery(limb_t d)
+      : v(make_limb_divisor(d)),
+        one((limb_t{0} - d) % d),
+        base(static_cast<limb_t>((static_cast<unsigned __int128>(one) << 64) % d)) {}
+
+  limb_t mul(limb_t a, limb_t b) const { return mont_mul(a, b, v); }
+  /// The plain residue of x in Montgomery form.
+  limb_t plain(limb_t x) const { return mont_mul(x, 1, v); }
+  /// x^k, both in Montgomery form.
+  limb_t pow(limb_t x, std::uint64_t k) const {
+    limb_t acc = one;
+    for (; k; k >>= 1, x = mul(x, x))
+      if (k & 1) acc = mul(acc, x);
+    return acc;
   }
-}
+  /// out[j] = x^j for j < count, in Montgomery form.
+  void powers(limb_t x, limb_t* out, int count) const {
+    limb_t acc = one;
+    for (int j = 0; j < count; ++j, acc = mul(acc, x)) out[j] = acc;
+  }
+};
 
 /// The ItemPowers of odd d, on the host.
 inline ItemPowers item_powers(limb_t d) {
+  const HostMontgomery m(d);
   ItemPowers t{};
-  powers_mod(limb_power_mod(1, d), d, t.c, kMaxDivItems);
-  powers_mod(limb_power_mod(1, d), d, t.fold, 3, true);
+  m.powers(m.base, t.c, kMaxDivItems);
+  for (int k = 0; k < 3; ++k) t.fold[k] = t.c[k];
+  for (limb_t& c : t.c) c = m.plain(c);
   return t;
 }
 
@@ -223,16 +241,19 @@ struct ScanPowers {
 
 /// The ScanPowers for runs of `items` limbs and odd d, on the host.
 inline ScanPowers scan_powers(std::uint64_t items, limb_t d) {
+  const HostMontgomery m(d);
   ScanPowers t{};
-  powers_mod(limb_power_mod(items, d), d, t.thread, 33, true);
-  powers_mod(limb_power_mod(32 * items, d), d, t.warp, 33, true);
+  const limb_t w = m.pow(m.base, items);
+  m.powers(w, t.thread, 33);
+  m.powers(m.pow(w, 32), t.warp, 33);
   return t;
 }
 
 /// The TilePowers of w = 2^(64*tile_limbs) mod d for odd d, on the host.
 inline TilePowers tile_powers(std::uint64_t tile_limbs, limb_t d) {
+  const HostMontgomery m(d);
   TilePowers t{};
-  powers_mod(limb_power_mod(tile_limbs, d), d, t.w, 33, true);
+  m.powers(m.pow(m.base, tile_limbs), t.w, 33);
   return t;
 }
 
