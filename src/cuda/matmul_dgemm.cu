@@ -34,6 +34,7 @@
 #include <map>
 #include <string>
 
+#include "cuda/grid_stride.hpp"
 #include "cuda/matmul_paths.hpp"
 #include "cuda/scoped_memory.cuh"
 #include "mpgpu/dot/matmul_host.hpp"
@@ -43,7 +44,8 @@ namespace mpgpu::detail::dot_cuda {
 
 namespace {
 
-constexpr int kThreads = 256;
+using detail::cuda::grid_for;
+constexpr int kThreads = detail::cuda::kGridStrideThreads;
 /// cuBLAS asks for a 32 MiB workspace on Hopper.
 constexpr std::size_t kWorkspaceBytes = std::size_t{32} << 20;
 
@@ -65,10 +67,6 @@ cublasHandle_t cached_handle(int device) {
   MPGPU_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
   handles.emplace(device, h);
   return h;
-}
-
-unsigned grid_for(std::size_t n) {
-  return static_cast<unsigned>(std::clamp<std::size_t>((n + kThreads - 1) / kThreads, 1, 65536));
 }
 
 /// dst[i][j] = Dst(src[i][j]) for a rows x cols matrix (exact both ways:

@@ -1,13 +1,12 @@
 // Exact products of huge magnitudes on the device: three NTTs of 64-bit
 // digits modulo three ~62-bit primes (include/mpgpu/ntt/block_ntt.cuh),
 // Garner CRT per coefficient, column sums, and one scan add for the carries.
+// Large balanced products may instead take digits of 2 or 4 limbs and 5 or
+// 9 primes (ntt_mul_digits.cu; choose_digits decides).
 //
-// Per prime: the forward transform of a reads the limbs directly (its first
-// pass reduces them mod p and pads with zeros: no load kernel); the forward
-// transform of b ends by multiplying into a's spectrum (Montgomery product,
-// no pointwise kernel); the inverse's last pass scales by n^-1 * 2^64 (which
-// also cancels the Montgomery factor) and leaves canonical residues. With N
-// <= 2^25 that is 2 + 2 + 2 memory passes per prime instead of 3 + 3 + 3
+// Per prime (ntt_prime_product.cuh): the operand loads, the pointwise product
+// and the scaling are fused into the transforms' first and last passes. With
+// N <= 2^25 that is 2 + 2 + 2 memory passes per prime instead of 3 + 3 + 3
 // radix-2 passes plus 4 element-wise kernels.
 //
 // Memory (N = transform length >= M = na + nb, words of 8 bytes; the result
@@ -38,6 +37,8 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/grid_stride.hpp"
+#include "cuda/ntt_product.hpp"
 #include "cuda/scoped_memory.cuh"
 #include "cuda/words.cuh"
 #include "mpgpu/field/primes.hpp"
@@ -50,11 +51,59 @@ namespace mpgpu::detail::cuda {
 // Defined in ntt_public.cu: the cached block-NTT tables of (p, log_n).
 const void* ntt_block_tables(ContextState& st, Stream s, std::uint64_t p, std::uint64_t generator, int log_n);
 
-namespace {
+// The lazy kernels (values < 2p between stages, ntt::block_ntt_lazy) and the
+// Montgomery pointwise product (x y < 4p^2 < p 2^64) both need p < 2^62.
+constexpr bool kProductPrimesLazy = [] {
+  for (const field::NttPrime& q : field::ntt_primes62)
+    if (q.p >= (std::uint64_t{1} << 62) || ((q.p - 1) & 0xffffffffu) != 0) return false;
+  return true;
+}();
+static_assert(kProductPrimesLazy);
 
-unsigned grid_for(std::size_t n) {
-  return static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
+/// Prime `prime`'s coefficients of the product of q into q.out.
+void run_prime_product(ContextState& st, Stream s, const field::NttPrime& prime, const PrimeProduct& q) {
+  const field::PrimeField64 f = field::PrimeField64::make(prime.p);
+  const ntt::BlockTables tables =
+      ntt::BlockTables::view(ntt_block_tables(st, s, prime.p, prime.generator, q.log_n), q.log_n);
+  const std::uint64_t n = std::uint64_t{1} << q.log_n;
+  ntt::BlockTransform t{};
+  t.batch = 1;
+  t.log_n = q.log_n;
+  t.forward = true;
+  t.natural = false;
+  t.reduce_input = true;
+  t.digit_limbs = q.digit_limbs;
+  t.dst = t.work = q.x;
+  t.src = q.a.limbs;
+  t.src_len = q.a.size;
+  t.epilogue = q.square ? ntt::PassEpilogue::square : ntt::PassEpilogue::lazy;
+  MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
+  if (!q.square) {
+    t.dst = q.x;
+    t.work = q.y;
+    t.src = q.b.limbs;
+    t.src_len = q.b.size;
+    t.epilogue = ntt::PassEpilogue::pointwise;
+    t.other = q.x;
+    MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
+  }
+  ntt::BlockTransform inv{};
+  inv.work = q.x;
+  inv.dst = q.out;  // a non-permuting last pass may write elsewhere
+  inv.src = q.x;
+  inv.src_len = n;
+  inv.batch = 1;
+  inv.log_n = q.log_n;
+  inv.forward = false;
+  inv.natural = false;
+  inv.reduce_input = false;
+  inv.epilogue = ntt::PassEpilogue::scale;
+  inv.scale = f.mul(f.inv(n % prime.p), f.r1);  // n^-1 and the pointwise product's 2^-64 (r1 = 2^64 mod p)
+  inv.other = nullptr;
+  MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, s));
 }
+
+namespace {
 
 /// Position of coefficient j in the chunk products: chunk c = j / L and the
 /// offset in it; the chunk before (c - 1) holds j at off + L when that is
@@ -236,6 +285,8 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
     const Chunking ch = choose_chunking(a.size, b.size, log_n);
     if (ch.log_np != 0) return mul_abs_chunked(st, s, r, a, b, ch);
   }
+  const DigitsPlan plan = choose_digits(a.size, b.size, square);
+  if (plan.limbs > 1) return mul_abs_digits(st, s, r, a, b, square, plan);
 
   // Where prime i transforms (x) and where its first m coefficients end
   // (coeffs); see the file comment for the two layouts.
@@ -255,53 +306,8 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   std::uint64_t* y = other.as<std::uint64_t>();
 
   for (int i = 0; i < 3; ++i) {
-    const field::NttPrime& prime = field::ntt_primes62[i];
-    const field::PrimeField64 f = field::PrimeField64::make(prime.p);
-    // The lazy kernels (values < 2p between stages) and the Montgomery
-    // pointwise product (x y < 4p^2 < p 2^64) both need p < 2^62.
-    static_assert(field::ntt_primes62[0].p < (std::uint64_t{1} << 62) &&
-                  field::ntt_primes62[1].p < (std::uint64_t{1} << 62) &&
-                  field::ntt_primes62[2].p < (std::uint64_t{1} << 62));
-    const ntt::BlockTables tables =
-        ntt::BlockTables::view(ntt_block_tables(st, s, prime.p, prime.generator, log_n), log_n);
-    ntt::BlockTransform t{};
-    t.batch = 1;
-    t.log_n = log_n;
-    t.forward = true;
-    t.natural = false;  // bit-reversed spectra: the pointwise product does not care
-    t.reduce_input = true;
-    // x[i] = NTT(a), values in [0, 2p); squaring multiplies it by itself at the end.
-    t.dst = t.work = x[i];
-    t.src = a.limbs;
-    t.src_len = a.size;
-    t.epilogue = square ? ntt::PassEpilogue::square : ntt::PassEpilogue::lazy;
-    MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
-    if (!square) {
-      // NTT(b) in y; its last pass writes x[i] = x[i] * NTT(b) / 2^64 instead.
-      t.dst = x[i];
-      t.work = y;
-      t.src = b.limbs;
-      t.src_len = b.size;
-      t.epilogue = ntt::PassEpilogue::pointwise;
-      t.other = x[i];
-      MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
-    }
-    // Inverse; the last pass multiplies by n^-1 * 2^64 mod p: the scaling and
-    // the Montgomery factor of the pointwise product at once.
-    ntt::BlockTransform inv{};
-    inv.work = x[i];
-    inv.dst = i == 0 ? coeffs[0] : x[i];  // a non-permuting last pass may write elsewhere
-    inv.src = x[i];
-    inv.src_len = n;
-    inv.batch = 1;
-    inv.log_n = log_n;
-    inv.forward = false;
-    inv.natural = false;
-    inv.reduce_input = false;
-    inv.epilogue = ntt::PassEpilogue::scale;
-    inv.scale = f.mul(f.inv(n % prime.p), f.r1);  // r1 = 2^64 mod p (plain)
-    inv.other = nullptr;
-    MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, s));
+    run_prime_product(st, s, field::ntt_primes62[i],
+                      {a, b, square, log_n, 1, x[i], y, i == 0 ? coeffs[0] : x[i]});
     if (i == 1 && coeffs[1] != x[1])
       MPGPU_CUDA_CHECK(cudaMemcpyAsync(coeffs[1], x[1], m * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, s));
   }

@@ -10,6 +10,7 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/grid_stride.hpp"
 #include "cuda/scoped_memory.cuh"
 #include "cuda/words.cuh"
 #include "mpgpu/field/prime_field64.cuh"
@@ -18,11 +19,7 @@ namespace mpgpu::detail::cuda {
 
 namespace {
 
-constexpr unsigned kThreads = 256;
-
-unsigned grid_for(std::size_t n) {
-  return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>((n + kThreads - 1) / kThreads, 65536)));
-}
+constexpr unsigned kThreads = kGridStrideThreads;
 
 /// *first = min(*first, i) over the i with x[i] >= p (*first starts at ~0).
 __global__ void first_unreduced_kernel(const std::uint64_t* x, std::size_t n, std::uint64_t p,

@@ -2,6 +2,9 @@
 // all-ones operands (the largest product coefficients, i.e. the CRT bound),
 // sparse and unbalanced operands, aliasing, and sizes on both sides of the
 // device's thresholds (thread and warp columns, NTT) and of powers of two.
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -118,6 +121,45 @@ TEST_P(Mul, ShortOperandAgainstALongOne) {
       ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << " limbs, all ones";
       ASSERT_TRUE(check(-gen.runs(64 * na), gen.uniform(64 * nb))) << na << " x " << nb << " limbs";
     }
+}
+
+/// Sets an environment variable for a scope, restoring the previous value.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// Products whose NTT points are digits of 2 or 4 limbs with 5 or 9 primes
+// (src/cuda/ntt_mul_digits.cu; chosen on their own for large balanced
+// operands), forced by MPGPU_NTT_DIGIT_LIMBS: all-ones operands (every
+// coefficient at the CRT bound), random and sparse ones, lengths that are
+// not multiples of the digit, squares; and 1 (the 64-bit digits) for the
+// sizes where the choice would take larger digits.
+TEST_P(Mul, DigitsOfSeveralLimbs) {
+  Operands gen;
+  for (const char* digits : {"2", "4", "1"}) {
+    ScopedEnv env("MPGPU_NTT_DIGIT_LIMBS", digits);
+    const std::size_t shapes[][2] = {{9000, 9000}, {20001, 16383}, {12347, 9001}, {65536, 65536}, {70001, 69999}};
+    for (const auto& shape : shapes) {
+      const std::size_t na = shape[0], nb = shape[1];
+      ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << ", " << digits;
+      ASSERT_TRUE(check(gen.random_bits(64 * na), -gen.uniform(64 * nb))) << na << " x " << nb << ", " << digits;
+    }
+    ASSERT_TRUE(check(gen.sparse(64 * 30001, 5), gen.runs(64 * 29999))) << digits;
+    ASSERT_TRUE(check_sqr(Mpz::all_ones(64 * 40003))) << digits;
+    ASSERT_TRUE(check_sqr(gen.random_bits(64 * 50000))) << digits;
+  }
 }
 
 TEST_P(Mul, SquaresAndAliasing) {

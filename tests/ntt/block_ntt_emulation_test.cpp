@@ -304,6 +304,58 @@ TEST(BlockNttEmulation, ReduceInputZeroPaddingAndPointwise) {
   }
 }
 
+/// Forward with reduce_input on digits of `digits` limbs (the products of
+/// mul_abs_digits, src/cuda/ntt_mul.cu): element i is limbs i D .. i D + D - 1
+/// as one number mod p, limbs past `limbs` read as 0 (a last partial digit,
+/// then zero padding); batch 1, and batch 2 with a limb stride.
+void check_digits(std::uint64_t p, int log_n, int digits, std::uint64_t limbs, bool natural, std::uint64_t seed) {
+  SCOPED_TRACE(::testing::Message() << "p " << p << ", log_n " << log_n << ", digits of " << digits << " limbs, "
+                                    << limbs << " limbs, " << (natural ? "natural" : "bit-reversed"));
+  const Prepared s(p, log_n);
+  const PrimeField64& f = s.f;
+  const std::size_t n = std::size_t{1} << log_n;
+  const std::size_t batch = 2, stride = limbs + 3;  // transform b reads limbs b * stride ..
+  std::vector<std::uint64_t> words = random_words(batch * stride, 0, seed);
+  std::fill(words.begin(), words.begin() + std::min<std::size_t>(8, limbs), ~std::uint64_t{0});  // all-ones digits
+  std::vector<std::uint64_t> x(n * batch, 0);
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t v = 0, r = 1;  // r = 2^(64 t) mod p
+      for (int t = 0; t < digits; ++t, r = f.mul(r, f.r1)) {
+        const std::size_t at = i * digits + t;
+        if (at < limbs) v = f.add(v, f.mul(words[b * stride + at] % p, r));
+      }
+      x[b * n + i] = v;
+    }
+  s.plan->forward(x.data(), batch);
+  if (!natural) x = to_bit_reversed(x, log_n);
+
+  const bool several = block_passes(log_n, batch, natural).size() > 1;
+  Guarded src(words), dst(n * batch), work(n * batch);
+  BlockTransform t = forward_transform(batch, log_n, natural, src.data(), limbs, dst.data(),
+                                       natural && several ? work.data() : dst.data());
+  t.reduce_input = true;
+  t.digit_limbs = digits;
+  t.src_stride = stride;
+  t.src_total = words.size();
+  ASSERT_TRUE(run_transform(t, s));
+  ASSERT_TRUE(same(dst.values(), x, "forward of digits"));
+  EXPECT_TRUE(src.guards_intact() && dst.guards_intact() && work.guards_intact());
+}
+
+TEST(BlockNttEmulation, DigitsOfSeveralLimbs) {
+  for (std::uint64_t p : {mpgpu::field::ntt_primes62[4].p, mpgpu::field::goldilocks.p}) {
+    for (int d : {2, 4}) {
+      check_digits(p, 1, d, 1, false, 1);
+      check_digits(p, 5, d, 16 * d - 1, true, 2);
+      check_digits(p, 11, d, 1000 * d + 1, false, 3);
+      check_digits(p, 14, d, 5000 * d - 3, false, 4);
+      check_digits(p, 14, d, 8192 * d, true, 5);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 /// One prime's transforms of mul_abs_chunked (src/cuda/ntt_mul.cu): b's
 /// spectrum (lazy), the chunks of a read through the strided bounded source
 /// times it (broadcast pointwise), and the scaled inverse; against the host.

@@ -45,7 +45,10 @@ inline constexpr NttPrime ntt_primes32[] = {
 /// 2^61 < p < 2^62: values below 4p still fit in 64 bits. The first three
 /// are a CRT set: their product exceeds 2^185 > 2^57 * (2^64 - 1)^2, so a
 /// convolution of 64-bit coefficients of any supported length (<= 2^53) is
-/// recovered exactly from its residues.
+/// recovered exactly from its residues. The products with digits of D > 1
+/// limbs (ntt/crt_many.cuh) take the first 5 (D = 2) or 9 (D = 4); the last
+/// three were found for them (the largest k * 2^m + 1 below 2^62 with m =
+/// 52, 51, 50), so every prime here has 2^50 dividing p - 1.
 inline constexpr NttPrime ntt_primes62[] = {
     {4179340454199820289ull, 29, 57, 3},   //  29 * 2^57 + 1 (seed 000's PrimeField64)
     {4512606826625236993ull, 501, 53, 7},  // 501 * 2^53 + 1
@@ -53,6 +56,9 @@ inline constexpr NttPrime ntt_primes62[] = {
     {2485986994308513793ull, 69, 55, 5},   //  69 * 2^55 + 1
     {2936346957045563393ull, 163, 54, 3},  // 163 * 2^54 + 1
     {3188548536178311169ull, 177, 54, 7},  // 177 * 2^54 + 1
+    {4472074429978902529ull, 993, 52, 7},  // 993 * 2^52 + 1
+    {4546383823830515713ull, 2019, 51, 10},  // 2019 * 2^51 + 1
+    {4601552919265804289ull, 4087, 50, 3},   // 4087 * 2^50 + 1
 };
 
 /// Goldilocks, 2^64 - 2^32 + 1 = (2^32 - 1) * 2^32 + 1 > 2^63: sums of two

@@ -8,8 +8,10 @@
 #if defined(__CUDACC__)
 #define MPGPU_HD __host__ __device__ __forceinline__
 #define MPGPU_DEVICE_ONLY __device__ __forceinline__
+#define MPGPU_UNROLL _Pragma("unroll")
 #else
 #define MPGPU_HD inline
+#define MPGPU_UNROLL  // g++ would warn about an unknown pragma
 #endif
 
 namespace mpgpu {

@@ -49,6 +49,8 @@
 namespace mpgpu::ntt {
 
 inline constexpr int kBlockMaxThreads = 1 << (kBlockTileLog - kBlockPerThreadLog);  // 512
+/// Longest digit (limbs) an operand load reduces into one element.
+inline constexpr int kBlockMaxDigitLimbs = 4;
 
 // ---- twiddle tables -------------------------------------------------------------------------------
 
@@ -162,6 +164,13 @@ struct BlockPassArgs {
   field::PrimeField64 f;
   std::uint64_t scale, scale_q;  ///< PassEpilogue::scale
   std::uint64_t one_q;           ///< shoup(1): reduces any word by kPassReduceInput
+  /// kPassReduceInput: an element of the source is a digit of this many
+  /// limbs (1, 2 or 4; the products of src/cuda/ntt_mul.cu), element pos of a
+  /// transform being limbs pos * digit_limbs .. + digit_limbs - 1. Then
+  /// src_len, src_stride and src_total count limbs, and limbs past them read
+  /// as 0. digit_w[t] = 2^(64 t) mod p with its Shoup quotient.
+  int digit_limbs;
+  ulonglong2 digit_w[kBlockMaxDigitLimbs];
   int log_n, hi, k, log_c, flags;
   PassEpilogue epilogue;
 };
@@ -196,6 +205,11 @@ struct PassArith {
     } else {
       return f.mul_shoup(a, w.x, w.y);
     }
+  }
+  /// a + b for a, b as `mul` leaves them ([0, 2p) lazy, [0, p) otherwise).
+  __device__ __forceinline__ std::uint64_t add(std::uint64_t a, std::uint64_t b) const {
+    if constexpr (kLazy) return reduce_2p(a + b);
+    else return f.add(a, b);
   }
   /// Forward (DIF) butterfly: (a, b) <- (a + b, (a - b) w), w = 1 when
   /// `unit` (then `w` is not read). Lazy: in and out in [0, 2p).
@@ -303,8 +317,8 @@ struct BlockPassView {
     const int tiles_log = groups_log - a.log_c;
     transform = groups_log > 0 ? std::uint64_t(blockIdx.x) >> tiles_log : 0;
     c0 = groups_log > 0 ? unsigned(blockIdx.x & ((1u << tiles_log) - 1)) << a.log_c : 0;
-    whole_source = (a.src_len >> a.log_n) != 0 && a.src_stride == (std::uint64_t{1} << a.log_n) &&
-                   a.src_total == ~std::uint64_t{0};
+    whole_source = a.digit_limbs == 1 && (a.src_len >> a.log_n) != 0 &&
+                   a.src_stride == (std::uint64_t{1} << a.log_n) && a.src_total == ~std::uint64_t{0};
   }
 
   /// Storage-side group of column c of the tile.
@@ -339,6 +353,23 @@ struct BlockPassView {
   /// Operand loads (kPassReduceInput): any word to [0, 2p) (or [0, p)).
   __device__ __forceinline__ std::uint64_t reduce_input(std::uint64_t v) const {
     return ar.mul(v, make_ulonglong2(1, a.one_q));
+  }
+  /// Element `idx` of a source of digit_limbs-limb digits, reduced: the sum
+  /// of limb_t 2^(64 t) mod p, one Shoup product per limb (any 64-bit limb)
+  /// and a reducing add, in [0, 2p) (or [0, p)).
+  __device__ __forceinline__ std::uint64_t read_digit(std::uint64_t idx) const {
+    const std::uint64_t pos = idx & ((std::uint64_t{1} << a.log_n) - 1);
+    const std::uint64_t first = pos * unsigned(a.digit_limbs);
+    const std::uint64_t j = (idx >> a.log_n) * a.src_stride + first;
+    std::uint64_t acc = 0;
+#pragma unroll
+    for (int t = 0; t < kBlockMaxDigitLimbs; ++t) {
+      if (t >= a.digit_limbs) break;
+      const std::uint64_t limb = first + t < a.src_len && j + t < a.src_total ? a.src[j + t] : 0;
+      const std::uint64_t term = ar.mul(limb, a.digit_w[t]);
+      acc = t == 0 ? term : ar.add(acc, term);
+    }
+    return acc;
   }
   /// The last pass's epilogue (an if-chain on a uniform value: a switch
   /// became an indirect branch per element).
@@ -382,10 +413,16 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
     const std::uint64_t g = v.group(un.c);
     const bool ok = v.valid(g);
     const std::uint64_t idx0 = v.index(g, un.base);
+    if (kReduce && v.a.digit_limbs > 1) {  // a uniform branch: the products' digit loads
 #pragma unroll
-    for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read(idx0 + m * step) : 0;
+      for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read_digit(idx0 + m * step) : 0;
+    } else {
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read(idx0 + m * step) : 0;
+    }
   }
-  if constexpr (kReduce || kCross) {
+  const bool reduce_words = kReduce && v.a.digit_limbs == 1;
+  if (reduce_words || kCross) {
 #pragma unroll
     for (int q = 0; q < kUnits; ++q) {
       const unsigned u = threadIdx.x + q * blockDim.x;
@@ -395,7 +432,7 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
 #pragma unroll
       for (int m = 0; m < (1 << R); ++m) {
         std::uint64_t& val = x[q * (1 << R) + m];
-        if constexpr (kReduce) val = v.reduce_input(val);
+        if (reduce_words) val = v.reduce_input(val);
         if constexpr (kCross) val = v.mul_cross(val, g, un.base + (unsigned(m) << low));
       }
     }
@@ -568,8 +605,9 @@ __global__ void __launch_bounds__(kBlockMaxThreads, 1) block_pass_kernel(const B
   if (!kForward && permute) {
     const bool reduce = (a.flags & kPassReduceInput) != 0;
     block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
-      std::uint64_t val = ok ? v.read(idx) : 0;
-      if (reduce) val = v.reduce_input(val);
+      const bool digits = reduce && a.digit_limbs > 1;
+      std::uint64_t val = ok ? (digits ? v.read_digit(idx) : v.read(idx)) : 0;
+      if (reduce && !digits) val = v.reduce_input(val);
       block_smem[slot] = val;
     });
     __syncthreads();
@@ -614,6 +652,7 @@ struct BlockTransform {
   std::uint64_t src_stride = 0;  ///< words between transforms in src; 0: 2^log_n
   std::uint64_t src_total = 0;   ///< words of src (reads past it give 0); 0: no bound
   bool other_broadcast = false;  ///< pointwise: one spectrum `other` for every transform of the batch
+  int digit_limbs = 1;           ///< reduce_input: limbs per source element (BlockPassArgs::digit_limbs)
   std::size_t batch;
   int log_n;
   bool forward, natural, reduce_input;
@@ -689,6 +728,9 @@ inline BlockPassArgs block_pass_args(const BlockTransform& t, const std::vector<
   a.flags = (first && t.reduce_input ? kPassReduceInput : 0) | (pass.hi - pass.k + 1 > 0 ? kPassCross : 0) |
             (pass.permute ? kPassPermute : 0);
   a.one_q = f.shoup(1);
+  a.digit_limbs = first && t.reduce_input ? t.digit_limbs : 1;
+  std::uint64_t w = 1;  // 2^(64 d) mod p; r1 = 2^64 mod p
+  for (int d = 0; d < a.digit_limbs; ++d, w = f.mul(w, f.r1)) a.digit_w[d] = make_ulonglong2(w, f.shoup(w));
   a.epilogue = last ? t.epilogue : (lazy ? PassEpilogue::lazy : PassEpilogue::canonical);
   if (last && t.epilogue == PassEpilogue::scale) {
     a.scale = t.scale;

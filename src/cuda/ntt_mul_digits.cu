@@ -1,0 +1,164 @@
+// Huge products with digits of D = 2 or 4 limbs per NTT point (see
+// ntt_product.hpp). A transform costs about N (log N + c) and the primes
+// needed grow with D (2 D + 1 of them, ntt/crt_many.cuh), so D-limb digits
+// take 3 (2 D + 1) transforms of N / D points instead of 9 of N: fewer
+// point-stages (log N smaller), and the H100 runs a 2^23-point transform in
+// 0.33 ms against 1.56 ms for 2^25 (bench/results/...-a03467e.md), since
+// the 2^25 plan's first pass reads 16-byte runs.
+//
+// Steps: per prime (run_prime_product) the coefficients mod p_i into row i
+// of P rows of N words; Garner (CrtMany) turns column j of the rows into the
+// 2 D + 1 limbs of coefficient c_j, written back into rows 0 .. 2 D in place;
+// the column sums add c_j at limb D j: limb L of the product is the sum of
+// rows t = L mod D, + D, + 2 D at j = (L - t) / D (at most three words, so a
+// carry below 3), kept as lo (m words) and carry (m + 1 words); one scan add
+// finishes. Memory: P N + max(N, m) + (m + 1) words besides the result.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "cuda/check.cuh"
+#include "cuda/grid_stride.hpp"
+#include "cuda/ntt_product.hpp"
+#include "cuda/scoped_memory.cuh"
+#include "cuda/words.cuh"
+#include "mpgpu/ntt/block_plan.hpp"
+#include "mpgpu/ntt/crt_many.cuh"
+
+namespace mpgpu::detail::cuda {
+
+namespace {
+
+/// In place: rows[i * n + j] (i < kP) residues -> rows[t * n + j] = limb t
+/// of c_j (t <= 2 kD), for j < count.
+template <int kP, int kD>
+__global__ void crt_digits_kernel(std::uint64_t* rows, std::size_t n, ntt::CrtMany<kP> crt, std::size_t count) {
+  static_assert(2 * kD + 1 <= kP);
+  for (std::size_t j = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; j < count;
+       j += std::size_t{gridDim.x} * blockDim.x) {
+    std::uint64_t r[kP], c[2 * kD + 1];
+#pragma unroll
+    for (int i = 0; i < kP; ++i) r[i] = rows[i * n + j];
+    crt.template combine<2 * kD + 1>(r, c);
+#pragma unroll
+    for (int t = 0; t <= 2 * kD; ++t) rows[t * n + j] = c[t];
+  }
+}
+
+/// lo[L] = low word of the sum of rows[t * n + (L - t) / kD] over t = L mod
+/// kD + {0, kD, 2 kD} with t <= 2 kD, t <= L and (L - t) / kD < count; carry[L + 1] =
+/// its high word; carry[0] = 0. L < m.
+template <int kD>
+__global__ void column_digits_kernel(std::uint64_t* lo, std::uint64_t* carry, const std::uint64_t* rows,
+                                     std::size_t n, std::size_t count, std::size_t m) {
+  for (std::size_t l = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; l < m;
+       l += std::size_t{gridDim.x} * blockDim.x) {
+    std::uint64_t s = 0, h = 0;
+#pragma unroll
+    for (int u = 0; u < 3; ++u) {
+      const std::size_t t = l % kD + std::size_t(u) * kD;
+      if (t > 2 * kD || t > l) break;  // c_j has limbs 0 .. 2 kD
+      const std::size_t j = (l - t) / kD;
+      if (j < count) h += limb::add_with_carry(s, rows[t * n + j], 0, s);
+    }
+    lo[l] = s;
+    carry[l + 1] = h;
+    if (l == 0) carry[0] = 0;
+  }
+}
+
+template <int kP, int kD>
+void crt_and_columns(Stream s, std::uint64_t* rows, std::size_t n, std::size_t count, std::uint64_t* lo,
+                     std::uint64_t* carry, std::size_t m) {
+  crt_digits_kernel<kP, kD><<<grid_for(count), 256, 0, s>>>(rows, n, ntt::CrtMany<kP>::make(), count);
+  MPGPU_CHECK_LAUNCH("crt_digits_kernel");
+  column_digits_kernel<kD><<<grid_for(m), 256, 0, s>>>(lo, carry, rows, n, count, m);
+  MPGPU_CHECK_LAUNCH("column_digits_kernel");
+}
+
+/// Words of device memory a plan takes, the result's m + 2 included.
+std::size_t plan_words(const DigitsPlan& p, std::size_t m) {
+  const std::size_t n = std::size_t{1} << p.log_n;
+  if (p.limbs == 1) return (4 * n + 2 * m + 3 > 8 * m ? n + 2 * m : 3 * n) + n + (m + 1) + (m + 2);  // ntt_mul.cu
+  return p.primes * n + std::max(n, m) + (m + 1) + (m + 2);
+}
+
+/// Modelled seconds of a plan on the H100 (bench/results/NOTES-ntt.md: a
+/// pass costs about 5.5 ps a point for memory and 1.23 ps a point per stage,
+/// plus ~4 us to launch; a forward transform's first pass reads D limbs a
+/// point, 2.75 ps each beyond the first; Garner about 0.9 ps per coefficient
+/// and prime^2; the column sums move (2 D + 1) N + 2 m words at ~2.9 TB/s).
+/// Checked against mul and sqr at 2^26 .. 2^30 bits with each D forced
+/// (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-*-digits.md).
+double plan_seconds(const DigitsPlan& p, std::size_t m, bool square) {
+  const double n = double(std::size_t{1} << p.log_n);
+  const double passes = double(ntt::block_passes(p.log_n, 1, false).size());
+  const double transform = n * (5.5e-12 * passes + 1.23e-12 * p.log_n) + 4e-6 * passes;
+  const double forwards = square ? 1 : 2;
+  const double per_prime = (forwards + 1) * transform + forwards * n * 2.75e-12 * (p.limbs - 1);
+  const double columns = 8.0 * ((2 * p.limbs + 1) * n + 2.0 * double(m)) / 2.9e12;
+  return p.primes * per_prime + 0.9e-12 * n * p.primes * p.primes + columns;
+}
+
+DigitsPlan plan_for(std::size_t na, std::size_t nb, int limbs) {
+  DigitsPlan p;
+  p.limbs = limbs;
+  const std::size_t da = (na + limbs - 1) / limbs, db = (nb + limbs - 1) / limbs;
+  p.primes = ntt::digits_primes(limbs, std::min(da, db));
+  while ((std::size_t{1} << p.log_n) < da + db) ++p.log_n;
+  return p;
+}
+
+}  // namespace
+
+DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square) {
+  const std::size_t m = na + nb;
+  const char* env = std::getenv("MPGPU_NTT_DIGIT_LIMBS");  // read per call: tests switch it
+  const int forced = env ? std::atoi(env) : 0;
+  DigitsPlan best = plan_for(na, nb, 1);
+  double best_time = plan_seconds(best, m, square);
+  for (int limbs : {2, 4}) {
+    const DigitsPlan p = plan_for(na, nb, limbs);
+    // Transforms below 2^22 points run at most 4 tiles of 2^13 points per SM
+    // and measured slower than the model says (2^28 bits: D = 4, 2^21 points,
+    // 3.62 ms against 3.28 ms for D = 2 and 3.54 ms for D = 1).
+    const bool usable = p.primes != 0 && p.log_n >= 1 && plan_words(p, m) <= 8 * m &&
+                        (forced == limbs || p.log_n >= 22);
+    if (!usable) continue;
+    const double time = plan_seconds(p, m, square);
+    if (forced == limbs || (forced == 0 && time < best_time)) {
+      best = p;
+      best_time = time;
+    }
+  }
+  return forced == 1 ? plan_for(na, nb, 1) : best;
+}
+
+Pending mul_abs_digits(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square,
+                       const DigitsPlan& plan) {
+  const std::size_t m = a.size + b.size, n = std::size_t{1} << plan.log_n;
+  const std::size_t count = (a.size + plan.limbs - 1) / plan.limbs + (b.size + plan.limbs - 1) / plan.limbs;
+  for (int i = 0; i < plan.primes; ++i)
+    if (plan.log_n > field::ntt_primes62[i].n)
+      throw Overflow("mpgpu::mul: a product of " + std::to_string(m) + " limbs exceeds the NTT length limit");
+  ScopedDeviceMemory residues(st, s, plan.primes * n * sizeof(std::uint64_t));
+  ScopedDeviceMemory other(st, s, std::max(n, m) * sizeof(std::uint64_t));
+  ScopedDeviceMemory carries(st, s, (m + 1) * sizeof(std::uint64_t));
+  std::uint64_t* const rows = residues.as<std::uint64_t>();
+  std::uint64_t* const y = other.as<std::uint64_t>();
+  for (int i = 0; i < plan.primes; ++i) {
+    std::uint64_t* const x = rows + i * n;
+    run_prime_product(st, s, field::ntt_primes62[i], {a, b, square, plan.log_n, plan.limbs, x, y, x});
+  }
+  std::uint64_t* const lo = y;  // m words: b's spectra are no longer needed
+  std::uint64_t* const carry = carries.as<std::uint64_t>();
+  if (plan.limbs == 2 && plan.primes == 5) crt_and_columns<5, 2>(s, rows, n, count, lo, carry, m);
+  else if (plan.limbs == 4 && plan.primes == 9) crt_and_columns<9, 4>(s, rows, n, count, lo, carry, m);
+  else throw Overflow("mpgpu::mul: no CRT set for " + std::to_string(plan.limbs) + "-limb digits of a product of " +
+                      std::to_string(m) + " limbs");
+  // r = carry (m + 1 limbs) + lo (m limbs); neither need be normalized.
+  return add_abs(st, s, r, {carry, m + 1}, {lo, m});
+}
+
+}  // namespace mpgpu::detail::cuda
