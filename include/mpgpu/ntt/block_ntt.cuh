@@ -25,8 +25,9 @@
 // Registers: 114-128 of the 128 that __launch_bounds__(512, 1) allows
 // (ptxas, CUDA 13.0; the lazy inverse spills ~20 bytes); a 64-register cap
 // (two 512-thread blocks per SM, or 8 words a thread) spilled 300-600 bytes,
-// so a 2^13 tile runs one block per SM and the single-pass tiles are 2^11
-// (128 threads, four blocks per SM).
+// so a 2^13 tile runs one block per SM. Hence the tiles of several-pass
+// transforms are 2^12 (256 threads, two blocks per SM) and the single-pass
+// tiles 2^11 (128 threads, four blocks per SM) where the length allows.
 //
 // Twiddles: `inner` holds w_(2^(j+1))^i for the in-block stages, one row per
 // stage (2^13 entries, 128 KiB at most, a round touches 3 rows), read

@@ -31,13 +31,21 @@
 
 namespace mpgpu::ntt {
 
-/// log2 of the largest tile (elements) one block holds in shared memory.
+/// log2 of the largest tile (elements) one block holds in shared memory:
+/// single-pass transforms of up to 2^13 points.
 inline constexpr int kBlockTileLog = 13;
+/// log2 of the tiles of a transform of several passes: 2^12 elements, 256
+/// threads, so that two blocks share an SM and one's loads and stores
+/// overlap the other's arithmetic. Measured on the H100 against 2^13-point
+/// tiles (one 512-thread block per SM; bench/results/NOTES-ntt.md, "Two
+/// blocks per SM"): 2^24 points 0.660 -> 0.598 ms in 3 passes instead of 2,
+/// 2^25 1.40 -> 1.26 ms, batches of 2^20 0.555 -> 0.460 ms.
+inline constexpr int kBlockMultiPassTileLog = 12;
 /// Elements each thread owns: 16 (radix-8 units, two or more per thread),
 /// so the largest tile takes 512 threads with up to 128 registers each.
 inline constexpr int kBlockPerThreadLog = 4;
-/// Most stages of a strided pass (keeps >= 2 columns per tile).
-inline constexpr int kBlockStridedMaxStages = 12;
+/// Most stages of a strided pass (keeps >= 2 columns per 2^12 tile).
+inline constexpr int kBlockStridedMaxStages = kBlockMultiPassTileLog - 1;
 
 struct BlockPass {
   int hi;        ///< log2 of the largest butterfly half-size of the pass, in elements
@@ -67,7 +75,7 @@ inline std::vector<BlockPass> block_passes(int log_n, std::uint64_t batch, bool 
     passes.push_back({log_n - 1, log_n, log_c, natural});
     return passes;
   }
-  const int last_max = natural ? kBlockStridedMaxStages : kBlockTileLog;
+  const int last_max = natural ? kBlockStridedMaxStages : kBlockMultiPassTileLog;
   const int strided_passes = (log_n - last_max + kBlockStridedMaxStages - 1) / kBlockStridedMaxStages;
   const int last = std::min(last_max, log_n - strided_passes);
   int rest = log_n - last;
@@ -75,13 +83,13 @@ inline std::vector<BlockPass> block_passes(int log_n, std::uint64_t batch, bool 
   for (int i = 0; i < strided_passes; ++i) {
     const int k = (rest + (strided_passes - i) - 1) / (strided_passes - i);
     const int log_s = hi - k + 1;
-    passes.push_back({hi, k, std::min(kBlockTileLog - k, log_s), false});
+    passes.push_back({hi, k, std::min(kBlockMultiPassTileLog - k, log_s), false});
     hi -= k;
     rest -= k;
   }
   // Contiguous groups: any number of adjacent ones per tile; a permuting
   // pass needs its columns inside one transform (2^(log_n - last) groups).
-  passes.push_back({last - 1, last, std::min(kBlockTileLog - last, log_n - last), natural});
+  passes.push_back({last - 1, last, std::min(kBlockMultiPassTileLog - last, log_n - last), natural});
   return passes;
 }
 
