@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "env_knob.hpp"
 #include "integer_div_paths.hpp"
 
 namespace mpgpu::detail {
@@ -102,10 +103,7 @@ Integer newton_reciprocal(const Integer& D, std::uint64_t k, std::uint64_t s) {
 /// kDeviceDivisionMinLimbs, or MPGPU_DIVISION_MIN_LIMBS (environment) for
 /// tuning runs.
 std::size_t division_min_limbs() {
-  static const std::size_t limbs = [] {
-    const char* v = std::getenv("MPGPU_DIVISION_MIN_LIMBS");
-    return v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 0)) : kDeviceDivisionMinLimbs;
-  }();
+  static const std::size_t limbs = env_knob("MPGPU_DIVISION_MIN_LIMBS", kDeviceDivisionMinLimbs);
   return limbs;
 }
 

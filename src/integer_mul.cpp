@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "env_knob.hpp"
 #include "integer_internal.hpp"
 
 namespace mpgpu {
@@ -25,10 +26,7 @@ namespace {
 /// 134 us, NTT 273 us; 2^30: 1.60 ms against 375 us).
 /// MPGPU_SCHOOLBOOK_MAX_WORK overrides it, for tuning runs.
 std::uint64_t schoolbook_max_work() {
-  static const std::uint64_t work = [] {
-    const char* v = std::getenv("MPGPU_SCHOOLBOOK_MAX_WORK");
-    return v ? std::strtoull(v, nullptr, 0) : std::uint64_t{1} << 27;
-  }();
+  static const std::uint64_t work = detail::env_knob("MPGPU_SCHOOLBOOK_MAX_WORK", std::uint64_t{1} << 27);
   return work;
 }
 

@@ -27,6 +27,7 @@
 //
 // Every operation goes through the context's own arithmetic, so the same
 // code runs on the CPU backend (GMP throughout), which is how CI tests it.
+#include "env_knob.hpp"
 #include "integer_radix.hpp"
 
 #include <algorithm>
@@ -175,16 +176,13 @@ std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size
 }  // namespace
 
 std::size_t radix_device_min_limbs() {
-  static const std::size_t limbs = [] {
-    const char* v = std::getenv("MPGPU_RADIX_MIN_LIMBS");
-    return v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 0)) : kRadixDeviceMinLimbs;
-  }();
+  static const std::size_t limbs = env_knob("MPGPU_RADIX_MIN_LIMBS", kRadixDeviceMinLimbs);
   return limbs;
 }
 
 std::size_t radix_leaf_limbs(std::size_t fallback) {
-  static const char* v = std::getenv("MPGPU_RADIX_LEAF_LIMBS");
-  return v ? std::max<std::size_t>(std::strtoull(v, nullptr, 0), 1) : fallback;
+  static const std::uint64_t forced = env_knob("MPGPU_RADIX_LEAF_LIMBS", 0);
+  return forced != 0 ? forced : fallback;
 }
 
 int radix_chunk_digits(int base) {

@@ -23,6 +23,7 @@
 #include "cuda/ntt_product.hpp"
 #include "cuda/scoped_memory.cuh"
 #include "cuda/words.cuh"
+#include "env_knob.hpp"
 #include "mpgpu/ntt/block_plan.hpp"
 #include "mpgpu/ntt/crt_many.cuh"
 
@@ -114,8 +115,7 @@ DigitsPlan plan_for(std::size_t na, std::size_t nb, int limbs) {
 
 DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square) {
   const std::size_t m = na + nb;
-  const char* env = std::getenv("MPGPU_NTT_DIGIT_LIMBS");  // read per call: tests switch it
-  const int forced = env ? std::atoi(env) : 0;
+  const std::uint64_t forced = env_knob("MPGPU_NTT_DIGIT_LIMBS", 0);  // read per call: tests switch it
   DigitsPlan best = plan_for(na, nb, 1);
   double best_time = plan_seconds(best, m, square);
   for (int limbs : {2, 4}) {
