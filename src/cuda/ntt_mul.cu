@@ -4,10 +4,10 @@
 // Large balanced products may instead take digits of 2 or 4 limbs and 5 or
 // 9 primes (ntt_mul_digits.cu; choose_digits decides).
 //
-// Per prime (ntt_prime_product.cuh): the operand loads, the pointwise product
-// and the scaling are fused into the transforms' first and last passes. With
-// N <= 2^25 that is 2 + 2 + 2 memory passes per prime instead of 3 + 3 + 3
-// radix-2 passes plus 4 element-wise kernels.
+// Per prime (run_prime_product, ntt_product.hpp): the operand loads, the
+// pointwise product and the scaling are fused into the transforms' first and
+// last passes: with N <= 2^23, 2 + 2 + 2 memory passes per prime (3 + 3 + 3
+// beyond) and no element-wise kernels.
 //
 // Memory (N = transform length >= M = na + nb, words of 8 bytes; the result
 // takes M + 2 limbs): three residue vectors of N, one vector of N for b's

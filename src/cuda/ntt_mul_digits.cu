@@ -2,9 +2,9 @@
 // ntt_product.hpp). A transform costs about N (log N + c) and the primes
 // needed grow with D (2 D + 1 of them, ntt/crt_many.cuh), so D-limb digits
 // take 3 (2 D + 1) transforms of N / D points instead of 9 of N: fewer
-// point-stages (log N smaller), and the H100 runs a 2^23-point transform in
-// 0.33 ms against 1.56 ms for 2^25 (bench/results/...-a03467e.md), since
-// the 2^25 plan's first pass reads 16-byte runs.
+// point-stages, as log N is smaller. Measured on the H100 (bench/results/
+// 2026-11-23-nvidia-h100-80gb-hbm3-720c6a7-digits.md): 2^30-bit mul 14.7 ms
+// with D = 1, 12.7 ms with D = 2, 12.6 ms with D = 4.
 //
 // Steps: per prime (run_prime_product) the coefficients mod p_i into row i
 // of P rows of N words; Garner (CrtMany) turns column j of the rows into the
@@ -15,14 +15,12 @@
 // finishes. Memory: P N + max(N, m) + (m + 1) words besides the result.
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 #include "cuda/check.cuh"
 #include "cuda/grid_stride.hpp"
 #include "cuda/ntt_product.hpp"
 #include "cuda/scoped_memory.cuh"
-#include "cuda/words.cuh"
 #include "env_knob.hpp"
 #include "mpgpu/ntt/block_plan.hpp"
 #include "mpgpu/ntt/crt_many.cuh"
@@ -90,8 +88,9 @@ std::size_t plan_words(const DigitsPlan& p, std::size_t m) {
 /// plus ~4 us to launch; a forward transform's first pass reads D limbs a
 /// point, 2.75 ps each beyond the first; Garner about 0.9 ps per coefficient
 /// and prime^2; the column sums move (2 D + 1) N + 2 m words at ~2.9 TB/s).
-/// Checked against mul and sqr at 2^26 .. 2^30 bits with each D forced
-/// (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-*-digits.md).
+/// The constants are those of the 2^13-point NTT tiles; the model is only
+/// used to rank the digit sizes, and its ranking was checked against mul
+/// and sqr at 2^26 .. 2^30 bits with each D forced (...-720c6a7-digits.md).
 double plan_seconds(const DigitsPlan& p, std::size_t m, bool square) {
   const double n = double(std::size_t{1} << p.log_n);
   const double passes = double(ntt::block_passes(p.log_n, 1, false).size());
@@ -120,11 +119,10 @@ DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square) {
   double best_time = plan_seconds(best, m, square);
   for (int limbs : {2, 4}) {
     const DigitsPlan p = plan_for(na, nb, limbs);
-    // Transforms below 2^22 points run at most 4 tiles of 2^13 points per SM
-    // and measured slower than the model says (2^28 bits: D = 4, 2^21 points,
-    // 3.62 ms against 3.28 ms for D = 2 and 3.54 ms for D = 1).
-    const bool usable = p.primes != 0 && p.log_n >= 1 && plan_words(p, m) <= 8 * m &&
-                        (forced == limbs || p.log_n >= 22);
+    // Transforms below 2^22 points measured slower than the model says
+    // (2^28 bits: D = 4, 2^21 points, 3.62 ms against 3.28 ms for D = 2 and
+    // 3.54 ms for D = 1): with few tiles per SM less of their work overlaps.
+    const bool usable = p.primes != 0 && plan_words(p, m) <= 8 * m && (forced == limbs || p.log_n >= 22);
     if (!usable) continue;
     const double time = plan_seconds(p, m, square);
     if (forced == limbs || (forced == 0 && time < best_time)) {
