@@ -7,18 +7,17 @@
 // with D = 1, 12.7 ms with D = 2, 12.6 ms with D = 4.
 //
 // Steps: per prime (run_prime_product) the coefficients mod p_i into row i
-// of P rows of N words; Garner (CrtMany) turns column j of the rows into the
-// 2 D + 1 limbs of coefficient c_j, written back into rows 0 .. 2 D in place;
-// the column sums add c_j at limb D j: limb L of the product is the sum of
-// rows t = L mod D, + D, + 2 D at j = (L - t) / D (at most three words, so a
-// carry below 3), kept as lo (m words) and carry (m + 1 words); one scan add
-// finishes. Memory: P N + max(N, m) + (m + 1) words besides the result.
+// of P rows of N words; one kernel turns column j of the rows into the
+// 2 D + 1 limbs of coefficient c_j (Garner, CrtMany) and adds c_j at limb
+// D j: limb L of the product sums limb t of c_((L - t) / D) for t = L mod D,
+// + D, + 2 D (at most three words, so a carry below 3), kept as lo (m words)
+// and carry (m + 1 words); one scan add finishes. Memory: P N + max(N, m) +
+// (m + 1) words besides the result.
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
 #include "cuda/check.cuh"
-#include "cuda/grid_stride.hpp"
 #include "cuda/ntt_product.hpp"
 #include "cuda/scoped_memory.cuh"
 #include "env_knob.hpp"
@@ -29,37 +28,52 @@ namespace mpgpu::detail::cuda {
 
 namespace {
 
-/// In place: rows[i * n + j] (i < kP) residues -> rows[t * n + j] = limb t
-/// of c_j (t <= 2 kD), for j < count.
-template <int kP, int kD>
-__global__ void crt_digits_kernel(std::uint64_t* rows, std::size_t n, ntt::CrtMany<kP> crt, std::size_t count) {
-  static_assert(2 * kD + 1 <= kP);
-  for (std::size_t j = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; j < count;
-       j += std::size_t{gridDim.x} * blockDim.x) {
-    std::uint64_t r[kP], c[2 * kD + 1];
-#pragma unroll
-    for (int i = 0; i < kP; ++i) r[i] = rows[i * n + j];
-    crt.template combine<2 * kD + 1>(r, c);
-#pragma unroll
-    for (int t = 0; t <= 2 * kD; ++t) rows[t * n + j] = c[t];
-  }
-}
+constexpr int kCrtThreads = 256;
 
-/// lo[L] = low word of the sum of rows[t * n + (L - t) / kD] over t = L mod
-/// kD + {0, kD, 2 kD} with t <= 2 kD, t <= L and (L - t) / kD < count; carry[L + 1] =
-/// its high word; carry[0] = 0. L < m.
-template <int kD>
-__global__ void column_digits_kernel(std::uint64_t* lo, std::uint64_t* carry, const std::uint64_t* rows,
-                                     std::size_t n, std::size_t count, std::size_t m) {
-  for (std::size_t l = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; l < m;
-       l += std::size_t{gridDim.x} * blockDim.x) {
+/// Garner and the column sums in one pass, so the coefficients never go
+/// back to memory. Block b takes coefficients j0 = b kCrtThreads .. j0 +
+/// kCrtThreads - 1 (rows[i * n + j]: residue mod prime i), one a thread, and
+/// keeps their 2 kD + 1 limbs in shared memory with those of c_(j0-2) and
+/// c_(j0-1); then it writes limbs L = kD j0 .. kD (j0 + kCrtThreads) - 1 (and
+/// < m) of lo and carry: lo[L] = low word of the sum of limb t of
+/// c_((L - t) / kD) over t = L mod kD + {0, kD, 2 kD}, t <= 2 kD (at most
+/// three words), carry[L + 1] = its high word (< 3), carry[0] = 0.
+template <int kP, int kD>
+__global__ void __launch_bounds__(kCrtThreads) crt_columns_kernel(const std::uint64_t* rows, std::size_t n,
+                                                                  ntt::CrtMany<kP> crt, std::size_t count,
+                                                                  std::uint64_t* lo, std::uint64_t* carry,
+                                                                  std::size_t m) {
+  constexpr int kL = 2 * kD + 1;
+  static_assert(kL <= kP);
+  __shared__ std::uint64_t c[kL][kCrtThreads + 2];  // slot s: c_(j0 - 2 + s)
+  const std::size_t j0 = std::size_t(blockIdx.x) * kCrtThreads;
+  auto coefficient = [&](std::size_t j, bool valid, int slot) {
+    std::uint64_t limbs[kL];
+#pragma unroll
+    for (int t = 0; t < kL; ++t) limbs[t] = 0;
+    if (valid && j < count) {
+      std::uint64_t r[kP];
+#pragma unroll
+      for (int i = 0; i < kP; ++i) r[i] = rows[i * n + j];
+      crt.template combine<kL>(r, limbs);
+    }
+#pragma unroll
+    for (int t = 0; t < kL; ++t) c[t][slot] = limbs[t];
+  };
+  coefficient(j0 + threadIdx.x, true, threadIdx.x + 2);
+  if (threadIdx.x < 2) coefficient(j0 + threadIdx.x - 2, j0 + threadIdx.x >= 2, threadIdx.x);  // c_(j0-2), c_(j0-1)
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < kD; ++k) {
+    const int i = threadIdx.x + k * kCrtThreads;  // limb L = kD j0 + i; L mod kD = i mod kD
+    const std::size_t l = kD * j0 + i;
+    if (l >= m) break;
     std::uint64_t s = 0, h = 0;
 #pragma unroll
     for (int u = 0; u < 3; ++u) {
-      const std::size_t t = l % kD + std::size_t(u) * kD;
-      if (t > 2 * kD || t > l) break;  // c_j has limbs 0 .. 2 kD
-      const std::size_t j = (l - t) / kD;
-      if (j < count) h += limb::add_with_carry(s, rows[t * n + j], 0, s);
+      const int t = i % kD + u * kD;
+      if (t > 2 * kD) break;  // c_j has limbs 0 .. 2 kD
+      h += limb::add_with_carry(s, c[t][2 + i / kD - u], 0, s);  // c_(j0 + i / kD - u)
     }
     lo[l] = s;
     carry[l + 1] = h;
@@ -68,12 +82,13 @@ __global__ void column_digits_kernel(std::uint64_t* lo, std::uint64_t* carry, co
 }
 
 template <int kP, int kD>
-void crt_and_columns(Stream s, std::uint64_t* rows, std::size_t n, std::size_t count, std::uint64_t* lo,
+void crt_and_columns(Stream s, const std::uint64_t* rows, std::size_t n, std::size_t count, std::uint64_t* lo,
                      std::uint64_t* carry, std::size_t m) {
-  crt_digits_kernel<kP, kD><<<grid_for(count), 256, 0, s>>>(rows, n, ntt::CrtMany<kP>::make(), count);
-  MPGPU_CHECK_LAUNCH("crt_digits_kernel");
-  column_digits_kernel<kD><<<grid_for(m), 256, 0, s>>>(lo, carry, rows, n, count, m);
-  MPGPU_CHECK_LAUNCH("column_digits_kernel");
+  const std::size_t blocks = (count + kCrtThreads - 1) / kCrtThreads;
+  if (blocks > 0x7fffffffu) throw Overflow("mpgpu::mul: too many coefficients for one grid");
+  crt_columns_kernel<kP, kD><<<static_cast<unsigned>(blocks), kCrtThreads, 0, s>>>(
+      rows, n, ntt::CrtMany<kP>::make(), count, lo, carry, m);
+  MPGPU_CHECK_LAUNCH("crt_columns_kernel");
 }
 
 /// Words of device memory a plan takes, the result's m + 2 included.
@@ -87,7 +102,7 @@ std::size_t plan_words(const DigitsPlan& p, std::size_t m) {
 /// pass costs about 5.5 ps a point for memory and 1.23 ps a point per stage,
 /// plus ~4 us to launch; a forward transform's first pass reads D limbs a
 /// point, 2.75 ps each beyond the first; Garner about 0.9 ps per coefficient
-/// and prime^2; the column sums move (2 D + 1) N + 2 m words at ~2.9 TB/s).
+/// and prime^2; the column sums write 2 m words at ~2.9 TB/s).
 /// The constants are those of the 2^13-point NTT tiles; the model is only
 /// used to rank the digit sizes, and its ranking was checked against mul
 /// and sqr at 2^26 .. 2^30 bits with each D forced (...-720c6a7-digits.md).
@@ -97,7 +112,7 @@ double plan_seconds(const DigitsPlan& p, std::size_t m, bool square) {
   const double transform = n * (5.5e-12 * passes + 1.23e-12 * p.log_n) + 4e-6 * passes;
   const double forwards = square ? 1 : 2;
   const double per_prime = (forwards + 1) * transform + forwards * n * 2.75e-12 * (p.limbs - 1);
-  const double columns = 8.0 * ((2 * p.limbs + 1) * n + 2.0 * double(m)) / 2.9e12;
+  const double columns = 8.0 * 2.0 * double(m) / 2.9e12;
   return p.primes * per_prime + 0.9e-12 * n * p.primes * p.primes + columns;
 }
 

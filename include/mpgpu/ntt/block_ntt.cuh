@@ -362,6 +362,10 @@ struct BlockPassView {
     const std::uint64_t pos = idx & ((std::uint64_t{1} << a.log_n) - 1);
     const std::uint64_t first = pos * unsigned(a.digit_limbs);
     const std::uint64_t j = (idx >> a.log_n) * a.src_stride + first;
+    // Zero padding (half the points of a product's transform): no loads and
+    // no products. Lanes of a warp hold adjacent points, so this branch
+    // rarely splits a warp.
+    if (first >= a.src_len || j >= a.src_total) return 0;
     std::uint64_t acc = 0;
 #pragma unroll
     for (int t = 0; t < kBlockMaxDigitLimbs; ++t) {
