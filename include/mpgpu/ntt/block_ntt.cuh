@@ -166,7 +166,7 @@ struct BlockPassArgs {
   std::uint64_t scale, scale_q;  ///< PassEpilogue::scale
   std::uint64_t one_q;           ///< shoup(1): reduces any word by kPassReduceInput
   /// kPassReduceInput: an element of the source is a digit of this many
-  /// limbs (1, 2 or 4; the products of src/cuda/ntt_mul.cu), element pos of a
+  /// limbs (1, 2 or 4; src/cuda/ntt_mul_digits.cu), element pos of a
   /// transform being limbs pos * digit_limbs .. + digit_limbs - 1. Then
   /// src_len, src_stride and src_total count limbs, and limbs past them read
   /// as 0. digit_w[t] = 2^(64 t) mod p with its Shoup quotient.

@@ -12,10 +12,11 @@
 // inverse undoes the passes in reverse order (cross twiddle w^-e first, then
 // a DIT sub-NTT with the inverse root).
 //
-// A block holds 2^k rows x 2^log_c adjacent columns (2^(k+log_c) <= 2^13
-// elements, 64 KiB + padding of shared memory). Strided passes take <= 12
-// stages so that >= 2 adjacent columns (16-byte runs) are read per row; the
-// last pass (stride 1, contiguous rows) takes up to 13.
+// A block holds 2^k rows x 2^log_c adjacent columns: 2^(k+log_c) <= 2^13
+// elements (64 KiB + padding of shared memory) for a single pass, <= 2^12
+// for the passes of a longer transform (two blocks per SM). Strided passes
+// take <= 11 stages so that >= 2 adjacent columns (16-byte runs) are read
+// per row; the last pass (stride 1, contiguous rows) takes up to 12.
 //
 // Natural order (forward output / inverse input) is fused into the last
 // forward (first inverse) pass: its block takes 2^log_c groups whose
