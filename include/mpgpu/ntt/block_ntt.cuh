@@ -40,6 +40,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -600,8 +601,8 @@ __device__ __forceinline__ void block_permute_side(const BlockPassView<kForward,
 /// One pass (see block_plan.hpp). Launch with 2^(k+log_c-4) threads (at
 /// least 1) per block, block_smem_bytes(k+log_c) of dynamic shared memory,
 /// and ceil(total_groups / 2^log_c) blocks.
-template <bool kForward, bool kLazy>
-__global__ void __launch_bounds__(kBlockMaxThreads, 1) block_pass_kernel(const BlockPassArgs a) {
+template <bool kForward, bool kLazy, int kThreads = kBlockMaxThreads, int kMinBlocks = 1>
+__global__ void __launch_bounds__(kThreads, kMinBlocks) block_pass_kernel(const BlockPassArgs a) {
   extern __shared__ std::uint64_t block_smem[];
   const BlockPassView<kForward, kLazy> v(a);
   const bool permute = (a.flags & kPassPermute) != 0;
@@ -673,31 +674,59 @@ inline bool block_ntt_lazy(std::uint64_t p) {
   return p < (std::uint64_t{1} << 62) && ((p - 1) & 0xffffffffu) == 0;
 }
 
+/// Launches one pass of the kernel variant <kForward, kLazy, kThreads, kMinBlocks>.
+template <bool kForward, bool kLazy, int kThreads, int kMinBlocks>
+inline cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsigned threads, std::size_t smem,
+                                             cudaStream_t s) {
+  const void* fn = reinterpret_cast<const void*>(&block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks>);
+  if (smem > 48 * 1024) {
+    // Per device and function; cheap enough to repeat on every launch.
+    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    if (e != cudaSuccess) return e;
+  }
+  block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks><<<grid, threads, smem, s>>>(args);
+  return cudaGetLastError();
+}
+
+/// EXPERIMENT: blocks per SM the register budget is cut for (MPGPU_NTT_MIN_BLOCKS).
+inline int block_pass_min_blocks_knob() {
+  const char* v = std::getenv("MPGPU_NTT_MIN_BLOCKS");
+  return v ? std::atoi(v) : 0;
+}
+
+template <bool kForward, bool kLazy>
+inline cudaError_t launch_block_pass_sized(const BlockPassArgs& args, dim3 grid, unsigned threads, std::size_t smem,
+                                           cudaStream_t s) {
+  const int knob = block_pass_min_blocks_knob();
+  if (threads > 256) return launch_block_pass_variant<kForward, kLazy, 512, 1>(args, grid, threads, smem, s);
+  if (threads > 128) {
+    if constexpr (kLazy) {
+      if (knob == 3) return launch_block_pass_variant<kForward, kLazy, 256, 3>(args, grid, threads, smem, s);
+      if (knob == 4) return launch_block_pass_variant<kForward, kLazy, 256, 4>(args, grid, threads, smem, s);
+    }
+    return launch_block_pass_variant<kForward, kLazy, 256, 2>(args, grid, threads, smem, s);
+  }
+  if constexpr (kLazy) {
+    if (knob == 3) return launch_block_pass_variant<kForward, kLazy, 128, 6>(args, grid, threads, smem, s);
+    if (knob == 4) return launch_block_pass_variant<kForward, kLazy, 128, 8>(args, grid, threads, smem, s);
+  }
+  return launch_block_pass_variant<kForward, kLazy, 128, 4>(args, grid, threads, smem, s);
+}
+
 /// Launches one pass; returns the first CUDA error.
 inline cudaError_t launch_block_pass(bool forward, bool lazy, const BlockPassArgs& args, cudaStream_t s) {
   const int tile_log = args.k + args.log_c;
   const unsigned threads = tile_log > kBlockPerThreadLog ? 1u << (tile_log - kBlockPerThreadLog) : 1u;
   const std::size_t smem = block_smem_bytes(tile_log);
   const std::uint64_t blocks = (args.total_groups + (std::uint64_t{1} << args.log_c) - 1) >> args.log_c;
-  const void* fn = forward ? (lazy ? reinterpret_cast<const void*>(&block_pass_kernel<true, true>)
-                                   : reinterpret_cast<const void*>(&block_pass_kernel<true, false>))
-                           : (lazy ? reinterpret_cast<const void*>(&block_pass_kernel<false, true>)
-                                   : reinterpret_cast<const void*>(&block_pass_kernel<false, false>));
-  if (smem > 48 * 1024) {
-    // Per device and function; cheap enough to repeat on every launch.
-    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-    if (e != cudaSuccess) return e;
-  }
   if (blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
   const dim3 grid(static_cast<unsigned>(blocks));
   if (forward) {
-    if (lazy) block_pass_kernel<true, true><<<grid, threads, smem, s>>>(args);
-    else block_pass_kernel<true, false><<<grid, threads, smem, s>>>(args);
-  } else {
-    if (lazy) block_pass_kernel<false, true><<<grid, threads, smem, s>>>(args);
-    else block_pass_kernel<false, false><<<grid, threads, smem, s>>>(args);
+    return lazy ? launch_block_pass_sized<true, true>(args, grid, threads, smem, s)
+                : launch_block_pass_sized<true, false>(args, grid, threads, smem, s);
   }
-  return cudaGetLastError();
+  return lazy ? launch_block_pass_sized<false, true>(args, grid, threads, smem, s)
+              : launch_block_pass_sized<false, false>(args, grid, threads, smem, s);
 }
 
 /// The passes of `t` in the order they run (the inverse reverses them).

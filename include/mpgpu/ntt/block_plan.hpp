@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 namespace mpgpu::ntt {
@@ -64,14 +65,22 @@ inline int ceil_log2(std::uint64_t x) {
 /// Passes of a forward transform of 2^log_n points (log_n >= 1), top stages
 /// first; `batch` transforms; `natural`: natural-order output (the inverse
 /// uses the same list reversed, with natural-order input).
+inline int block_plan_knob(const char* name, int fallback) {  // EXPERIMENT
+  const char* v = std::getenv(name);
+  return v ? std::atoi(v) : fallback;
+}
+
 inline std::vector<BlockPass> block_passes(int log_n, std::uint64_t batch, bool natural) {
+  const int kBlockMultiPassTileLog = block_plan_knob("MPGPU_NTT_TILE_LOG", mpgpu::ntt::kBlockMultiPassTileLog);
+  const int kBlockStridedMaxStages = kBlockMultiPassTileLog - 1;
+  const int single_tile = block_plan_knob("MPGPU_NTT_SINGLE_TILE_LOG", 11);
   std::vector<BlockPass> passes;
   if (log_n <= 0) return passes;
   if (log_n <= kBlockTileLog) {
     // One pass: whole transforms per block. Tiles of 2^11 (128 threads, ~120
     // registers each) let four blocks share an SM, so that one block's loads
     // overlap another's arithmetic.
-    const int want = std::max(0, std::max(11, log_n) - log_n);
+    const int want = std::max(0, std::max(single_tile, log_n) - log_n);
     const int log_c = std::min(want, ceil_log2(batch));
     passes.push_back({log_n - 1, log_n, log_c, natural});
     return passes;
