@@ -40,7 +40,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <cstdlib>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -674,60 +673,9 @@ inline bool block_ntt_lazy(std::uint64_t p) {
   return p < (std::uint64_t{1} << 62) && ((p - 1) & 0xffffffffu) == 0;
 }
 
-/// Launches one pass of the kernel variant <kForward, kLazy, kThreads, kMinBlocks>.
-template <bool kForward, bool kLazy, int kThreads, int kMinBlocks>
-inline cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsigned threads, std::size_t smem,
-                                             cudaStream_t s) {
-  const void* fn = reinterpret_cast<const void*>(&block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks>);
-  if (smem > 48 * 1024) {
-    // Per device and function; cheap enough to repeat on every launch.
-    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-    if (e != cudaSuccess) return e;
-  }
-  block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks><<<grid, threads, smem, s>>>(args);
-  return cudaGetLastError();
-}
-
-/// EXPERIMENT: blocks per SM the register budget is cut for (MPGPU_NTT_MIN_BLOCKS).
-inline int block_pass_min_blocks_knob() {
-  const char* v = std::getenv("MPGPU_NTT_MIN_BLOCKS");
-  return v ? std::atoi(v) : 0;
-}
-
-template <bool kForward, bool kLazy>
-inline cudaError_t launch_block_pass_sized(const BlockPassArgs& args, dim3 grid, unsigned threads, std::size_t smem,
-                                           cudaStream_t s) {
-  const int knob = block_pass_min_blocks_knob();
-  if (threads > 256) return launch_block_pass_variant<kForward, kLazy, 512, 1>(args, grid, threads, smem, s);
-  if (threads > 128) {
-    if constexpr (kLazy) {
-      if (knob == 3) return launch_block_pass_variant<kForward, kLazy, 256, 3>(args, grid, threads, smem, s);
-      if (knob == 4) return launch_block_pass_variant<kForward, kLazy, 256, 4>(args, grid, threads, smem, s);
-    }
-    return launch_block_pass_variant<kForward, kLazy, 256, 2>(args, grid, threads, smem, s);
-  }
-  if constexpr (kLazy) {
-    if (knob == 3) return launch_block_pass_variant<kForward, kLazy, 128, 6>(args, grid, threads, smem, s);
-    if (knob == 4) return launch_block_pass_variant<kForward, kLazy, 128, 8>(args, grid, threads, smem, s);
-  }
-  return launch_block_pass_variant<kForward, kLazy, 128, 4>(args, grid, threads, smem, s);
-}
-
-/// Launches one pass; returns the first CUDA error.
-inline cudaError_t launch_block_pass(bool forward, bool lazy, const BlockPassArgs& args, cudaStream_t s) {
-  const int tile_log = args.k + args.log_c;
-  const unsigned threads = tile_log > kBlockPerThreadLog ? 1u << (tile_log - kBlockPerThreadLog) : 1u;
-  const std::size_t smem = block_smem_bytes(tile_log);
-  const std::uint64_t blocks = (args.total_groups + (std::uint64_t{1} << args.log_c) - 1) >> args.log_c;
-  if (blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
-  const dim3 grid(static_cast<unsigned>(blocks));
-  if (forward) {
-    return lazy ? launch_block_pass_sized<true, true>(args, grid, threads, smem, s)
-                : launch_block_pass_sized<true, false>(args, grid, threads, smem, s);
-  }
-  return lazy ? launch_block_pass_sized<false, true>(args, grid, threads, smem, s)
-              : launch_block_pass_sized<false, false>(args, grid, threads, smem, s);
-}
+/// Launches one pass (src/cuda/ntt_block_pass.cu: the kernels are compiled
+/// in one translation unit of the library); returns the first CUDA error.
+cudaError_t launch_block_pass(bool forward, bool lazy, const BlockPassArgs& args, cudaStream_t s);
 
 /// The passes of `t` in the order they run (the inverse reverses them).
 inline std::vector<BlockPass> block_transform_passes(const BlockTransform& t) {
