@@ -35,9 +35,9 @@ TEST(NttBlockPlan, PassesCoverEveryStageOnce) {
 
 TEST(NttBlockPlan, SmallTransformsShareATile) {
   for (int log_n = 1; log_n <= 13; ++log_n) {
-    const auto passes = mpgpu::ntt::block_passes(log_n, 1000, false);
+    const auto passes = mpgpu::ntt::block_passes(log_n, 4096, false);
     ASSERT_EQ(passes.size(), 1u);
-    EXPECT_EQ(passes[0].k + passes[0].log_c, log_n <= 11 ? 11 : log_n) << log_n;
+    EXPECT_EQ(passes[0].k + passes[0].log_c, std::max(log_n, mpgpu::ntt::kBlockMultiPassTileLog)) << log_n;
     EXPECT_EQ(mpgpu::ntt::block_passes(log_n, 1, false)[0].log_c, 0) << "no empty columns for one transform";
   }
 }

@@ -23,11 +23,11 @@
 // The smallest stages (low == 0) know at compile time which butterflies
 // have twiddle 1 and skip their products (7 of 12 in a radix-8 unit).
 // Registers: 114-128 of the 128 that __launch_bounds__(512, 1) allows
-// (ptxas, CUDA 13.0; the lazy inverse spills ~20 bytes); a 64-register cap
-// (two 512-thread blocks per SM, or 8 words a thread) spilled 300-600 bytes,
-// so a 2^13 tile runs one block per SM. Hence the tiles of several-pass
-// transforms are 2^12 (256 threads, two blocks per SM) and the single-pass
-// tiles 2^11 (128 threads, four blocks per SM) where the length allows.
+// (ptxas, CUDA 13.0); a 64-register cap (two 512-thread blocks per SM, or 8
+// words a thread) spilled 300-600 bytes, so a 2^13 tile runs one block per
+// SM. Tiles of 2^12 (256 threads; several-pass transforms and batches of
+// short ones) run the lazy kernels at 80 registers, three blocks per SM
+// (launch_block_pass_direction).
 //
 // Twiddles: `inner` holds w_(2^(j+1))^i for the in-block stages, one row per
 // stage (2^13 entries, 128 KiB at most, a round touches 3 rows), read
@@ -673,9 +673,64 @@ inline bool block_ntt_lazy(std::uint64_t p) {
   return p < (std::uint64_t{1} << 62) && ((p - 1) & 0xffffffffu) == 0;
 }
 
-/// Launches one pass (src/cuda/ntt_block_pass.cu: the kernels are compiled
-/// in one translation unit of the library); returns the first CUDA error.
-cudaError_t launch_block_pass(bool forward, bool lazy, const BlockPassArgs& args, cudaStream_t s);
+/// Launches one pass with the kernel variant <kForward, kLazy, kThreads,
+/// kMinBlocks> (kThreads >= the pass's threads); returns the first CUDA error.
+template <bool kForward, bool kLazy, int kThreads, int kMinBlocks>
+cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsigned threads, std::size_t smem,
+                                      cudaStream_t s) {
+  const void* fn = reinterpret_cast<const void*>(&block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks>);
+  if (smem > 48 * 1024) {
+    // Per device and function; cheap enough to repeat on every launch.
+    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    if (e != cudaSuccess) return e;
+  }
+  block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks><<<grid, threads, smem, s>>>(args);
+  return cudaGetLastError();
+}
+
+// The variants launch_block_pass uses, each compiled in one file of the
+// library (src/cuda/ntt_block_pass*.cu): the kernels are large, and three
+// files compile in parallel. (The host emulation of the kernels,
+// tests/ntt/block_ntt_emulation_test.cpp, instantiates its own.)
+#define MPGPU_BLOCK_PASS_VARIANT(F, L, T, B)                                                                        \
+  template cudaError_t launch_block_pass_variant<F, L, T, B>(const BlockPassArgs&, dim3, unsigned, std::size_t, \
+                                                             cudaStream_t)
+#if defined(__CUDACC__)
+extern MPGPU_BLOCK_PASS_VARIANT(true, true, 512, 1);
+extern MPGPU_BLOCK_PASS_VARIANT(true, true, 256, 3);
+extern MPGPU_BLOCK_PASS_VARIANT(false, true, 512, 1);
+extern MPGPU_BLOCK_PASS_VARIANT(false, true, 256, 3);
+extern MPGPU_BLOCK_PASS_VARIANT(true, false, 512, 1);
+extern MPGPU_BLOCK_PASS_VARIANT(false, false, 512, 1);
+#endif
+
+/// The kernel variant of one direction. Register budget, measured on the
+/// H100 (bench/results/NOTES-ntt.md, "Three blocks per SM"): tiles of <= 2^12
+/// points (<= 256 threads) run the lazy kernels capped at 80 registers,
+/// __launch_bounds__(256, 3), so that three blocks share an SM: ptxas spills
+/// 20-28 bytes a thread, and a 2^24-point transform takes 0.54 ms instead of
+/// 0.61, 2^25 points 1.13 instead of 1.27, the 2^30-bit product 11.1 ms
+/// instead of 11.6. A 64-register cap (four blocks) spilled 360 bytes.
+/// Tiles of 2^13 (512 threads) and the canonical kernels keep 128 registers.
+template <bool kForward>
+inline cudaError_t launch_block_pass_direction(bool lazy, const BlockPassArgs& args, dim3 grid, unsigned threads,
+                                               std::size_t smem, cudaStream_t s) {
+  if (!lazy) return launch_block_pass_variant<kForward, false, 512, 1>(args, grid, threads, smem, s);
+  if (threads > 256) return launch_block_pass_variant<kForward, true, 512, 1>(args, grid, threads, smem, s);
+  return launch_block_pass_variant<kForward, true, 256, 3>(args, grid, threads, smem, s);
+}
+
+/// Launches one pass; returns the first CUDA error.
+inline cudaError_t launch_block_pass(bool forward, bool lazy, const BlockPassArgs& args, cudaStream_t s) {
+  const int tile_log = args.k + args.log_c;
+  const unsigned threads = tile_log > kBlockPerThreadLog ? 1u << (tile_log - kBlockPerThreadLog) : 1u;
+  const std::size_t smem = block_smem_bytes(tile_log);
+  const std::uint64_t blocks = (args.total_groups + (std::uint64_t{1} << args.log_c) - 1) >> args.log_c;
+  if (blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+  const dim3 grid(static_cast<unsigned>(blocks));
+  return forward ? launch_block_pass_direction<true>(lazy, args, grid, threads, smem, s)
+                 : launch_block_pass_direction<false>(lazy, args, grid, threads, smem, s);
+}
 
 /// The passes of `t` in the order they run (the inverse reverses them).
 inline std::vector<BlockPass> block_transform_passes(const BlockTransform& t) {

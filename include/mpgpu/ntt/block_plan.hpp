@@ -28,7 +28,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <vector>
 
 namespace mpgpu::ntt {
@@ -36,12 +35,15 @@ namespace mpgpu::ntt {
 /// log2 of the largest tile (elements) one block holds in shared memory:
 /// single-pass transforms of up to 2^13 points.
 inline constexpr int kBlockTileLog = 13;
-/// log2 of the tiles of a transform of several passes: 2^12 elements, 256
-/// threads, so that two blocks share an SM and one's loads and stores
-/// overlap the other's arithmetic. Measured on the H100 against 2^13-point
-/// tiles (one 512-thread block per SM; bench/results/NOTES-ntt.md, "Two
-/// blocks per SM"): 2^24 points 0.660 -> 0.598 ms in 3 passes instead of 2,
-/// 2^25 1.40 -> 1.26 ms, batches of 2^20 0.555 -> 0.460 ms.
+/// log2 of the tiles of a transform of several passes (and of batches of
+/// short transforms): 2^12 elements, 256 threads, so that several blocks
+/// share an SM (three, at the 80-register budget of block_ntt.cuh's
+/// launch_block_pass_direction) and one's loads and stores overlap the
+/// others' arithmetic. Measured on the H100 against 2^13-point tiles (one
+/// 512-thread block per SM; bench/results/NOTES-ntt.md, "Two blocks per
+/// SM"): 2^24 points 0.660 -> 0.598 ms in 3 passes instead of 2, 2^25 1.40
+/// -> 1.26 ms, batches of 2^20 0.555 -> 0.460 ms. Tiles of 2^11 at three
+/// blocks' budget (six blocks per SM) were slower: 2^24 0.54-0.55 -> 0.58 ms.
 inline constexpr int kBlockMultiPassTileLog = 12;
 /// Elements each thread owns: 16 (radix-8 units, two or more per thread),
 /// so the largest tile takes 512 threads with up to 128 registers each.
@@ -65,22 +67,16 @@ inline int ceil_log2(std::uint64_t x) {
 /// Passes of a forward transform of 2^log_n points (log_n >= 1), top stages
 /// first; `batch` transforms; `natural`: natural-order output (the inverse
 /// uses the same list reversed, with natural-order input).
-inline int block_plan_knob(const char* name, int fallback) {  // EXPERIMENT
-  const char* v = std::getenv(name);
-  return v ? std::atoi(v) : fallback;
-}
-
 inline std::vector<BlockPass> block_passes(int log_n, std::uint64_t batch, bool natural) {
-  const int kBlockMultiPassTileLog = block_plan_knob("MPGPU_NTT_TILE_LOG", mpgpu::ntt::kBlockMultiPassTileLog);
-  const int kBlockStridedMaxStages = kBlockMultiPassTileLog - 1;
-  const int single_tile = block_plan_knob("MPGPU_NTT_SINGLE_TILE_LOG", 11);
   std::vector<BlockPass> passes;
   if (log_n <= 0) return passes;
   if (log_n <= kBlockTileLog) {
-    // One pass: whole transforms per block. Tiles of 2^11 (128 threads, ~120
-    // registers each) let four blocks share an SM, so that one block's loads
-    // overlap another's arithmetic.
-    const int want = std::max(0, std::max(single_tile, log_n) - log_n);
+    // One pass: whole transforms per block. Tiles of 2^12 (256 threads, 80
+    // registers each) let three blocks share an SM, so that one block's loads
+    // overlap another's arithmetic. Measured on the H100 against tiles of
+    // 2^11 at the same register budget: batches of 2^10 points 0.210 ->
+    // 0.209 ms forward, 0.240 -> 0.232 ms inverse.
+    const int want = std::max(0, std::max(kBlockMultiPassTileLog, log_n) - log_n);
     const int log_c = std::min(want, ceil_log2(batch));
     passes.push_back({log_n - 1, log_n, log_c, natural});
     return passes;
