@@ -98,18 +98,26 @@ std::size_t plan_words(const DigitsPlan& p, std::size_t m) {
   return p.primes * n + std::max(n, m) + (m + 1) + (m + 2);
 }
 
-/// Modelled seconds of a plan on the H100 (bench/results/NOTES-ntt.md: a
-/// pass costs about 5.5 ps a point for memory and 1.23 ps a point per stage,
-/// plus ~4 us to launch; a forward transform's first pass reads D limbs a
-/// point, 2.75 ps each beyond the first; Garner about 0.9 ps per coefficient
-/// and prime^2; the column sums write 2 m words at ~2.9 TB/s).
-/// The constants are those of the 2^13-point NTT tiles; the model is only
-/// used to rank the digit sizes, and its ranking was checked against mul
-/// and sqr at 2^26 .. 2^30 bits with each D forced (...-720c6a7-digits.md).
+/// Modelled seconds of a plan on the H100, to rank the digit sizes. A pass
+/// of k stages costs (5.2 + 0.63 k) ps a point (the fit of the per-pass
+/// table at 676010a, three 80-register blocks per SM), plus ~10.6 ps a point
+/// for a strided pass of fewer than 4 columns (rows read and written in runs
+/// of 16 bytes, half a 32-byte sector: the 11 + 12-stage plan of 2^23 points;
+/// fitted to the 2^30-bit product at D = 4), plus ~4 us to launch; a forward
+/// transform's first pass reads D limbs a point, 2.75 ps each beyond the
+/// first; Garner about 0.9 ps per coefficient and prime^2; the column sums
+/// write 2 m words at ~2.9 TB/s. The absolute times run 10-30% under the
+/// measured ones; the ranking matches every D forced for mul and sqr at
+/// 2^27 .. 2^30 bits (bench/results/...-676010a.md: 8 of 8).
 double plan_seconds(const DigitsPlan& p, std::size_t m, bool square) {
   const double n = double(std::size_t{1} << p.log_n);
-  const double passes = double(ntt::block_passes(p.log_n, 1, false).size());
-  const double transform = n * (5.5e-12 * passes + 1.23e-12 * p.log_n) + 4e-6 * passes;
+  const auto passes = ntt::block_passes(p.log_n, 1, false);
+  double point_ps = 0;
+  for (const ntt::BlockPass& pass : passes) {
+    const bool narrow = pass.hi - pass.k + 1 > 0 && pass.log_c < 2;
+    point_ps += 5.2 + 0.63 * pass.k + (narrow ? 10.6 : 0);
+  }
+  const double transform = n * point_ps * 1e-12 + 4e-6 * double(passes.size());
   const double forwards = square ? 1 : 2;
   const double per_prime = (forwards + 1) * transform + forwards * n * 2.75e-12 * (p.limbs - 1);
   const double columns = 8.0 * 2.0 * double(m) / 2.9e12;
