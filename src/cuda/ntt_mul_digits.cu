@@ -106,9 +106,9 @@ std::size_t plan_words(const DigitsPlan& p, std::size_t m) {
 /// fitted to the 2^30-bit product at D = 4), plus ~4 us to launch; a forward
 /// transform's first pass reads D limbs a point, 2.75 ps each beyond the
 /// first; Garner about 0.9 ps per coefficient and prime^2; the column sums
-/// write 2 m words at ~2.9 TB/s. The absolute times run 10-30% under the
+/// write 2 m words at ~2.9 TB/s. The absolute times run 10-40% under the
 /// measured ones; the ranking matches every D forced for mul and sqr at
-/// 2^27 .. 2^30 bits (bench/results/...-676010a.md: 8 of 8).
+/// 2^27 .. 2^30 bits (bench/results/...-676010a-occupancy.md: 8 of 8).
 double plan_seconds(const DigitsPlan& p, std::size_t m, bool square) {
   const double n = double(std::size_t{1} << p.log_n);
   const auto passes = ntt::block_passes(p.log_n, 1, false);
