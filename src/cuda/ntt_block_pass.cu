@@ -5,7 +5,7 @@
 
 namespace mpgpu::ntt {
 
-MPGPU_BLOCK_PASS_VARIANT(true, false, 512, 1, false);
-MPGPU_BLOCK_PASS_VARIANT(false, false, 512, 1, false);
+MPGPU_BLOCK_PASS_VARIANT(true, false, 512, 1);
+MPGPU_BLOCK_PASS_VARIANT(false, false, 512, 1);
 
 }  // namespace mpgpu::ntt

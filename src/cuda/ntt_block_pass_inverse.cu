@@ -4,7 +4,7 @@
 
 namespace mpgpu::ntt {
 
-MPGPU_BLOCK_PASS_VARIANT(false, true, 512, 1, false);
-MPGPU_BLOCK_PASS_VARIANT(false, true, 256, 3, false);
+MPGPU_BLOCK_PASS_VARIANT(false, true, 512, 1);
+MPGPU_BLOCK_PASS_VARIANT(false, true, 256, 3);
 
 }  // namespace mpgpu::ntt

@@ -31,11 +31,7 @@
 namespace mpgpu::ntt {
 /// The kernel's `extern __shared__ std::uint64_t block_smem[]`: with the
 /// shim, an ordinary array, shared by the one block running at a time.
-/// Sized for the larger of a 2^13 tile and the pipelined kernel's two 2^12
-/// tiles (the same: 2 x (2^12 + 2^8) words).
-alignas(16) std::uint64_t block_smem[std::max(block_smem_bytes(kBlockTileLog),
-                                              2 * block_smem_bytes(kBlockMultiPassTileLog)) /
-                                     sizeof(std::uint64_t)];
+alignas(16) std::uint64_t block_smem[(std::size_t{1} << kBlockTileLog) + (std::size_t{1} << kBlockTileLog) / 16];
 }  // namespace mpgpu::ntt
 
 namespace {
@@ -97,27 +93,18 @@ struct Prepared {
   }
 };
 
-/// Passes that ran the pipelined kernel (persistent blocks, double-buffered
-/// tiles), so that tests can check they covered it.
-long pipelined_passes = 0;
-
-/// One pass, launched as launch_block_pass does: the kernel and geometry
-/// block_pass_shape picks for the shim's SM count (cuda_host_shim::
-/// multiprocessor_count, 1 unless a test changes it: then a pass of more
-/// than kBlockPipelinedBlocksPerSm tiles of <= 2^12 runs pipelined, each
-/// block looping over several tiles).
+/// One pass, launched as launch_block_pass does.
 template <bool kForward, bool kLazy>
 cudaError_t run_pass(const BlockPassArgs& a) {
-  int sms = 0;
-  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess) return cudaErrorInvalidValue;
-  const BlockPassShape shape = block_pass_shape(kLazy, a, sms);
-  if (shape.smem > sizeof(block_smem) || shape.grid.x == 0) return cudaErrorInvalidConfiguration;
-  const auto kernel = shape.pipelined ? &block_pass_pipelined_kernel<kForward, kLazy, 256, 3>
-                                      : &block_pass_kernel<kForward, kLazy>;
-  const void* fn = reinterpret_cast<const void*>(kernel);
-  if (shape.smem > 48 * 1024) cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shape.smem));
-  pipelined_passes += shape.pipelined;
-  cuda_host_shim::launch(shape.grid, dim3(shape.threads), shape.smem, kernel, a);
+  const int tile_log = a.k + a.log_c;
+  const unsigned threads = tile_log > kBlockPerThreadLog ? 1u << (tile_log - kBlockPerThreadLog) : 1u;
+  const std::size_t smem = block_smem_bytes(tile_log);
+  const std::uint64_t blocks = (a.total_groups + (std::uint64_t{1} << a.log_c) - 1) >> a.log_c;
+  if (smem > sizeof(block_smem) || blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+  const void* fn = reinterpret_cast<const void*>(&block_pass_kernel<kForward, kLazy>);
+  if (smem > 48 * 1024) cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  cuda_host_shim::launch(dim3(static_cast<unsigned>(blocks)), dim3(threads), smem,
+                         &block_pass_kernel<kForward, kLazy>, a);
   return cudaGetLastError();
 }
 
@@ -262,32 +249,6 @@ TEST(BlockNttEmulation, BatchesWithPartialTiles) {
         if (HasFatalFailure()) return;
       }
   check_round_trip(mpgpu::field::goldilocks.p, 4, 3, true, false, 77);
-}
-
-TEST(BlockNttEmulation, PipelinedPassesLoopOverTiles) {
-  // block_pass_pipelined_kernel: persistent blocks (3 per emulated SM) that
-  // stage tile i + gridDim.x while computing tile i. Passes of more tiles than
-  // blocks, so each block loops; tile counts that do not divide evenly
-  // (some blocks one tile more) and a partial last tile; the strided pass's
-  // cross twiddles on the staged words (the inverse's first round), and
-  // natural order, whose permuting pass keeps the one-tile kernel.
-  const std::uint64_t p = mpgpu::field::ntt_primes62[0].p;
-  for (int sms : {1, 2}) {
-    cuda_host_shim::multiprocessor_count = sms;
-    const long before = pipelined_passes;
-    check_round_trip(p, 5, 128 * 5 + 3, false, false, 900 + sms);   // one pass, 6 tiles, the last partial
-    check_round_trip(p, 10, 4 * 7, true, false, 910 + sms);         // natural: permuting, not pipelined
-    check_round_trip(p, 10, 4 * 7, false, true, 920 + sms);         // 7 tiles, in place
-    check_round_trip(p, 16, 1, false, false, 930 + sms);            // 2 passes of 16 tiles
-    check_round_trip(p, 16, 1, true, false, 940 + sms);             // the strided pass pipelined
-    EXPECT_GT(pipelined_passes, before + 8) << "pipelined kernel not exercised with " << sms << " SMs";
-    if (HasFailure()) break;
-  }
-  cuda_host_shim::multiprocessor_count = 1;
-  // Goldilocks (canonical arithmetic) never takes the pipelined kernel.
-  const long before = pipelined_passes;
-  check_round_trip(mpgpu::field::goldilocks.p, 16, 1, false, false, 950);
-  EXPECT_EQ(pipelined_passes, before);
 }
 
 /// Forward with reduce_input on any 64-bit words, src_len < n (the rest

@@ -41,12 +41,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <utility>
 #include <vector>
 
 #include "mpgpu/field/prime_field64.cuh"
-#include "mpgpu/limb/async_copy.cuh"
 #include "mpgpu/ntt/block_plan.hpp"
 
 namespace mpgpu::ntt {
@@ -260,7 +258,7 @@ struct PassArith {
 /// warp of 8-byte accesses needs anyway.
 __device__ __forceinline__ unsigned block_smem_index(unsigned e) { return e + (e >> 4); }
 
-__host__ __device__ constexpr std::size_t block_smem_bytes(int tile_log) {
+inline std::size_t block_smem_bytes(int tile_log) {
   const std::size_t tile = std::size_t{1} << tile_log;
   return (tile + tile / 16) * sizeof(std::uint64_t);
 }
@@ -307,26 +305,21 @@ struct BlockPassView {
   std::uint64_t transform;  // permuting pass: transform index of the tile
   bool whole_source;        // dense source covering whole transforms: no zero padding, no bound
 
-  __device__ BlockPassView(const BlockPassArgs& args, std::uint64_t tile) : a(args) {
+  __device__ BlockPassView(const BlockPassArgs& args) : a(args) {
     ar.f = a.f;
     ar.p2 = a.f.p << 1;
     ar.p_hi = static_cast<std::uint32_t>((a.f.p - 1) >> 32);
     log_s = a.hi - a.k + 1;
     groups_log = a.log_n - a.k;
     s_mask = (std::uint64_t{1} << log_s) - 1;
-    at_tile(tile);
-    whole_source = a.digit_limbs == 1 && (a.src_len >> a.log_n) != 0 &&
-                   a.src_stride == (std::uint64_t{1} << a.log_n) && a.src_total == ~std::uint64_t{0};
-  }
-  /// Points the view at tile `tile` (a block's index, or the tile a
-  /// persistent block is at).
-  __device__ __forceinline__ void at_tile(std::uint64_t tile) {
-    g0 = tile << a.log_c;
+    g0 = std::uint64_t(blockIdx.x) << a.log_c;
     // Permuting pass with several groups per transform: the tile's columns
     // are the groups whose bit-reversed indices are c0 .. c0 + 2^log_c - 1.
     const int tiles_log = groups_log - a.log_c;
-    transform = groups_log > 0 ? tile >> tiles_log : 0;
-    c0 = groups_log > 0 ? unsigned(tile & ((std::uint64_t{1} << tiles_log) - 1)) << a.log_c : 0;
+    transform = groups_log > 0 ? std::uint64_t(blockIdx.x) >> tiles_log : 0;
+    c0 = groups_log > 0 ? unsigned(blockIdx.x & ((1u << tiles_log) - 1)) << a.log_c : 0;
+    whole_source = a.digit_limbs == 1 && (a.src_len >> a.log_n) != 0 &&
+                   a.src_stride == (std::uint64_t{1} << a.log_n) && a.src_total == ~std::uint64_t{0};
   }
 
   /// Storage-side group of column c of the tile.
@@ -353,15 +346,10 @@ struct BlockPassView {
   /// Reads word `idx` (transform idx >> log_n, position idx mod 2^log_n) of
   /// the source: 0 past src_len of its transform or past src_total.
   __device__ __forceinline__ std::uint64_t read(std::uint64_t idx) const {
-    const std::uint64_t* word = source_word(idx);
-    return word ? *word : 0;
-  }
-  /// Where read(idx) reads, or null where it gives 0.
-  __device__ __forceinline__ const std::uint64_t* source_word(std::uint64_t idx) const {
-    if (whole_source) return a.src + idx;
+    if (whole_source) return a.src[idx];
     const std::uint64_t pos = idx & ((std::uint64_t{1} << a.log_n) - 1);
     const std::uint64_t j = (idx >> a.log_n) * a.src_stride + pos;
-    return pos < a.src_len && j < a.src_total ? a.src + j : nullptr;
+    return pos < a.src_len && j < a.src_total ? a.src[j] : 0;
   }
   /// Operand loads (kPassReduceInput): any word to [0, 2p) (or [0, p)).
   __device__ __forceinline__ std::uint64_t reduce_input(std::uint64_t v) const {
@@ -412,35 +400,11 @@ struct BlockUnit {
   }
 };
 
-/// What the first round of a non-permuting pass does to the words it loaded:
-/// the reduction of operand words (kReduce, one-limb digits) and the
-/// inverse's cross twiddles (kCross). Template arguments, so that a pass
-/// without them does not issue their products predicated off.
-template <bool kReduce, bool kCross, bool kForward, bool kLazy, int R>
-__device__ __forceinline__ void block_load_prologue(const BlockPassView<kForward, kLazy>& v, std::uint64_t* x, int low,
-                                                    unsigned units) {
-  constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
-  const bool reduce_words = kReduce && v.a.digit_limbs == 1;
-  if (reduce_words || kCross) {
-#pragma unroll
-    for (int q = 0; q < kUnits; ++q) {
-      const unsigned u = threadIdx.x + q * blockDim.x;
-      if (u >= units) continue;
-      const BlockUnit un(u, v.a.log_c, low, R);
-      const std::uint64_t g = v.group(un.c);
-#pragma unroll
-      for (int m = 0; m < (1 << R); ++m) {
-        std::uint64_t& val = x[q * (1 << R) + m];
-        if (reduce_words) val = v.reduce_input(val);
-        if constexpr (kCross) val = v.mul_cross(val, g, un.base + (unsigned(m) << low));
-      }
-    }
-  }
-}
-
 /// First round of a non-permuting pass: each unit's 2^R words straight from
 /// global memory, all of a thread's loads issued before any product (the
 /// reduction of operand words, the inverse's cross twiddles) waits on them.
+/// kReduce and kCross are template arguments so that a pass without them
+/// does not issue their products predicated off.
 template <bool kReduce, bool kCross, bool kForward, bool kLazy, int R>
 __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, kLazy>& v, std::uint64_t* x, int low,
                                                   unsigned units) {
@@ -462,7 +426,22 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
       for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read(idx0 + m * step) : 0;
     }
   }
-  block_load_prologue<kReduce, kCross, kForward, kLazy, R>(v, x, low, units);
+  const bool reduce_words = kReduce && v.a.digit_limbs == 1;
+  if (reduce_words || kCross) {
+#pragma unroll
+    for (int q = 0; q < kUnits; ++q) {
+      const unsigned u = threadIdx.x + q * blockDim.x;
+      if (u >= units) continue;
+      const BlockUnit un(u, v.a.log_c, low, R);
+      const std::uint64_t g = v.group(un.c);
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) {
+        std::uint64_t& val = x[q * (1 << R) + m];
+        if (reduce_words) val = v.reduce_input(val);
+        if constexpr (kCross) val = v.mul_cross(val, g, un.base + (unsigned(m) << low));
+      }
+    }
+  }
 }
 
 /// Last round of a non-permuting pass: each unit's 2^R words straight to
@@ -503,24 +482,16 @@ __device__ __forceinline__ void block_store_global(const BlockPassView<kForward,
   }
 }
 
-/// Where a round's words come from.
-enum class RoundSource : int {
-  shared,  ///< shared memory (every round but a pass's first)
-  global,  ///< global memory, then the first round's prologue (block_load_prologue)
-  staged,  ///< shared memory, where block_stage_tile copied the source; then the prologue
-};
-
 /// One round: each thread's kPer >> R units of 2^R elements. All of a
 /// thread's elements are loaded first (kPer loads in flight), from global
 /// memory (first round of a non-permuting pass) or shared memory; then R
 /// stages per unit; then all are stored, to global memory (last round of a
 /// non-permuting forward / any inverse pass) or shared memory. In shared
 /// memory element m of a unit is tile element e0 + m * 2^(low + log_c),
-/// e0 = base * 2^log_c + c: row t, column c of the tile is element
-/// t * 2^log_c + c.
+/// e0 = base * 2^log_c + c.
 template <bool kForward, bool kLazy, int R, bool kLow0>
 __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>& v, std::uint64_t* sm, int low,
-                                            RoundSource source, bool to_global) {
+                                            bool from_global, bool to_global) {
   constexpr int kPer = 1 << kBlockPerThreadLog;
   constexpr int kUnits = kPer >> R;
   const BlockPassArgs& a = v.a;
@@ -528,10 +499,9 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>
   const unsigned smem_step = 1u << (low + a.log_c);
   const ulonglong2* inner = kForward ? a.tables.inner_fwd : a.tables.inner_inv;
   std::uint64_t x[kPer];
-  const bool reduce = (a.flags & kPassReduceInput) != 0;
-  const bool cross_in = !kForward && (a.flags & kPassCross);
-  if (source == RoundSource::global) {
-    if (cross_in) {
+  if (from_global) {
+    const bool reduce = (a.flags & kPassReduceInput) != 0;
+    if (!kForward && (a.flags & kPassCross)) {
       if (reduce) block_load_global<true, !kForward, kForward, kLazy, R>(v, x, low, units);
       else block_load_global<false, !kForward, kForward, kLazy, R>(v, x, low, units);
     } else {
@@ -547,14 +517,6 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>
       const unsigned e0 = (un.base << a.log_c) | un.c;
 #pragma unroll
       for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = sm[block_smem_index(e0 + m * smem_step)];
-    }
-    if (source == RoundSource::staged) {
-      if (cross_in) {
-        if (reduce) block_load_prologue<true, !kForward, kForward, kLazy, R>(v, x, low, units);
-        else block_load_prologue<false, !kForward, kForward, kLazy, R>(v, x, low, units);
-      } else if (reduce) {
-        block_load_prologue<true, false, kForward, kLazy, R>(v, x, low, units);
-      }
     }
   }
 #pragma unroll
@@ -588,68 +550,15 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>
 
 template <bool kForward, bool kLazy>
 __device__ __forceinline__ void block_round_dispatch(const BlockPassView<kForward, kLazy>& v, std::uint64_t* sm,
-                                                     int R, int low, RoundSource source, bool to_global) {
+                                                     int R, int low, bool from_global, bool to_global) {
   if (low == 0) {
-    if (R == 3) block_round<kForward, kLazy, 3, true>(v, sm, 0, source, to_global);
-    else if (R == 2) block_round<kForward, kLazy, 2, true>(v, sm, 0, source, to_global);
-    else block_round<kForward, kLazy, 1, true>(v, sm, 0, source, to_global);
+    if (R == 3) block_round<kForward, kLazy, 3, true>(v, sm, 0, from_global, to_global);
+    else if (R == 2) block_round<kForward, kLazy, 2, true>(v, sm, 0, from_global, to_global);
+    else block_round<kForward, kLazy, 1, true>(v, sm, 0, from_global, to_global);
   } else {
-    if (R == 3) block_round<kForward, kLazy, 3, false>(v, sm, low, source, to_global);
-    else if (R == 2) block_round<kForward, kLazy, 2, false>(v, sm, low, source, to_global);
-    else block_round<kForward, kLazy, 1, false>(v, sm, low, source, to_global);
-  }
-}
-
-/// The rounds of one tile: k stages, 3 at a time (forward: from the top
-/// stages, the short round (k mod 3) last; inverse: the mirror image), with
-/// a barrier between rounds. `first`: the first round's source;
-/// `last_to_global`: whether the last round stores to global memory
-/// (otherwise it leaves the tile in shared memory for a permuting side).
-template <bool kForward, bool kLazy>
-__device__ __forceinline__ void block_tile_rounds(const BlockPassView<kForward, kLazy>& v, std::uint64_t* sm,
-                                                  RoundSource first, bool last_to_global) {
-  const int k = v.a.k;
-  const int rounds = (k + 2) / 3;
-  int low = kForward ? k : 0;
-  for (int r = 0; r < rounds; ++r) {
-    const bool is_first = r == 0, is_last = r == rounds - 1;
-    int R;
-    if (kForward) {
-      R = k - 3 * r < 3 ? k - 3 * r : 3;
-      low -= R;
-    } else {
-      R = is_first ? k - 3 * (rounds - 1) : 3;
-    }
-    block_round_dispatch<kForward, kLazy>(v, sm, R, low, is_first ? first : RoundSource::shared,
-                                          is_last && last_to_global);
-    if (!kForward) low += R;
-    if (!is_last) __syncthreads();
-  }
-}
-
-/// Queues the copy of the source words of the tile whose first group is g0
-/// (a non-permuting pass, one-limb digits) into shared memory `sm`, laid out
-/// as block_round reads it: row t, column c at block_smem_index(t 2^log_c + c).
-/// Consecutive threads take consecutive tile elements, which are adjacent
-/// columns of a row, then adjacent rows: runs of 2^log_c words at the rows'
-/// stride, contiguous when that is 1 (as the first round's own loads).
-/// Words read() gives as 0 (zero padding, groups past the end) are stored
-/// as 0 directly.
-template <bool kForward, bool kLazy>
-__device__ __forceinline__ void block_stage_tile(const BlockPassView<kForward, kLazy>& v, std::uint64_t g0,
-                                                 std::uint64_t* sm) {
-  const BlockPassArgs& a = v.a;
-  const unsigned tile = 1u << (a.k + a.log_c);
-  const unsigned c_mask = (1u << a.log_c) - 1;
-#pragma unroll
-  for (int i = 0; i < (1 << kBlockPerThreadLog); ++i) {
-    const unsigned e = threadIdx.x + i * blockDim.x;
-    if (e >= tile) break;
-    const std::uint64_t g = g0 + (e & c_mask);
-    const std::uint64_t* word = v.valid(g) ? v.source_word(v.index(g, e >> a.log_c)) : nullptr;
-    std::uint64_t* slot = sm + block_smem_index(e);
-    if (word) limb::cp_async_8(slot, word);
-    else *slot = 0;
+    if (R == 3) block_round<kForward, kLazy, 3, false>(v, sm, low, from_global, to_global);
+    else if (R == 2) block_round<kForward, kLazy, 2, false>(v, sm, low, from_global, to_global);
+    else block_round<kForward, kLazy, 1, false>(v, sm, low, from_global, to_global);
   }
 }
 
@@ -694,8 +603,10 @@ __device__ __forceinline__ void block_permute_side(const BlockPassView<kForward,
 template <bool kForward, bool kLazy, int kThreads = kBlockMaxThreads, int kMinBlocks = 1>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) block_pass_kernel(const BlockPassArgs a) {
   extern __shared__ std::uint64_t block_smem[];
-  const BlockPassView<kForward, kLazy> v(a, blockIdx.x);
+  const BlockPassView<kForward, kLazy> v(a);
   const bool permute = (a.flags & kPassPermute) != 0;
+  const int k = a.k;
+  const int rounds = (k + 2) / 3;
   if (!kForward && permute) {
     const bool reduce = (a.flags & kPassReduceInput) != 0;
     block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
@@ -706,58 +617,29 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) block_pass_kernel(const 
     });
     __syncthreads();
   }
-  block_tile_rounds(v, block_smem, kForward || !permute ? RoundSource::global : RoundSource::shared,
-                    !kForward || !permute);
+  // Forward: rounds from the top stages, the short one (k mod 3) last;
+  // inverse: the mirror image.
+  int low = kForward ? k : 0;
+  for (int r = 0; r < rounds; ++r) {
+    const bool first = r == 0, last = r == rounds - 1;
+    int R;
+    if (kForward) {
+      R = k - 3 * r < 3 ? k - 3 * r : 3;
+      low -= R;
+    } else {
+      R = first ? k - 3 * (rounds - 1) : 3;
+    }
+    const bool from_global = first && (kForward || !permute);
+    const bool to_global = last && (!kForward || !permute);
+    block_round_dispatch<kForward, kLazy>(v, block_smem, R, low, from_global, to_global);
+    if (!kForward) low += R;
+    if (!last) __syncthreads();
+  }
   if (kForward && permute) {
     __syncthreads();
     block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
       if (ok) a.dst[idx] = v.finish(block_smem[slot], idx);
     });
-  }
-}
-
-/// Blocks per SM of the pipelined kernel (the 256-thread lazy variant's
-/// budget: 80 registers, and 2 x 34 KiB of shared memory a block).
-inline constexpr int kBlockPipelinedBlocksPerSm = 3;
-
-/// One pass (non-permuting, one-limb digits, tiles of <= 2^12) by
-/// persistent blocks that double-buffer their tiles: while a block computes
-/// tile i in one half of its shared memory, the copies of tile i + gridDim.x
-/// into the other half are in flight (cp.async, no registers held).
-///
-/// Why: identical blocks that start together stay in step, so with one
-/// buffer the SM's blocks all load, then all compute, then all store, and a
-/// pass costs its memory time plus its arithmetic (the per-pass fit of
-/// bench/results/NOTES-ntt.md: (5.2 + 0.63 k) ps a point). With the next
-/// tile's loads queued before the current tile's rounds, they overlap.
-/// Launch with kBlockPipelinedBlocksPerSm blocks per SM (at most one per
-/// tile), 2^(k+log_c-4) threads and 2 block_smem_bytes(k+log_c) of shared
-/// memory (block_pass_shape).
-template <bool kForward, bool kLazy, int kThreads, int kMinBlocks>
-__global__ void __launch_bounds__(kThreads, kMinBlocks) block_pass_pipelined_kernel(const BlockPassArgs a) {
-  extern __shared__ std::uint64_t block_smem[];
-  BlockPassView<kForward, kLazy> v(a, blockIdx.x);
-  const std::uint64_t tiles = (a.total_groups + (std::uint64_t{1} << a.log_c) - 1) >> a.log_c;
-  const std::size_t buffer_words = block_smem_bytes(a.k + a.log_c) / sizeof(std::uint64_t);
-  std::uint64_t* current = block_smem;
-  std::uint64_t* next_buffer = block_smem + buffer_words;
-  std::uint64_t tile = blockIdx.x;
-  block_stage_tile(v, tile << a.log_c, current);
-  limb::cp_async_commit();
-  for (;;) {
-    const std::uint64_t next = tile + gridDim.x;
-    // next_buffer was last read by the previous tile's rounds, before the
-    // barrier that ended its iteration.
-    if (next < tiles) block_stage_tile(v, next << a.log_c, next_buffer);
-    limb::cp_async_commit();  // possibly empty: the wait below counts groups
-    limb::cp_async_wait<1>();  // this thread's copies of `tile` have landed
-    __syncthreads();           // and everyone's
-    v.at_tile(tile);
-    block_tile_rounds(v, current, RoundSource::staged, true);
-    if (next >= tiles) break;
-    tile = next;
-    std::swap(current, next_buffer);
-    __syncthreads();  // the rounds' reads of the old `current` before it is refilled
   }
 }
 
@@ -791,54 +673,18 @@ inline bool block_ntt_lazy(std::uint64_t p) {
   return p < (std::uint64_t{1} << 62) && ((p - 1) & 0xffffffffu) == 0;
 }
 
-/// How one pass is launched: which kernel, grid, threads, shared memory.
-struct BlockPassShape {
-  bool pipelined;  ///< block_pass_pipelined_kernel (else block_pass_kernel)
-  dim3 grid;
-  unsigned threads;
-  std::size_t smem;
-};
-
-/// The launch of a pass on a device of `sm_count` SMs. The pipelined kernel
-/// runs where it applies (lazy arithmetic, tiles of <= 2^12, not permuting,
-/// one-limb digits) and there are more tiles than its blocks can hold at
-/// once; with fewer, every block runs at once anyway and one tile each
-/// needs no second buffer.
-inline BlockPassShape block_pass_shape(bool lazy, const BlockPassArgs& args, int sm_count) {
-  const int tile_log = args.k + args.log_c;
-  BlockPassShape shape{};
-  shape.threads = tile_log > kBlockPerThreadLog ? 1u << (tile_log - kBlockPerThreadLog) : 1u;
-  shape.smem = block_smem_bytes(tile_log);
-  const std::uint64_t tiles = (args.total_groups + (std::uint64_t{1} << args.log_c) - 1) >> args.log_c;
-  const std::uint64_t resident = std::uint64_t(kBlockPipelinedBlocksPerSm) * std::uint64_t(sm_count > 0 ? sm_count : 0);
-  shape.pipelined = lazy && shape.threads <= 256 && (args.flags & kPassPermute) == 0 && args.digit_limbs == 1 &&
-                    resident > 0 && tiles > resident;
-  if (shape.pipelined) {
-    shape.grid = dim3(static_cast<unsigned>(resident));
-    shape.smem *= 2;
-  } else {
-    shape.grid = dim3(tiles > 0x7fffffffu ? 0u : static_cast<unsigned>(tiles));
-  }
-  return shape;
-}
-
 /// Launches one pass with the kernel variant <kForward, kLazy, kThreads,
-/// kMinBlocks> (kThreads >= the pass's threads; kPipelined: the pipelined
-/// kernel); returns the first CUDA error.
-template <bool kForward, bool kLazy, int kThreads, int kMinBlocks, bool kPipelined>
+/// kMinBlocks> (kThreads >= the pass's threads); returns the first CUDA error.
+template <bool kForward, bool kLazy, int kThreads, int kMinBlocks>
 cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsigned threads, std::size_t smem,
                                       cudaStream_t s) {
-  // (if constexpr: naming both kernels would compile both in every file)
-  const void* fn;
-  if constexpr (kPipelined) fn = reinterpret_cast<const void*>(&block_pass_pipelined_kernel<kForward, kLazy, kThreads, kMinBlocks>);
-  else fn = reinterpret_cast<const void*>(&block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks>);
+  const void* fn = reinterpret_cast<const void*>(&block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks>);
   if (smem > 48 * 1024) {
     // Per device and function; cheap enough to repeat on every launch.
     const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
     if (e != cudaSuccess) return e;
   }
-  if constexpr (kPipelined) block_pass_pipelined_kernel<kForward, kLazy, kThreads, kMinBlocks><<<grid, threads, smem, s>>>(args);
-  else block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks><<<grid, threads, smem, s>>>(args);
+  block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks><<<grid, threads, smem, s>>>(args);
   return cudaGetLastError();
 }
 
@@ -846,18 +692,16 @@ cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsi
 // library (src/cuda/ntt_block_pass*.cu): the kernels are large, and three
 // files compile in parallel. (The host emulation of the kernels,
 // tests/ntt/block_ntt_emulation_test.cpp, instantiates its own.)
-#define MPGPU_BLOCK_PASS_VARIANT(F, L, T, B, P)                                                                \
-  template cudaError_t launch_block_pass_variant<F, L, T, B, P>(const BlockPassArgs&, dim3, unsigned, std::size_t, \
-                                                                cudaStream_t)
+#define MPGPU_BLOCK_PASS_VARIANT(F, L, T, B)                                                                        \
+  template cudaError_t launch_block_pass_variant<F, L, T, B>(const BlockPassArgs&, dim3, unsigned, std::size_t, \
+                                                             cudaStream_t)
 #if defined(__CUDACC__)
-extern MPGPU_BLOCK_PASS_VARIANT(true, true, 512, 1, false);
-extern MPGPU_BLOCK_PASS_VARIANT(true, true, 256, 3, false);
-extern MPGPU_BLOCK_PASS_VARIANT(true, true, 256, 3, true);
-extern MPGPU_BLOCK_PASS_VARIANT(false, true, 512, 1, false);
-extern MPGPU_BLOCK_PASS_VARIANT(false, true, 256, 3, false);
-extern MPGPU_BLOCK_PASS_VARIANT(false, true, 256, 3, true);
-extern MPGPU_BLOCK_PASS_VARIANT(true, false, 512, 1, false);
-extern MPGPU_BLOCK_PASS_VARIANT(false, false, 512, 1, false);
+extern MPGPU_BLOCK_PASS_VARIANT(true, true, 512, 1);
+extern MPGPU_BLOCK_PASS_VARIANT(true, true, 256, 3);
+extern MPGPU_BLOCK_PASS_VARIANT(false, true, 512, 1);
+extern MPGPU_BLOCK_PASS_VARIANT(false, true, 256, 3);
+extern MPGPU_BLOCK_PASS_VARIANT(true, false, 512, 1);
+extern MPGPU_BLOCK_PASS_VARIANT(false, false, 512, 1);
 #endif
 
 /// The kernel variant of one direction. Register budget, measured on the
@@ -869,42 +713,23 @@ extern MPGPU_BLOCK_PASS_VARIANT(false, false, 512, 1, false);
 /// instead of 11.6. A 64-register cap (four blocks) spilled 360 bytes.
 /// Tiles of 2^13 (512 threads) and the canonical kernels keep 128 registers.
 template <bool kForward>
-inline cudaError_t launch_block_pass_direction(bool lazy, const BlockPassArgs& args, const BlockPassShape& shape,
-                                               cudaStream_t s) {
-  const auto [pipelined, grid, threads, smem] = shape;
-  if (!lazy) return launch_block_pass_variant<kForward, false, 512, 1, false>(args, grid, threads, smem, s);
-  if (threads > 256) return launch_block_pass_variant<kForward, true, 512, 1, false>(args, grid, threads, smem, s);
-  if (pipelined) return launch_block_pass_variant<kForward, true, 256, 3, true>(args, grid, threads, smem, s);
-  return launch_block_pass_variant<kForward, true, 256, 3, false>(args, grid, threads, smem, s);
-}
-
-/// SMs of the current device (0 if it cannot be asked: then no pass is
-/// pipelined). cudaDeviceGetAttribute answers from the runtime's cache.
-inline int block_pass_sm_count() {
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-    return 0;
-  return sms;
-}
-
-/// False when the environment sets MPGPU_NTT_PIPELINED=0: every pass then
-/// runs the one-tile kernel (for A/B measurements; read once).
-inline bool block_pass_pipelining_allowed() {
-  static const bool allowed = [] {
-    const char* v = std::getenv("MPGPU_NTT_PIPELINED");
-    return !(v && v[0] == '0' && v[1] == 0);
-  }();
-  return allowed;
+inline cudaError_t launch_block_pass_direction(bool lazy, const BlockPassArgs& args, dim3 grid, unsigned threads,
+                                               std::size_t smem, cudaStream_t s) {
+  if (!lazy) return launch_block_pass_variant<kForward, false, 512, 1>(args, grid, threads, smem, s);
+  if (threads > 256) return launch_block_pass_variant<kForward, true, 512, 1>(args, grid, threads, smem, s);
+  return launch_block_pass_variant<kForward, true, 256, 3>(args, grid, threads, smem, s);
 }
 
 /// Launches one pass; returns the first CUDA error.
 inline cudaError_t launch_block_pass(bool forward, bool lazy, const BlockPassArgs& args, cudaStream_t s) {
-  const BlockPassShape shape =
-      block_pass_shape(lazy, args, block_pass_pipelining_allowed() ? block_pass_sm_count() : 0);
-  if (shape.grid.x == 0) return cudaErrorInvalidConfiguration;
-  return forward ? launch_block_pass_direction<true>(lazy, args, shape, s)
-                 : launch_block_pass_direction<false>(lazy, args, shape, s);
+  const int tile_log = args.k + args.log_c;
+  const unsigned threads = tile_log > kBlockPerThreadLog ? 1u << (tile_log - kBlockPerThreadLog) : 1u;
+  const std::size_t smem = block_smem_bytes(tile_log);
+  const std::uint64_t blocks = (args.total_groups + (std::uint64_t{1} << args.log_c) - 1) >> args.log_c;
+  if (blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+  const dim3 grid(static_cast<unsigned>(blocks));
+  return forward ? launch_block_pass_direction<true>(lazy, args, grid, threads, smem, s)
+                 : launch_block_pass_direction<false>(lazy, args, grid, threads, smem, s);
 }
 
 /// The passes of `t` in the order they run (the inverse reverses them).

@@ -70,7 +70,6 @@ enum cudaError_t {
   cudaErrorLaunchFailure = 719,
 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 using cudaStream_t = struct CUstream_st*;
 
 namespace cuda_host_shim {
@@ -84,9 +83,6 @@ inline cudaError_t last_error = cudaSuccess;
 inline std::string last_message;
 /// Per kernel: the cudaFuncAttributeMaxDynamicSharedMemorySize it was given.
 inline std::map<const void*, int> smem_limits;
-/// What cudaDeviceGetAttribute reports as the SM count: small, so that
-/// kernels with persistent blocks (a grid of so many blocks per SM) loop.
-inline int multiprocessor_count = 1;
 /// Dynamic shared memory of the running launch (bytes).
 inline std::size_t dynamic_smem_bytes = 0;
 /// Called before each block runs (e.g. to poison its shared memory).
@@ -123,15 +119,6 @@ inline cudaError_t cudaFuncSetAttribute(const void* fn, cudaFuncAttribute attr, 
       std::size_t(value) > cuda_host_shim::kMaxDynamicSmem)
     return cudaErrorInvalidValue;
   cuda_host_shim::smem_limits[fn] = value;
-  return cudaSuccess;
-}
-inline cudaError_t cudaGetDevice(int* device) {
-  *device = 0;
-  return cudaSuccess;
-}
-inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  if (attr != cudaDevAttrMultiProcessorCount || device != 0) return cudaErrorInvalidValue;
-  *value = cuda_host_shim::multiprocessor_count;
   return cudaSuccess;
 }
 inline cudaError_t cudaDeviceSynchronize() { return cuda_host_shim::last_error; }
