@@ -5,7 +5,7 @@
 // operations skipped by one instance's data (the lanes diverge) and the
 // mixing of several instances in a warp (uniform trip counts, padding
 // instances with zero operands). Checked against GMP: invert (even, odd,
-// zero and unit moduli in one warp), divide and gcd.
+// zero and unit moduli in one warp), divide, gcd and powm_sliding.
 #include "group_emulation.hpp"  // first: it specializes Group<G> before any use
 
 #include <gmp.h>
@@ -160,5 +160,61 @@ TEST(DeviceApiGroups, Invert512BitsG2) { check<16, 2>(Op::invert, 1, 604); }
 TEST(DeviceApiGroups, Divide2048BitsG8) { check<64, 8>(Op::divide, 2, 605); }
 TEST(DeviceApiGroups, Divide512BitsG4) { check<16, 4>(Op::divide, 2, 606); }
 TEST(DeviceApiGroups, Gcd2048BitsG8) { check<64, 8>(Op::gcd, 2, 607); }
+
+/// powm_sliding with 32 / G instances in a warp, each with its own odd
+/// modulus, base and exponent: their windows fall at different steps, and
+/// exponents of different lengths (0 and 1 among them) finish at different
+/// steps, while the lanes must stay together (checked by the emulation) and
+/// every result must equal GMP's.
+template <int W, int G>
+void check_powm_sliding(int warps, unsigned long salt) {
+  using E = mb::Env<W, G>;
+  constexpr int bits = 32 * W, per_warp = 32 / G, L = E::per_thread;
+  Operands gen(salt);
+  for (int wi = 0; wi < warps; ++wi) {
+    std::vector<Mpz> base(per_warp), exp(per_warp), mod(per_warp);
+    for (int i = 0; i < per_warp; ++i) {
+      const int k = wi * per_warp + i;  // the kinds cycle over the warps too
+      mod[i] = k % 4 == 3 ? Mpz::all_ones(bits) : gen.random_bits(2 + gen.below(bits - 1));
+      mpz_setbit(mod[i], 0);
+      if (mpz_cmp_ui(mod[i].get(), 1) == 0) mod[i] = Mpz::from_ui(3);
+      base[i] = k % 5 == 4 ? Mpz::all_ones(bits) : gen.random_bits(1 + gen.below(bits));  // also >= m
+      switch (k % 6) {
+        case 0: exp[i] = Mpz(); break;
+        case 1: exp[i] = Mpz::from_ui(1); break;
+        case 2: exp[i] = Mpz::all_ones(bits); break;
+        case 3: exp[i] = Mpz::pow2(gen.below(bits)); mpz_setbit(exp[i], 0); break;
+        default: exp[i] = gen.random_bits(1 + gen.below(bits)); break;
+      }
+    }
+    std::vector<std::vector<word_t>> B(per_warp), X(per_warp), M(per_warp), R(per_warp, std::vector<word_t>(W));
+    std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(E::scratch_words, 0xdeadbeefu));
+    for (int i = 0; i < per_warp; ++i) B[i] = words_of<W>(base[i]), X[i] = words_of<W>(exp[i]), M[i] = words_of<W>(mod[i]);
+    const bool ok = group_emulation::run_warp([&](int lane) {
+      const int inst = lane / G, rank = lane % G;
+      E env(rank, scratch[inst].data());
+      typename E::Num b, x, n, r;
+      for (int k = 0; k < L; ++k)
+        b.w[k] = B[inst][rank * L + k], x.w[k] = X[inst][rank * L + k], n.w[k] = M[inst][rank * L + k];
+      mb::Modulus<E> m;
+      mb::setup_modulus(env, m, n);
+      mb::powm_sliding(env, r, b, x, m);
+      for (int k = 0; k < L; ++k) R[inst][rank * L + k] = r.w[k];
+    });
+    ASSERT_TRUE(ok) << "Env<" << W << ", " << G << ">: the lanes diverged in powm_sliding";
+    for (int i = 0; i < per_warp; ++i) {
+      Mpz want;
+      mpz_powm(want, base[i], exp[i], mod[i]);
+      const Mpz got = mpz_of<W>(R[i]);
+      ASSERT_TRUE(got == want) << "powm_sliding, Env<" << W << ", " << G << ">, instance " << i << ": got " << got
+                               << ", want " << want << "; base " << base[i].describe() << ", exp "
+                               << exp[i].describe() << ", m " << mod[i].describe();
+    }
+  }
+}
+
+TEST(DeviceApiGroups, PowmSliding256BitsG2) { check_powm_sliding<8, 2>(2, 608); }
+TEST(DeviceApiGroups, PowmSliding1024BitsG4) { check_powm_sliding<32, 4>(1, 609); }
+TEST(DeviceApiGroups, PowmSliding2048BitsG16) { check_powm_sliding<64, 16>(3, 610); }
 
 }  // namespace

@@ -171,6 +171,31 @@ std::vector<Mpz> odd_moduli(Operands& gen, int randoms) {
   return m;
 }
 
+/// Exponents for powm and powm_sliding: 0, 1, 2, 3, all ones, the single
+/// high bit, the top and bottom bits (a window, then a long run of zeros),
+/// ones spaced wider and narrower than a sliding window, alternating bits, a
+/// run of ones across the word boundaries, and random ones of random
+/// lengths.
+template <class H>
+std::vector<Mpz> powm_exponents(Operands& gen) {
+  std::vector<Mpz> v = {Mpz(), Mpz::from_ui(1), Mpz::from_ui(2), Mpz::from_ui(3), Mpz::all_ones(H::bits),
+                        Mpz::pow2(H::bits - 1)};
+  Mpz t = Mpz::pow2(H::bits - 1);
+  mpz_setbit(t, 0);
+  v.push_back(t);
+  for (int spacing : {3, 5, 7, 11}) {
+    Mpz x;
+    for (int b = H::bits - 1; b >= 0; b -= spacing) mpz_setbit(x, b);
+    v.push_back(x);
+  }
+  v.push_back(H::wrap(mpgpu_test::repeated_limb(0xAAAAAAAAAAAAAAAAull, H::bits / 64 + 1)));
+  Mpz run = Mpz::all_ones(40);
+  mpz_mul_2exp(run, run, 20);
+  v.push_back(H::wrap(run));
+  for (int k = 0; k < 3; ++k) v.push_back(gen.random_bits(1 + gen.below(H::bits)));
+  return v;
+}
+
 TYPED_TEST(DeviceApiOnHost, MontgomeryAndPowm) {
   using H = Host<TypeParam::value>;
   H h;
@@ -181,6 +206,7 @@ TYPED_TEST(DeviceApiOnHost, MontgomeryAndPowm) {
     mb::setup_modulus(h.env, mod, H::num(m));
     Mpz rinv;
     ASSERT_NE(mpz_invert(rinv, R, m), 0);
+    int base_index = 0;
     for (const Mpz& a : H::values(gen, 4)) {
       const Mpz& b = m;  // for CHECK_EQ_MPZ's message
       typename H::Num r;
@@ -201,10 +227,16 @@ TYPED_TEST(DeviceApiOnHost, MontgomeryAndPowm) {
       mpz_mul(want, want, rinv);
       mpz_mod(want, want, m);
       CHECK_EQ_MPZ(H::mpz(r), want, "montgomery_mul");
-      for (const Mpz& e : {Mpz(), Mpz::from_ui(1), Mpz::all_ones(H::bits), gen.random_bits(1 + gen.below(H::bits))}) {
+      // Every exponent for a third of the bases, the last three (random ones)
+      // for the others: the exponents' shapes matter more than the bases'.
+      const std::vector<Mpz> exponents = powm_exponents<H>(gen);
+      for (std::size_t ei = (++base_index % 3 == 0) ? 0 : exponents.size() - 3; ei < exponents.size(); ++ei) {
+        const Mpz& e = exponents[ei];
         mb::powm(h.env, r, H::num(a), H::num(e), mod);
         mpz_powm(want, a, e, m);
         CHECK_EQ_MPZ(H::mpz(r), want, "powm");
+        mb::powm_sliding(h.env, r, H::num(a), H::num(e), mod);
+        CHECK_EQ_MPZ(H::mpz(r), want, "powm_sliding");
       }
     }
   }

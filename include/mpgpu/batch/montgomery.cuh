@@ -7,6 +7,7 @@
 // modulo n, and -n^{-1} mod R from Newton's iteration with low products.
 #pragma once
 
+#include "mpgpu/batch/divide.cuh"  // uniform_max
 #include "mpgpu/batch/mul.cuh"
 
 namespace mpgpu::batch {
@@ -140,6 +141,104 @@ MPGPU_HD void powm(const E& env, typename E::Num& r, const typename E::Num& base
     const int bit = k * window;  // a window never straddles a word: 32 % 4 == 0
     const word_t digit = (env.exponent[bit / word_bits] >> (bit % word_bits)) & ((1u << window) - 1u);
     montgomery_mul(env, acc, acc, table[digit], m);
+  }
+  from_montgomery(env, r, acc, m);
+}
+
+/// Bits lo .. lo + count - 1 (count <= 32) of the exponent that powm_sliding
+/// staged in env.exponent, as a number; bits past the width read as 0.
+template <class E>
+MPGPU_HD word_t staged_exponent_bits(const E& env, int lo, int count) {
+  const int word = lo / word_bits, shift = lo % word_bits;
+  std::uint64_t v = env.exponent[word];
+  if (word + 1 < E::words) v |= std::uint64_t{env.exponent[word + 1]} << word_bits;
+  return static_cast<word_t>((v >> shift) & ((std::uint64_t{1} << count) - 1u));
+}
+
+/// Window of powm_sliding for a class width: GMP's choice for exponents of
+/// that many bits (mpn_powm's win_size thresholds, capped at 5 so that the
+/// table has as many entries as powm's fixed 4-bit one).
+template <class E>
+constexpr int sliding_window_bits() {
+  constexpr int bits = E::words * word_bits;
+  return bits <= 64 ? 2 : bits <= 192 ? 3 : bits <= 640 ? 4 : 5;
+}
+
+/// r = base^e mod n by left-to-right sliding windows of up to k =
+/// sliding_window_bits bits that start and end with a 1 bit: about
+/// b + b / (k + 1) products for a b-bit exponent and a table of the 2^(k-1)
+/// odd powers, against b + b / 4 and 2^4 - 2 products to fill for powm's
+/// fixed windows. Any base < R; 0^0 = 1 mod n.
+///
+/// Each instance's windows begin where its own exponent has a 1 bit, so
+/// instances that share a warp are at different places of their schedules.
+/// They still run in step: every step is one Montgomery product for every
+/// instance, acc * acc (a squaring) or acc * table[d] (the end of a window)
+/// as its own schedule says, and an instance whose schedule is over
+/// computes a product it discards until the warp's last one is done. (The
+/// squaring costs the same as a product here: montgomery_sqr is
+/// montgomery_mul.) So the step count is the warp's largest b + windows,
+/// and the result does not depend on the other instances.
+template <class E>
+MPGPU_HD void powm_sliding(const E& env, typename E::Num& r, const typename E::Num& base, const typename E::Num& e,
+                           const Modulus<E>& m) {
+  constexpr int k = sliding_window_bits<E>();
+  typename E::Num table[1 << (k - 1)];  // table[j] = base^(2j + 1), Montgomery form
+  to_montgomery(env, table[0], base, m);
+  if constexpr (k > 1) {
+    typename E::Num square;
+    montgomery_sqr(env, square, table[0], m);
+    for (int j = 1; j < (1 << (k - 1)); ++j) montgomery_mul(env, table[j], table[j - 1], square, m);
+  }
+  env.group.sync();
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) env.exponent[env.first_word() + i] = e.w[i];
+  env.group.sync();
+  // The schedule's state (the same in every thread of the instance): bits
+  // above `pos` are consumed; `squares` squarings remain of the current
+  // window, then the product by table[(digit - 1) / 2] if digit != 0.
+  int pos = E::words * word_bits - 1 - count_leading_zeros(env, e);
+  int squares = 0;
+  word_t digit = 0;
+  // Lowest bit of the window that begins at bit `top` (a 1 bit): the
+  // window is as long as k allows and ends with a 1 bit.
+  auto window_low = [&](int top) {
+    int low = top - k + 1 < 0 ? 0 : top - k + 1;
+    while (staged_exponent_bits(env, low, 1) == 0) ++low;
+    return low;
+  };
+  typename E::Num acc = m.r_mod;
+  if (pos >= 0) {  // the first window sets acc without products
+    const int low = window_low(pos);
+    const word_t d = staged_exponent_bits(env, low, pos - low + 1);
+    acc = table[(d - 1) / 2];
+    pos = low - 1;
+  }
+  for (;;) {
+    bool active = true, square = true;
+    if (squares > 0) {
+      --squares;
+    } else if (digit != 0) {
+      square = false;
+    } else if (pos < 0) {
+      active = false;
+    } else if (staged_exponent_bits(env, pos, 1) == 0) {
+      --pos;
+    } else {
+      const int low = window_low(pos);
+      digit = staged_exponent_bits(env, low, pos - low + 1);
+      squares = pos - low;  // this step is the window's first squaring
+      pos = low - 1;
+    }
+    if (uniform_max(env, active ? 1 : 0) == 0) break;
+    typename E::Num t;
+    if (square) {
+      montgomery_mul(env, t, acc, acc, m);
+    } else {
+      montgomery_mul(env, t, acc, table[(digit - 1) / 2], m);
+      digit = 0;
+    }
+    if (active) acc = t;
   }
   from_montgomery(env, r, acc, m);
 }
