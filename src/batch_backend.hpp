@@ -40,7 +40,8 @@ enum class Op {
   to_mont,    // r = a * R mod m, R = 2^(64 * stride)
   from_mont,  // r = a / R mod m
   mont_mul,   // r = a * b / R mod m
-  powm,       // r = a ^ e mod m (e: exp, exp_stride limbs)
+  powm,       // r = a ^ e mod m (e: exp, exp_stride limbs), fixed 4-bit windows
+  powm_sliding,  // the same by sliding windows
   div_ui,     // r = floor(a / scalar), scalar != 0
   rem_ui,     // r = a mod scalar, scalar != 0
   div_qr,     // r = floor(a / b) unless null, r2 = a mod b unless null; b != 0

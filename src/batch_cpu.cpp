@@ -295,7 +295,8 @@ class Worker {
         std::copy_n(t, 2 * n, u_.data());
         return redc(m, normalized_limbs(m, a_.stride));
       }
-      case Op::powm: {
+      case Op::powm:
+      case Op::powm_sliding: {
         const limb_t* m = a_.m + i * a_.stride;
         const limb_t* e = a_.e + i * a_.e_stride;
         mpz_t base, exp, mod;
@@ -397,6 +398,7 @@ double instance_cost(const Args& args) {
     case Op::mont_mul:
       return 2 * k * k;
     case Op::powm:
+    case Op::powm_sliding:
       return 64.0 * static_cast<double>(args.e_stride) * 2 * k * k;
     default:
       return n;

@@ -302,6 +302,10 @@ void montgomery_mul(Batch& r, const Batch& a, const Batch& b, const Batch& m, St
 }
 
 void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream s) {
+  powm(r, base, exp, m, PowmWindow::fixed, s);
+}
+
+void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, PowmWindow window, Stream s) {
   const char* fn = "powm";
   require_width(fn, {"m", m});
   require_like(fn, {"m", m}, {"base", base});
@@ -313,7 +317,7 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream 
                     " bits): exp.stride_limbs() must be at most m.stride_limbs()");
   require_good_moduli(fn, m, s);
   Destination d(r, m.count(), m.bits(), m.context(), s);
-  Args args = make_args(Op::powm, base, d.get());
+  Args args = make_args(window == PowmWindow::sliding ? Op::powm_sliding : Op::powm, base, d.get());
   args.m = m.data();
   args.e = exp.data();
   args.e_stride = exp.stride_limbs();

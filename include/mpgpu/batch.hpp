@@ -183,8 +183,19 @@ void to_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr)
 void from_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr);
 /// r = a * b / R mod m for a, b < m in Montgomery form.
 void montgomery_mul(Batch& r, const Batch& a, const Batch& b, const Batch& m, Stream s = nullptr);
+/// How powm walks the exponent (the result is the same):
+/// - fixed: 4-bit windows, the same schedule for every instance (b squarings
+///   and b/4 products for a b-bit exponent, 14 to fill the table);
+/// - sliding: windows of up to 5 bits (fewer for narrow classes) that begin and
+///   end with a 1 bit, per instance (about b + b/6 products, 16 to fill the
+///   table of odd powers); instances run in step, so a warp takes as many
+///   products as its longest schedule.
+enum class PowmWindow { fixed, sliding };
+
 /// r = base^exp mod m (any base, also >= m; exp of any width whose class is at most
-/// m's, i.e. exp.stride_limbs() <= m.stride_limbs(); 0^0 = 1 mod m).
+/// m's, i.e. exp.stride_limbs() <= m.stride_limbs(); 0^0 = 1 mod m), fixed windows.
 void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream s = nullptr);
+/// powm with the window method chosen.
+void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, PowmWindow window, Stream s = nullptr);
 
 }  // namespace mpgpu

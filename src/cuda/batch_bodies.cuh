@@ -225,10 +225,11 @@ struct ModularBody {
       typename E::Num b;
       load_live(env, b, w.b, w.stride, i, live);
       mb::montgomery_mul(env, r, a, b, mod);
-    } else if constexpr (O == Op::powm) {
+    } else if constexpr (O == Op::powm || O == Op::powm_sliding) {
       typename E::Num e;
       load_short(env, e, w.e, w.e_stride, i, live);
-      mb::powm(env, r, a, e, mod);
+      if constexpr (O == Op::powm) mb::powm(env, r, a, e, mod);
+      else mb::powm_sliding(env, r, a, e, mod);
     }
     store_masked(env, w, r, i, live);
   }

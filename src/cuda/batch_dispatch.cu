@@ -19,6 +19,8 @@ void run(ContextState&, Stream stream, const Args& args) {
     case Op::mont_mul:
     case Op::powm:
       return run_modular(args, stream);
+    case Op::powm_sliding:
+      return run_powm_sliding(args, stream);
     case Op::div_ui:
     case Op::rem_ui:
     case Op::div_qr:

@@ -1,7 +1,8 @@
 // Batch Montgomery arithmetic (R = 2^(64 * stride_limbs()) of the modulus
-// batch) and powm against GMP: adversarial moduli (all ones, 3, 2^(bits-1)+1,
-// short ones in a wide class), operands >= m, m - 1, zero, exponents 0, 1 and
-// all ones, exponents of a narrower class.
+// batch) and powm, fixed and sliding windows, against GMP: adversarial moduli
+// (all ones, 3, 2^(bits-1)+1, short ones in a wide class), operands >= m,
+// m - 1, zero, exponents 0, 1, all ones and 2^(bits-1)+1, exponents of a
+// narrower class.
 #include <algorithm>
 
 #include "batch_test.hpp"
@@ -112,10 +113,13 @@ TEST_P(BatchModular, MontgomeryMulChainsAsMultiplication) {
   }
 }
 
-/// Exponents: 0, 1, all ones, 2, then random.
+/// Exponents: 0, 1, all ones, 2, 2^(bits-1) + 1 (one window, then a run of
+/// zeros as long as the exponent), then random.
 std::vector<Mpz> make_exponents(Operands& gen, std::size_t bits, std::size_t count) {
   std::vector<Mpz> e;
-  const std::vector<Mpz> special = {Mpz(), Mpz::from_ui(1), Mpz::all_ones(bits), Mpz::from_ui(2)};
+  Mpz ends = Mpz::pow2(bits - 1);
+  mpz_setbit(ends, 0);
+  const std::vector<Mpz> special = {Mpz(), Mpz::from_ui(1), Mpz::all_ones(bits), Mpz::from_ui(2), ends};
   for (std::size_t k = 0; k < count; ++k)
     e.push_back(k < special.size() ? mod2exp(special[k], bits) : random_below_pow2(gen, bits));
   return e;
@@ -140,6 +144,7 @@ std::vector<Mpz> make_bases(Operands& gen, std::size_t bits, const std::vector<M
 
 ::testing::AssertionResult check_powm(const mpgpu::Context& ctx, Operands& gen, std::size_t bits, std::size_t n,
                                       std::size_t exp_bits) {
+  const char* names[] = {"fixed", "sliding"};
   const std::vector<Mpz> m = make_moduli(gen, bits, n);
   const std::vector<Mpz> base = make_bases(gen, bits, m);
   std::vector<Mpz> e = make_exponents(gen, exp_bits, n);
@@ -147,10 +152,16 @@ std::vector<Mpz> make_bases(Operands& gen, std::size_t bits, const std::vector<M
   std::vector<Mpz> want(n);
   for (std::size_t i = 0; i < n; ++i) mpz_powm(want[i], base[i], e[i], m[i]);
   const Batch B = to_batch(base, bits, ctx), E = to_batch(e, exp_bits, ctx), M = to_batch(m, bits, ctx);
-  Batch r;
-  mpgpu::powm(r, B, E, M);
-  return equals(r, bits, want, "powm with " + std::to_string(exp_bits) + "-bit exponents",
-                operands_of({{"base", &base}, {"exp", &e}, {"m", &m}}));
+  for (mpgpu::PowmWindow window : {mpgpu::PowmWindow::fixed, mpgpu::PowmWindow::sliding}) {
+    Batch r;
+    mpgpu::powm(r, B, E, M, window);
+    auto ok = equals(r, bits, want,
+                     "powm (" + std::string(names[int(window)]) + " windows) with " + std::to_string(exp_bits) +
+                         "-bit exponents",
+                     operands_of({{"base", &base}, {"exp", &e}, {"m", &m}}));
+    if (!ok) return ok;
+  }
+  return ::testing::AssertionSuccess();
 }
 
 TEST_P(BatchModular, Powm) {
@@ -182,6 +193,9 @@ TEST_P(BatchModular, PowmInPlace) {
   Batch E2 = E.clone();
   mpgpu::powm(E2, to_batch(base, bits, ctx()), E2, M);
   ASSERT_TRUE(equals(E2, bits, want, "powm(exp, base, exp, m)", ops));
+  Batch B2 = to_batch(base, bits, ctx());
+  mpgpu::powm(B2, B2, E, M, mpgpu::PowmWindow::sliding);
+  ASSERT_TRUE(equals(B2, bits, want, "powm(base, base, exp, m, sliding)", ops));
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(BatchModular);

@@ -33,6 +33,7 @@ const std::vector<BatchSpec>& specs() {
       {"batch_mul", 0x1p28, 1u << 20, 2, {256, 1024, 4096}, Batch::max_bits},
       {"batch_mul_wide", 0x1p28, 1u << 20, 2, {256, 1024, 4096}, Batch::max_bits / 2},
       {"batch_powm", 0x1p20, 1u << 14, 2, {256, 1024, 2048}, Batch::max_bits},
+      {"batch_powm_sliding", 0x1p20, 1u << 14, 2, {256, 1024, 2048}, Batch::max_bits},
   };
   return s;
 }
@@ -83,7 +84,8 @@ class LimbCase : public OpCase {
 /// once), into results allocated once, so the GMP loop only computes.
 class PowmCase : public OpCase {
  public:
-  explicit PowmCase(BatchWorkload& w) : w_(w), base_(w.count()), exp_(w.count()), mod_(w.count()), res_(w.count()) {
+  PowmCase(BatchWorkload& w, PowmWindow window)
+      : w_(w), window_(window), base_(w.count()), exp_(w.count()), mod_(w.count()), res_(w.count()) {
     w.M();  // made now, not in the timed calls
     const std::size_t n = w.limbs();
     for (std::size_t i = 0; i < w.count(); ++i) {
@@ -93,7 +95,7 @@ class PowmCase : public OpCase {
       mpz_realloc2(res_[i].get(), 64 * n);
     }
   }
-  void run_mpgpu() override { powm(r_, w_.A(), w_.B(), w_.M()); }
+  void run_mpgpu() override { powm(r_, w_.A(), w_.B(), w_.M(), window_); }
   void run_gmp() override {
     for (std::size_t i = 0; i < res_.size(); ++i) mpz_powm(res_[i].get(), &base_[i], &exp_[i], &mod_[i]);
   }
@@ -113,6 +115,7 @@ class PowmCase : public OpCase {
 
  private:
   BatchWorkload& w_;
+  PowmWindow window_;
   std::vector<__mpz_struct> base_, exp_, mod_;
   std::vector<Mpz> res_;
   Batch r_;
@@ -125,7 +128,8 @@ const std::vector<OpInfo>& batch_ops() {
       {"batch_add", 3.0 / 8, "batch a + b mod 2^bits (GMP: mpn_add_n)", 0, true},
       {"batch_mul", 0, "batch a * b mod 2^bits, the low half (GMP: mpn_mul_n, truncated)", 0, true},
       {"batch_mul_wide", 0, "batch a * b, the whole product (GMP: mpn_mul_n)", 0, true},
-      {"batch_powm", 0, "batch a^b mod m, b of m's width, m odd (GMP: mpz_powm)", 0, true},
+      {"batch_powm", 0, "batch a^b mod m, b of m's width, m odd, fixed 4-bit windows (GMP: mpz_powm)", 0, true},
+      {"batch_powm_sliding", 0, "batch_powm by sliding windows (PowmWindow::sliding)", 0, true},
   };
   return ops;
 }
@@ -250,7 +254,8 @@ std::unique_ptr<OpCase> make_batch_case(std::string_view name, BatchWorkload& w)
           }
         });
   }
-  if (name == "batch_powm") return std::make_unique<PowmCase>(w);
+  if (name == "batch_powm") return std::make_unique<PowmCase>(w, PowmWindow::fixed);
+  if (name == "batch_powm_sliding") return std::make_unique<PowmCase>(w, PowmWindow::sliding);
   throw std::logic_error("mpgpu bench: unknown batch operation " + std::string(name));
 }
 

@@ -318,7 +318,7 @@ void print_bench_help(std::ostream& out) {
          "            (batch_mul: the low half); GMP does the same instance by instance\n"
          "            (mpn_add_n, mpn_mul_n, mpz_powm) on ONE host thread; every instance\n"
          "            is compared. After the integer rows, size shown as width x N.\n"
-         "widths:     256, 1024, 4096 bits (batch_powm: 256, 1024, 2048); with --ops, --bits\n"
+         "widths:     256, 1024, 4096 bits (batch_powm*: 256, 1024, 2048); with --ops, --bits\n"
          "            gives the widths instead (without --ops, --bits drops the batch rows)\n"
          "instances:  add, mul, mul_wide 2^20 (2^16 at 4096 bits for the products, 2^18\n"
          "            for add); powm 2^14, 2^12, 2^10; --quick: 1/16 of that, and on the\n"
