@@ -231,13 +231,18 @@ MPGPU_HD void powm_sliding(const E& env, typename E::Num& r, const typename E::N
       pos = low - 1;
     }
     if (uniform_max(env, active ? 1 : 0) == 0) break;
-    typename E::Num t;
-    if (square) {
-      montgomery_mul(env, t, acc, acc, m);
-    } else {
-      montgomery_mul(env, t, acc, table[(digit - 1) / 2], m);
+    // One product, one call site: instances of a warp that want different
+    // operands differ only in this copy, not in which product code runs
+    // (two call sites behind a per-instance branch ran both products,
+    // one after the other, in every warp that mixed them, and put group
+    // operations behind a branch that is not uniform over the warp).
+    typename E::Num x = acc;
+    if (!square) {
+      x = table[(digit - 1) / 2];
       digit = 0;
     }
+    typename E::Num t;
+    montgomery_mul(env, t, acc, x, m);
     if (active) acc = t;
   }
   from_montgomery(env, r, acc, m);
