@@ -236,6 +236,15 @@ TEST_P(AddSub, SumOfManyTerms) {
     for (std::size_t i = 0; i < count; ++i) terms[i] = -Mpz::all_ones(64 * (1 + i % 70));  // all negative
     ASSERT_TRUE(check_sum(terms));
   }
+  // The device sums results of up to 2048 limbs from up to 16 terms in one
+  // block (small_sum_kernel); just inside and just outside both limits, with
+  // carries that run through every limb of the block.
+  for (std::size_t limbs : {std::size_t{2047}, std::size_t{2048}}) {
+    ASSERT_TRUE(check_sum(std::vector<Mpz>(16, Mpz::all_ones(64 * limbs))));
+    ASSERT_TRUE(check_sum(std::vector<Mpz>(17, Mpz::all_ones(64 * limbs))));
+    ASSERT_TRUE(check_sum({Mpz::all_ones(64 * limbs), Mpz::from_ui(1)}));
+    ASSERT_TRUE(check_sum({Mpz::from_ui(1), Mpz::all_ones(64 * (limbs - 1)), gen.runs(64 * 9)}));
+  }
   // Terms that cancel exactly, and long chains across tiles.
   Mpz a = gen.runs(64 * 3000), b = gen.uniform(64 * 2500);
   ASSERT_TRUE(check_sum({a, b, -a, -b}));

@@ -3,9 +3,15 @@
 // 128-bit accumulator, so no carry crosses threads here. The low words form
 // one number, the high words (each < the term count) another, one limb
 // higher; a single scan add of the two finishes the sum.
+//
+// A sum whose result fits one block (small_sum_kernel) does both in one
+// launch, without the two intermediate numbers in memory.
 #pragma once
 
+#include "mpgpu/device/result_words.cuh"
+#include "mpgpu/device/scan_add.cuh"  // warp_carry_scan
 #include "mpgpu/limb/arith.cuh"
+#include "mpgpu/limb/carry_status.cuh"
 
 namespace mpgpu::device {
 
@@ -41,6 +47,79 @@ __global__ void column_sum_kernel(limb_t* __restrict__ lo, limb_t* __restrict__ 
   }
   lo[i] = acc_lo;
   hi[i + 1] = acc_hi;
+}
+
+/// The 128-bit sum (hi, lo) of limb i of every term.
+__device__ __forceinline__ limb_t column_at(const ColumnTerms& terms, std::size_t i, limb_t& lo) {
+  limb_t acc_lo = 0, acc_hi = 0;
+  for (std::size_t j = 0; j < terms.count; ++j) {
+    const ColumnTerm t = terms[j];
+    if (i < t.size) acc_hi += limb::add_with_carry(acc_lo, t.limbs[i], 0, acc_lo);
+  }
+  lo = acc_lo;
+  return acc_hi;
+}
+
+/// small_sum_kernel's geometry: one block of 256 threads, 8 limbs each.
+struct SmallSumPolicy {
+  static constexpr int kThreads = 256;
+  static constexpr int kPerThread = 8;
+  static constexpr int kWarps = kThreads / 32;
+  /// Largest result (limbs) one launch sums: width + 1 <= kLimbs.
+  static constexpr std::size_t kLimbs = std::size_t{kThreads} * kPerThread;
+};
+
+/// r[0..width] = the sum of `terms` (width = the longest term; width + 1 <=
+/// SmallSumPolicy::kLimbs), as column_sum_kernel plus the scan add of its lo
+/// and hi numbers, in one block: limb i of r is lo(i) + hi(i - 1) plus the
+/// carry, the carries resolved by a block scan of carry statuses. Publishes
+/// 1 + the index of the highest nonzero limb as kSlotSize (as the scan add
+/// does). Launch one block of SmallSumPolicy::kThreads threads.
+__global__ void __launch_bounds__(SmallSumPolicy::kThreads)
+    small_sum_kernel(limb_t* __restrict__ r, const ColumnTerms terms, std::size_t width, ResultWords words) {
+  using P = SmallSumPolicy;
+  constexpr limb::CarryCombine combine{};
+  __shared__ std::uint32_t warp_total[P::kWarps];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::size_t n = width + 1, first = std::size_t(threadIdx.x) * P::kPerThread;
+  // This thread's limbs: wrapped sums lo(i) + hi(i - 1) and their statuses.
+  limb_t s[P::kPerThread];
+  std::uint32_t st[P::kPerThread];
+  std::uint32_t mine = limb::carry_propagate;  // identity of the combine
+  limb_t lo;
+  limb_t hi_below = first >= 1 && first - 1 < width ? column_at(terms, first - 1, lo) : 0;
+#pragma unroll
+  for (int k = 0; k < P::kPerThread; ++k) {
+    const std::size_t i = first + k;
+    limb_t x = 0, hi = 0;
+    if (i < width) hi = column_at(terms, i, x);
+    s[k] = x + hi_below;
+    st[k] = i < n ? limb::add_status(x, s[k]) : std::uint32_t(limb::carry_kill);
+    hi_below = hi;
+    mine = combine(mine, st[k]);
+  }
+  // Carry into this thread's first limb: a scan over the threads in order.
+  const std::uint32_t incl = warp_carry_scan(mine, lane);
+  const std::uint32_t below = __shfl_up_sync(0xffffffffu, incl, 1);
+  if (lane == 31) warp_total[warp] = incl;
+  __syncthreads();
+  std::uint32_t prefix = limb::carry_kill;  // nothing carries into limb 0
+  for (int w = 0; w < warp; ++w) prefix = combine(prefix, warp_total[w]);
+  if (lane > 0) prefix = combine(prefix, below);
+  unsigned carry = prefix == limb::carry_generate;
+  unsigned long long top = 0;
+#pragma unroll
+  for (int k = 0; k < P::kPerThread; ++k) {
+    const std::size_t i = first + k;
+    const limb_t v = s[k] + carry;
+    carry = st[k] == limb::carry_generate || (st[k] == limb::carry_propagate && carry);
+    if (i < n) {
+      r[i] = v;
+      if (v != 0) top = i + 1;
+    }
+  }
+  block_max_into<P::kWarps>(top, &words.slots[kSlotSize]);
+  words.publish_when_last();
 }
 
 }  // namespace mpgpu::device
