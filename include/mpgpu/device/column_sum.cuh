@@ -49,17 +49,6 @@ __global__ void column_sum_kernel(limb_t* __restrict__ lo, limb_t* __restrict__ 
   hi[i + 1] = acc_hi;
 }
 
-/// The 128-bit sum (hi, lo) of limb i of every term.
-__device__ __forceinline__ limb_t column_at(const ColumnTerms& terms, std::size_t i, limb_t& lo) {
-  limb_t acc_lo = 0, acc_hi = 0;
-  for (std::size_t j = 0; j < terms.count; ++j) {
-    const ColumnTerm t = terms[j];
-    if (i < t.size) acc_hi += limb::add_with_carry(acc_lo, t.limbs[i], 0, acc_lo);
-  }
-  lo = acc_lo;
-  return acc_hi;
-}
-
 /// small_sum_kernel's geometry: one block of 256 threads, 8 limbs each.
 struct SmallSumPolicy {
   static constexpr int kThreads = 256;
@@ -82,20 +71,30 @@ __global__ void __launch_bounds__(SmallSumPolicy::kThreads)
   __shared__ std::uint32_t warp_total[P::kWarps];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t n = width + 1, first = std::size_t(threadIdx.x) * P::kPerThread;
+  // Column sums (hi, lo) of limbs first - 1 .. first + kPerThread - 1 (entry
+  // c is limb first - 1 + c), a term at a time: a term's loads are issued
+  // together, not one column's chain of loads after another's.
+  limb_t lo[P::kPerThread + 1] = {}, hi[P::kPerThread + 1] = {};
+  for (std::size_t j = 0; j < terms.count; ++j) {
+    const ColumnTerm t = terms[j];
+    limb_t v[P::kPerThread + 1];
+#pragma unroll
+    for (int c = 0; c <= P::kPerThread; ++c) {
+      const std::size_t i = first + c - 1;  // wraps for first == 0, c == 0: then >= t.size
+      v[c] = i < t.size ? t.limbs[i] : 0;
+    }
+#pragma unroll
+    for (int c = 0; c <= P::kPerThread; ++c) hi[c] += limb::add_with_carry(lo[c], v[c], 0, lo[c]);
+  }
   // This thread's limbs: wrapped sums lo(i) + hi(i - 1) and their statuses.
   limb_t s[P::kPerThread];
   std::uint32_t st[P::kPerThread];
   std::uint32_t mine = limb::carry_propagate;  // identity of the combine
-  limb_t lo;
-  limb_t hi_below = first >= 1 && first - 1 < width ? column_at(terms, first - 1, lo) : 0;
 #pragma unroll
   for (int k = 0; k < P::kPerThread; ++k) {
     const std::size_t i = first + k;
-    limb_t x = 0, hi = 0;
-    if (i < width) hi = column_at(terms, i, x);
-    s[k] = x + hi_below;
-    st[k] = i < n ? limb::add_status(x, s[k]) : std::uint32_t(limb::carry_kill);
-    hi_below = hi;
+    s[k] = lo[k + 1] + hi[k];
+    st[k] = i < n ? limb::add_status(lo[k + 1], s[k]) : std::uint32_t(limb::carry_kill);
     mine = combine(mine, st[k]);
   }
   // Carry into this thread's first limb: a scan over the threads in order.
