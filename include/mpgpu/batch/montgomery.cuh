@@ -155,9 +155,9 @@ MPGPU_HD word_t staged_exponent_bits(const E& env, int lo, int count) {
   return static_cast<word_t>((v >> shift) & ((std::uint64_t{1} << count) - 1u));
 }
 
-/// Window of powm_sliding for a class width: GMP's choice for exponents of
-/// that many bits (mpn_powm's win_size thresholds, capped at 5 so that the
-/// table has as many entries as powm's fixed 4-bit one).
+/// Window of powm_sliding for a class width b: near the minimum of its cost
+/// b / (k + 1) + 2^(k - 1) products beyond the b squarings, capped at 5 so
+/// that the table has no more entries than powm's fixed 4-bit one.
 template <class E>
 constexpr int sliding_window_bits() {
   constexpr int bits = E::words * word_bits;
