@@ -117,6 +117,16 @@ MPGPU_HD int uniform_bit_length(const E& env, const typename E::Num& e) {
   return len;
 }
 
+/// Copies the exponent e to env.exponent (shared memory), so that every
+/// thread of the instance can read any window of it.
+template <class E>
+MPGPU_HD void stage_exponent(const E& env, const typename E::Num& e) {
+  env.group.sync();
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) env.exponent[env.first_word() + i] = e.w[i];
+  env.group.sync();
+}
+
 /// r = base^e mod n, fixed 4-bit windows, left to right. Any base < R.
 /// 0^0 = 1 mod n. The window sequence is the same for every instance a warp
 /// runs together (it only depends on the largest exponent length among them).
@@ -128,11 +138,7 @@ MPGPU_HD void powm(const E& env, typename E::Num& r, const typename E::Num& base
   table[0] = m.r_mod;
   to_montgomery(env, table[1], base, m);
   for (int i = 2; i < (1 << window); ++i) montgomery_mul(env, table[i], table[i - 1], table[1], m);
-  // The exponent goes to shared memory so every thread can read any window.
-  env.group.sync();
-#pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) env.exponent[env.first_word() + i] = e.w[i];
-  env.group.sync();
+  stage_exponent(env, e);
   const int len = uniform_bit_length(env, e);
   const int windows = (len + window - 1) / window;
   typename E::Num acc = m.r_mod;
@@ -190,10 +196,7 @@ MPGPU_HD void powm_sliding(const E& env, typename E::Num& r, const typename E::N
     montgomery_sqr(env, square, table[0], m);
     for (int j = 1; j < (1 << (k - 1)); ++j) montgomery_mul(env, table[j], table[j - 1], square, m);
   }
-  env.group.sync();
-#pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) env.exponent[env.first_word() + i] = e.w[i];
-  env.group.sync();
+  stage_exponent(env, e);
   // The schedule's state (the same in every thread of the instance): bits
   // above `pos` are consumed; `squares` squarings remain of the current
   // window, then the product by table[(digit - 1) / 2] if digit != 0.
