@@ -7,15 +7,19 @@
 
 namespace mpgpu::detail::batch::cuda {
 
-/// How much shared memory a family needs per instance.
-enum class Scratch { linear, full };
+/// How much shared memory a family needs per instance; products also take
+/// their group size from the product tuning table.
+enum class Scratch { linear, products, full };
 
 template <template <Op> class Body, Op O, Scratch S>
 void launch_op(const Args& args, cudaStream_t stream) {
   const Words w = to_words(args);
-  with_class(2 * args.stride, [&]<int W, int G>() {
+  constexpr Tuning tuning = S == Scratch::products ? Tuning::products : Tuning::general;
+  with_class<tuning>(2 * args.stride, [&]<int W, int G>() {
     using E = mpgpu::batch::Env<W, G>;
-    constexpr int words = S == Scratch::full ? E::scratch_words : E::comm_words + E::words;
+    constexpr int words = S == Scratch::full       ? E::scratch_words
+                          : S == Scratch::products ? E::product_scratch_words
+                                                   : E::comm_words + E::words;
     mpgpu::detail::cuda::check(mpgpu::batch::launch<E, words>(Body<O>{w}, args.count, stream), "batch kernel launch", __FILE__,
           __LINE__);
   });

@@ -8,10 +8,17 @@
 namespace mpgpu::detail::cuda {
 
 namespace {
-/// Runs one publishing search and returns its key.
+/// Runs one publishing search and returns its key. A search of one chunk
+/// (up to 2048 limbs) is one block that hands its key to the host directly.
 template <bool kHighest, class Pred>
 std::uint64_t search(ContextState& st, Stream s, Pred pred, std::size_t n) {
   OpWords ow(st, s);
+  if (n <= device::LimbSearchPolicy::kChunk) {
+    ow.arm_ready();
+    device::limb_search_block_kernel<kHighest><<<1, device::LimbSearchPolicy::kThreads, 0, s>>>(pred, n, ow.words());
+    MPGPU_CHECK_LAUNCH("limb_search_block_kernel");
+    return ow.wait_ready();
+  }
   MPGPU_CUDA_CHECK(device::launch_limb_search<kHighest>(pred, n, ow.words(), kSlotFound, true, s));
   return ow.wait()[kSlotFound];
 }

@@ -25,7 +25,7 @@ namespace mpgpu::detail::cuda {
 /// host; 8 words keep slots on separate 64-byte lines.
 inline constexpr int kWordSlots = 4096;
 inline constexpr std::size_t kSlotStride = 8;
-static_assert(device::kSlotCount + 1 <= static_cast<int>(kSlotStride));
+static_assert(device::kReadyWord < static_cast<int>(kSlotStride));
 
 /// The comparison key of kSlotOrder as -1, 0, +1 (limb_search.cuh: 0 equal,
 /// odd a > b, even nonzero a < b).

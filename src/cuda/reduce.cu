@@ -16,12 +16,18 @@ namespace mpgpu::detail::cuda {
 
 std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
   OpWords ow(st, s);
+  if (a.size <= device::kPopcountOneBlockLimbs) {
+    ow.arm_ready();
+    device::popcount_kernel<<<1, device::kPopcountThreads, 0, s>>>(a.limbs, a.size, ow.words(), kSlotFound, true);
+    MPGPU_CHECK_LAUNCH("popcount_kernel");
+    return ow.wait_ready();
+  }
   // At most one resident wave (8 blocks of 256 threads on each of the H100's
   // 132 SMs); each thread then strides over the limbs, 4 loads in flight.
   const std::size_t blocks =
       std::min<std::size_t>((a.size + device::kPopcountThreads - 1) / device::kPopcountThreads, 1056);
-  device::popcount_kernel<<<static_cast<unsigned>(blocks ? blocks : 1), device::kPopcountThreads, 0, s>>>(
-      a.limbs, a.size, ow.words(), kSlotFound);
+  device::popcount_kernel<<<static_cast<unsigned>(blocks), device::kPopcountThreads, 0, s>>>(
+      a.limbs, a.size, ow.words(), kSlotFound, false);
   MPGPU_CHECK_LAUNCH("popcount_kernel");
   return ow.wait()[kSlotFound];
 }

@@ -52,17 +52,32 @@ const volatile std::uint64_t* published_words(const ContextState& st, int slot) 
   return static_cast<const volatile std::uint64_t*>(st.pinned_words) + std::size_t(slot) * kSlotStride;
 }
 
-void wait_for_done(const ContextState& st, int slot, std::uint64_t sequence, cudaStream_t s) {
-  const volatile std::uint64_t* done = published_words(st, slot) + kSlotCount;
-  for (unsigned spins = 1; *done != sequence; ++spins) {
+namespace {
+/// Spins until `arrived()`; every 256 polls asks the stream, so that a
+/// failed kernel raises its error and a finished one that never published
+/// is reported instead of waited for.
+template <class Arrived>
+void spin_until(Arrived arrived, cudaStream_t s) {
+  for (unsigned spins = 1; !arrived(); ++spins) {
     if (spins % 256 == 0) {
       const cudaError_t e = cudaStreamQuery(s);
-      if (e == cudaSuccess && *done != sequence)
+      if (e == cudaSuccess && !arrived())
         throw Error("mpgpu: internal error: a device operation finished without publishing its result");
       if (e != cudaSuccess && e != cudaErrorNotReady) check(e, "cudaStreamQuery", __FILE__, __LINE__);
     }
   }
   std::atomic_thread_fence(std::memory_order_acquire);
+}
+}  // namespace
+
+void wait_for_done(const ContextState& st, int slot, std::uint64_t sequence, cudaStream_t s) {
+  const volatile std::uint64_t* done = published_words(st, slot) + kSlotCount;
+  spin_until([&] { return *done == sequence; }, s);
+}
+
+void wait_for_ready(const ContextState& st, int slot, cudaStream_t s) {
+  const volatile std::uint64_t* ready = published_words(st, slot) + device::kReadyWord;
+  spin_until([&] { return *ready != 0; }, s);
 }
 
 int acquire_slot(ContextState& st) {

@@ -41,6 +41,9 @@ const volatile std::uint64_t* published_words(const ContextState& st, int slot);
 /// Polls the slot's "done" word until it shows `sequence`; every 256 polls
 /// asks the stream, so that a failed kernel raises its error.
 void wait_for_done(const ContextState& st, int slot, std::uint64_t sequence, cudaStream_t s);
+/// Polls the slot's ready word until it is nonzero (publish_ready), asking
+/// the stream as wait_for_done does.
+void wait_for_ready(const ContextState& st, int slot, cudaStream_t s);
 
 /// One operation's use of a word slot: holds the context's lock while the
 /// operation queues its kernels, hands them the slot's ResultWords, and then
@@ -68,6 +71,18 @@ class OpWords {
     std::atomic_thread_fence(std::memory_order_acquire);
     return const_cast<const std::uint64_t*>(published_words(st_, slot_));
   }
+  /// The one-block fast path (ResultWords::publish_ready): clear the ready
+  /// word before queueing the kernel, then wait_ready returns its value.
+  void arm_ready() {
+    *published_ready() = 0;
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // cleared before the launch
+  }
+  std::uint64_t wait_ready() {
+    wait_for_ready(st_, slot_, stream_);
+    state_ = State::read;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return *published_ready() / 2;
+  }
   /// For operations whose last step is not a publishing kernel (a CUB call
   /// writing straight into the mapped words): waits for the whole stream.
   const std::uint64_t* wait_stream() {
@@ -84,6 +99,9 @@ class OpWords {
   }
 
  private:
+  volatile std::uint64_t* published_ready() const {
+    return const_cast<volatile std::uint64_t*>(published_words(st_, slot_)) + device::kReadyWord;
+  }
   enum class State { queued, read, deferred };
   ContextState& st_;
   std::lock_guard<std::recursive_mutex> lock_;

@@ -136,6 +136,24 @@ TEST_P(AddSub, ComparisonsAcrossTheSearchProbe) {
   }
 }
 
+// Equal-size operands around the one-block comparison (a single chunk of up
+// to 2048 limbs hands its key straight to the host), differing in the top,
+// a middle, the bottom limb, or not at all.
+TEST_P(AddSub, ComparisonsAroundTheOneBlockSearch) {
+  Operands gen;
+  for (std::size_t limbs : {std::size_t{1}, std::size_t{2047}, std::size_t{2048}, std::size_t{2049}}) {
+    Mpz a = gen.random_bits(64 * limbs);
+    mpz_setbit(a, 64 * limbs - 1);
+    for (std::size_t from_top : {std::size_t{0}, limbs / 2, limbs - 1}) {
+      Mpz b = a;
+      mpz_combit(b, 64 * (limbs - 1 - from_top) + 63);
+      if (mpz_sizeinbase(b, 2) != 64 * limbs) continue;  // b lost its top limb: not the same size
+      ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs, differing " << from_top << " limbs from the top";
+    }
+    ASSERT_TRUE(check_pair(a, a)) << limbs << " limbs, equal";
+  }
+}
+
 TEST_P(AddSub, ResultsThatShrinkOrVanish) {
   Operands gen;
   std::vector<Mpz> values = edge_values();

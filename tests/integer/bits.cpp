@@ -178,6 +178,22 @@ TEST_P(Bits, PopcountAndSizeInBase2) {
   }
 }
 
+// Around the one-block popcount (up to 8192 limbs: the count goes straight
+// to the host): all ones, one bit at each end, random.
+TEST_P(Bits, PopcountAroundTheOneBlockLimit) {
+  Operands gen;
+  for (std::size_t limbs : {std::size_t{8191}, std::size_t{8192}, std::size_t{8193}}) {
+    Mpz ones;
+    mpz_setbit(ones, 64 * limbs);
+    mpz_sub_ui(ones, ones, 1);
+    Mpz ends;
+    mpz_setbit(ends, 0);
+    mpz_setbit(ends, 64 * limbs - 1);
+    for (const Mpz& a : {ones, ends, gen.random_bits(64 * limbs)})
+      ASSERT_EQ(mpgpu::popcount(make(a)), mpz_popcount(a)) << limbs << " limbs";
+  }
+}
+
 /// Bit indexes to probe: low, limb edges, the top of the magnitude and past it.
 std::vector<std::uint64_t> bit_indexes(const Mpz& v, Operands& gen) {
   const std::uint64_t top = 64 * v.limbs();

@@ -23,6 +23,8 @@
 #pragma once
 
 #include "mpgpu/batch/group.cuh"
+#include "mpgpu/batch/register_mul.cuh"
+#include "mpgpu/batch/warp_io.cuh"
 
 namespace mpgpu::batch {
 
@@ -40,9 +42,18 @@ struct Env {
   /// the two partial-sum arrays of the wide product (they reuse the space).
   static constexpr int operand_span = W + 4 * run;
   static constexpr int partial_span = 2 * W + 2 * run;
-  static constexpr int work_words =
-      2 * operand_span > 2 * partial_span ? 2 * operand_span : 2 * partial_span;
+  /// A thread per instance of at most kRegisterProductMaxWords words
+  /// multiplies in registers (register_mul.cuh): no product staging, so
+  /// work is only the W words that shifts stage.
+  static constexpr bool register_products = G == 1 && W <= kRegisterProductMaxWords;
+  static constexpr int work_words = register_products ? W
+                                    : 2 * operand_span > 2 * partial_span ? 2 * operand_span
+                                                                          : 2 * partial_span;
   static constexpr int comm_words = Group<G>::comm_words;
+  /// Shared words per instance that products (mul, mul_wide, mul_high,
+  /// sqr), shifts and the linear operations need: all but the exponent,
+  /// i.e. only the W words of a shift for register products.
+  static constexpr int product_scratch_words = comm_words + work_words;
   /// Shared words per instance: group communication, staging, an exponent.
   static constexpr int scratch_words = comm_words + work_words + W;
 
@@ -89,13 +100,29 @@ constexpr bool vector_io() {
   return false;
 #endif
 }
+
+/// Thread-per-instance classes of 512 and 1024 bits load and store through
+/// a shared tile per warp (warp_io.cuh): a thread's own 64 or 128 bytes
+/// would otherwise make every warp instruction touch 32 cache lines.
+template <class E>
+constexpr bool warp_tiled_io() {
+#if defined(__CUDA_ARCH__) && !defined(MPGPU_NO_WARP_TILED_IO)
+  return E::threads == 1 && (E::words == 16 || E::words == 32);
+#else
+  return false;
+#endif
+}
 }  // namespace env_detail
 
 /// Loads this thread's words of an instance stored at `p` (W words, 16-byte aligned).
 template <class E>
 MPGPU_HD void load(const E& env, typename E::Num& r, const word_t* p) {
   p += env.first_word();
-  if constexpr (env_detail::vector_io<E>()) {
+  if constexpr (env_detail::warp_tiled_io<E>()) {
+#if defined(__CUDA_ARCH__)
+    warp_io::tiled_load<E::words>(r.w, p);
+#endif
+  } else if constexpr (env_detail::vector_io<E>()) {
 #if defined(__CUDA_ARCH__)
 #pragma unroll
     for (int i = 0; i < E::per_thread; i += 4) {
@@ -112,7 +139,11 @@ MPGPU_HD void load(const E& env, typename E::Num& r, const word_t* p) {
 template <class E>
 MPGPU_HD void store(const E& env, word_t* p, const typename E::Num& a) {
   p += env.first_word();
-  if constexpr (env_detail::vector_io<E>()) {
+  if constexpr (env_detail::warp_tiled_io<E>()) {
+#if defined(__CUDA_ARCH__)
+    warp_io::tiled_store<E::words>(p, a.w);
+#endif
+  } else if constexpr (env_detail::vector_io<E>()) {
 #if defined(__CUDA_ARCH__)
 #pragma unroll
     for (int i = 0; i < E::per_thread; i += 4)

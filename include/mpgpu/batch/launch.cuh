@@ -37,8 +37,10 @@ __global__ void __launch_bounds__(E::threads > 32 ? E::threads : 128)
 }
 
 /// Launches body over `count` instances with `ScratchWords` shared words per
-/// instance (E::scratch_words for products and powm; E::comm_words suffices
-/// for add/sub/compare/bitwise). Returns the launch error, if any.
+/// instance: E::scratch_words for anything (powm, division, shifts),
+/// E::product_scratch_words for products mixed with linear operations,
+/// E::comm_words for add/sub/compare/bitwise alone. Returns the launch
+/// error, if any.
 template <class E, int ScratchWords = E::scratch_words, class Body>
 cudaError_t launch(const Body& body, std::size_t count, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;

@@ -88,7 +88,9 @@ MPGPU_HD void montgomery_mul(const E& env, typename E::Num& r, const typename E:
 
 template <class E>
 MPGPU_HD void montgomery_sqr(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
-  montgomery_mul(env, r, a, a, m);
+  typename E::Num lo, hi;
+  sqr_wide(env, lo, hi, a);
+  redc(env, r, lo, hi, m);
 }
 
 /// r = a R mod n for any a < R (also a >= n).
@@ -181,10 +183,10 @@ constexpr int sliding_window_bits() {
 /// They still run in step: every step is one Montgomery product for every
 /// instance, acc * acc (a squaring) or acc * table[d] (the end of a window)
 /// as its own schedule says, and an instance whose schedule is over
-/// computes a product it discards until the warp's last one is done. (The
-/// squaring costs the same as a product here: montgomery_sqr is
-/// montgomery_mul.) So the step count is the warp's largest b + windows,
-/// and the result does not depend on the other instances.
+/// computes a product it discards until the warp's last one is done. (So
+/// its squarings are full products, not montgomery_sqr.) The step count is
+/// the warp's largest b + windows, and the result does not depend on the
+/// other instances.
 template <class E>
 MPGPU_HD void powm_sliding(const E& env, typename E::Num& r, const typename E::Num& base, const typename E::Num& e,
                            const Modulus<E>& m) {

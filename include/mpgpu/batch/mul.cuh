@@ -6,6 +6,7 @@
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
+#include "mpgpu/batch/register_mul.cuh"
 
 namespace mpgpu::batch {
 
@@ -97,8 +98,8 @@ MPGPU_HD void publish_run(word_t* P0, word_t* P1, int r, const word_t out[Q + 2]
 /// path for both keeps the load balance: the low half is 2G runs, the whole
 /// product 4G (runs r and R-1-r to each thread).
 template <class E, bool Wide>
-MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
-                       const typename E::Num& a, const typename E::Num& b) {
+MPGPU_HD void staged_mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
+                              const typename E::Num& a, const typename E::Num& b) {
   constexpr int Q = E::run, G = E::threads, W = E::words;
   constexpr int runs = Wide ? 4 * G : 2 * G;
   constexpr int mine = Wide ? 4 : 2;
@@ -133,6 +134,26 @@ MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
   }
 }
 
+/// The product for any group: in registers for a thread per instance of
+/// at most 1024 bits (register_mul.cuh), by staged runs otherwise.
+template <class E, bool Wide>
+MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
+                       const typename E::Num& a, const typename E::Num& b) {
+  if constexpr (E::register_products) {
+    constexpr int W = E::words;
+    word_t product[Wide ? 2 * W : W];
+    register_product<W, Wide>(a.w, b.w, product);
+#pragma unroll
+    for (int i = 0; i < W; ++i) lo.w[i] = product[i];
+    if constexpr (Wide) {
+#pragma unroll
+      for (int i = 0; i < W; ++i) high->w[i] = product[W + i];
+    }
+  } else {
+    staged_mul_runs<E, Wide>(env, lo, high, a, b);
+  }
+}
+
 /// r = a * b mod 2^(32W).
 template <class E>
 MPGPU_HD void mul(const E& env, typename E::Num& r, const typename E::Num& a, const typename E::Num& b) {
@@ -153,9 +174,35 @@ MPGPU_HD void mul_high(const E& env, typename E::Num& r, const typename E::Num& 
   mul_runs<E, true>(env, lo, &r, a, b);
 }
 
+/// The square for any group: register_square for register products, the
+/// product runs otherwise.
+template <class E, bool Wide>
+MPGPU_HD void square_runs(const E& env, typename E::Num& lo, typename E::Num* high, const typename E::Num& a) {
+  if constexpr (E::register_products) {
+    constexpr int W = E::words;
+    word_t square[Wide ? 2 * W : W];
+    register_square<W, Wide>(a.w, square);
+#pragma unroll
+    for (int i = 0; i < W; ++i) lo.w[i] = square[i];
+    if constexpr (Wide) {
+#pragma unroll
+      for (int i = 0; i < W; ++i) high->w[i] = square[W + i];
+    }
+  } else {
+    staged_mul_runs<E, Wide>(env, lo, high, a, a);
+  }
+}
+
+/// r = a^2 mod 2^(32W).
 template <class E>
 MPGPU_HD void sqr(const E& env, typename E::Num& r, const typename E::Num& a) {
-  mul_runs<E, false>(env, r, nullptr, a, a);
+  square_runs<E, false>(env, r, nullptr, a);
+}
+
+/// (hi, lo) = a^2, all 64W bits.
+template <class E>
+MPGPU_HD void sqr_wide(const E& env, typename E::Num& lo, typename E::Num& hi, const typename E::Num& a) {
+  square_runs<E, true>(env, lo, &hi, a);
 }
 
 /// r = a * v for a 32-bit v; returns the word carried out of the instance.

@@ -68,6 +68,28 @@ __global__ void __launch_bounds__(Policy::kThreads)
   if (publish) words.publish_when_last();
 }
 
+/// A search of one chunk (n <= Policy::kChunk) by one block that hands its
+/// key straight to the host (ResultWords::publish_ready): no slot, no
+/// atomics, no fences; keys as in limb_search_kernel.
+template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
+__global__ void __launch_bounds__(Policy::kThreads)
+    limb_search_block_kernel(Pred pred, std::size_t n, ResultWords words) {
+  unsigned long long best = 0;
+#pragma unroll
+  for (int j = 0; j < Policy::kItems; ++j) {
+    const std::size_t i = std::size_t(j) * Policy::kThreads + threadIdx.x;
+    if (i < n) {
+      const int hit = pred(i);
+      if (hit) {
+        const unsigned long long key = 2ull * (kHighest ? i + 1 : n - i) + (hit - 1);
+        best = key > best ? key : best;
+      }
+    }
+  }
+  best = block_max<Policy::kThreads / 32>(best);
+  if (threadIdx.x == 0) words.publish_ready(best);
+}
+
 /// Queues a search over [0, n) (n >= 1) on `stream` into words.slots[slot],
 /// which must be zero. Returns the launch error, if any. At most
 /// kMaxBlocks blocks (about one resident wave on an H100): a search that

@@ -1,0 +1,198 @@
+// Products of a thread's own instance, entirely in registers (G == 1, up to
+// kRegisterProductMaxWords words): operand scanning with the PTX carry
+// chains, as CGBN does inside a thread. Row i adds a[i] * b as two chains,
+// the low halves of the 32x32 products into columns i.. and the high halves
+// into columns i+1..: two multiply-adds per term and one carry word per row,
+// no shared memory and no synchronization. (The staged product runs of
+// mul.cuh cost a shared-memory load per term at G == 1 and ~900 bytes of
+// shared memory per 1024-bit instance, which capped the 1024-bit product at
+// 1.26 G instances/s on an H100: bench/results/...-fd4c75f-batch-tune.md.)
+#pragma once
+
+#include "mpgpu/batch/word.cuh"
+
+namespace mpgpu::batch {
+
+/// Widest class (32-bit words) whose thread-per-instance products run in
+/// registers: 1024 bits. A wide product then holds 128 words of operands
+/// and result; wider classes would spill, and use the staged runs.
+inline constexpr int kRegisterProductMaxWords = 32;
+
+namespace register_mul_detail {
+
+#if defined(__CUDA_ARCH__)
+// One PTX instruction each. The carry flag lives between consecutive
+// volatile statements of one chain; nothing in between touches it.
+#define MPGPU_MAD_CHAIN(name, op)                                                 \
+  __device__ __forceinline__ word_t name(word_t a, word_t b, word_t c) {          \
+    word_t r;                                                                     \
+    asm volatile(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));       \
+    return r;                                                                     \
+  }
+MPGPU_MAD_CHAIN(lo_first, "mad.lo.cc.u32")   // carry out
+MPGPU_MAD_CHAIN(lo_next, "madc.lo.cc.u32")   // carry in and out
+MPGPU_MAD_CHAIN(lo_last, "madc.lo.u32")      // carry in
+MPGPU_MAD_CHAIN(hi_first, "mad.hi.cc.u32")
+MPGPU_MAD_CHAIN(hi_next, "madc.hi.cc.u32")
+MPGPU_MAD_CHAIN(hi_last, "madc.hi.u32")
+#undef MPGPU_MAD_CHAIN
+__device__ __forceinline__ word_t carry_plus(word_t x) {  // x + carry
+  word_t r;
+  asm volatile("addc.u32 %0, %1, 0;" : "=r"(r) : "r"(x));
+  return r;
+}
+
+/// r[i + j] += lo(a * b[j]) for j < n, with the carry chain; the carry out
+/// of the last column is added into r[i + n] when `carry_out` (it must fit).
+template <int n, bool carry_out>
+__device__ __forceinline__ void row_low(word_t a, const word_t* b, word_t* r) {
+  if constexpr (n == 1 && !carry_out) {
+    r[0] += a * b[0];
+  } else {
+    r[0] = lo_first(a, b[0], r[0]);
+#pragma unroll
+    for (int j = 1; j < n; ++j) r[j] = (j + 1 < n || carry_out) ? lo_next(a, b[j], r[j]) : lo_last(a, b[j], r[j]);
+    if constexpr (carry_out) r[n] = carry_plus(r[n]);
+  }
+}
+/// r[1 + j] += hi(a * b[j]) for j < n, the same way.
+template <int n, bool carry_out>
+__device__ __forceinline__ void row_high(word_t a, const word_t* b, word_t* r) {
+  if constexpr (n == 1 && !carry_out) {
+    r[1] += __umulhi(a, b[0]);
+  } else {
+    r[1] = hi_first(a, b[0], r[1]);
+#pragma unroll
+    for (int j = 1; j < n; ++j)
+      r[1 + j] = (j + 1 < n || carry_out) ? hi_next(a, b[j], r[1 + j]) : hi_last(a, b[j], r[1 + j]);
+    if constexpr (carry_out) r[1 + n] = carry_plus(r[1 + n]);
+  }
+}
+
+template <int W, int i>
+__device__ __forceinline__ void rows_low(const word_t* a, const word_t* b, word_t* r) {
+  if constexpr (i < W) {
+    row_low<W - i, false>(a[i], b, r + i);
+    if constexpr (W - i >= 2) row_high<W - i - 1, false>(a[i], b, r + i);
+    rows_low<W, i + 1>(a, b, r);
+  }
+}
+template <int W, int i>
+__device__ __forceinline__ void rows_wide(const word_t* a, const word_t* b, word_t* r) {
+  if constexpr (i < W) {
+    // Before row i, r[i + W] holds the previous row's carry word (0 or 1):
+    // the low chain's carry makes it at most 2. The high chain's carry goes
+    // to r[i + W + 1], still zero, except in the last row, where the whole
+    // product fits 2W words and that carry is 0.
+    row_low<W, true>(a[i], b, r + i);
+    row_high<W, (i + 1 < W)>(a[i], b, r + i);
+    rows_wide<W, i + 1>(a, b, r);
+  }
+}
+
+/// a^2's off-diagonal rows: r[i + j] += a[i] a[j] for i < j (and i + j < W
+/// unless Wide), row i at r + 2i + 1 against a + i + 1, as rows_low /
+/// rows_wide do for a product.
+template <int W, bool Wide, int i>
+__device__ __forceinline__ void square_rows(const word_t* a, word_t* r) {
+  constexpr int n = Wide ? W - 1 - i : W - 1 - 2 * i;  // terms of row i
+  if constexpr (n >= 1) {
+    if constexpr (Wide) {
+      // r[i + W] holds the previous row's carry word; the high chain's
+      // carry goes to r[i + W + 1] <= r[2W - 1] (the sum is below 2^(64W-1)).
+      row_low<n, true>(a[i], a + i + 1, r + 2 * i + 1);
+      row_high<n, true>(a[i], a + i + 1, r + 2 * i + 1);
+    } else {
+      row_low<n, false>(a[i], a + i + 1, r + 2 * i + 1);
+      if constexpr (n >= 2) row_high<n - 1, false>(a[i], a + i + 1, r + 2 * i + 1);
+    }
+    square_rows<W, Wide, i + 1>(a, r);
+  }
+}
+
+/// r += the squares a[i]^2 at words 2i, 2i + 1 (2i < R), one carry chain;
+/// the carry out of r[R - 1] is dropped.
+template <int W, int R>
+__device__ __forceinline__ void add_diagonal(const word_t* a, word_t* r) {
+  r[0] = lo_first(a[0], a[0], r[0]);
+#pragma unroll
+  for (int k = 1; k < R; ++k) {
+    const word_t x = a[k / 2];
+    if (k % 2) r[k] = k + 1 < R ? hi_next(x, x, r[k]) : hi_last(x, x, r[k]);
+    else r[k] = k + 1 < R ? lo_next(x, x, r[k]) : lo_last(x, x, r[k]);
+  }
+}
+#endif
+
+}  // namespace register_mul_detail
+
+/// r = a * b: the low W words (Wide: all 2W words). r must not alias a or b.
+template <int W, bool Wide>
+MPGPU_HD void register_product(const word_t (&a)[W], const word_t (&b)[W], word_t (&r)[Wide ? 2 * W : W]) {
+  static_assert(W <= kRegisterProductMaxWords, "register products: at most kRegisterProductMaxWords words");
+  constexpr int R = Wide ? 2 * W : W;
+#pragma unroll
+  for (int k = 0; k < R; ++k) r[k] = 0;
+#if defined(__CUDA_ARCH__)
+  if constexpr (Wide) register_mul_detail::rows_wide<W, 0>(a, b, r);
+  else register_mul_detail::rows_low<W, 0>(a, b, r);
+#else
+  // The host (G == 1 in CPU tests): the same rows with 64-bit arithmetic.
+  for (int i = 0; i < W; ++i) {
+    std::uint64_t carry = 0;
+    const int n = Wide ? W : W - i;
+    for (int j = 0; j < n; ++j) {
+      const std::uint64_t t = static_cast<std::uint64_t>(a[i]) * b[j] + r[i + j] + carry;
+      r[i + j] = static_cast<word_t>(t);
+      carry = t >> 32;
+    }
+    if (Wide) r[i + W] = static_cast<word_t>(carry);
+  }
+#endif
+}
+
+/// r = a^2: the low W words (Wide: all 2W words), with each off-diagonal
+/// product a[i] a[j] (i < j) computed once and doubled by a shift, then the
+/// diagonal a[i]^2 added: about half the multiply-adds of a product. r
+/// must not alias a.
+template <int W, bool Wide>
+MPGPU_HD void register_square(const word_t (&a)[W], word_t (&r)[Wide ? 2 * W : W]) {
+  static_assert(W <= kRegisterProductMaxWords, "register products: at most kRegisterProductMaxWords words");
+  constexpr int R = Wide ? 2 * W : W;
+#pragma unroll
+  for (int k = 0; k < R; ++k) r[k] = 0;
+#if defined(__CUDA_ARCH__)
+  register_mul_detail::square_rows<W, Wide, 0>(a, r);
+#pragma unroll
+  for (int k = R - 1; k > 0; --k) r[k] = __funnelshift_l(r[k - 1], r[k], 1);
+  r[0] <<= 1;
+  register_mul_detail::add_diagonal<W, R>(a, r);
+#else
+  // The same three steps with 64-bit arithmetic.
+  for (int i = 0; i < W; ++i) {
+    std::uint64_t carry = 0;
+    int j = i + 1;
+    for (; j < W && i + j < R; ++j) {
+      const std::uint64_t t = static_cast<std::uint64_t>(a[i]) * a[j] + r[i + j] + carry;
+      r[i + j] = static_cast<word_t>(t);
+      carry = t >> 32;
+    }
+    for (int k = i + j; k < R && carry; ++k) {
+      const std::uint64_t t = static_cast<std::uint64_t>(r[k]) + carry;
+      r[k] = static_cast<word_t>(t);
+      carry = t >> 32;
+    }
+  }
+  for (int k = R - 1; k > 0; --k) r[k] = (r[k] << 1) | (r[k - 1] >> 31);
+  r[0] <<= 1;
+  std::uint64_t carry = 0;
+  for (int k = 0; k < R; ++k) {
+    const std::uint64_t sq = static_cast<std::uint64_t>(a[k / 2]) * a[k / 2];
+    const std::uint64_t t = static_cast<std::uint64_t>(r[k]) + (k % 2 ? sq >> 32 : sq & 0xffffffffu) + carry;
+    r[k] = static_cast<word_t>(t);
+    carry = t >> 32;
+  }
+#endif
+}
+
+}  // namespace mpgpu::batch
