@@ -252,12 +252,12 @@ void seed_row(int reps, bool quick) {
   Row add1 = run<W, Kind::add1>(count, reps, 1);
   Row add6 = run<W, Kind::add6>(count, reps, 2);
   Row mul1 = run<W, Kind::mul1, mb::TunedProductEnv<W>>(count, quick ? 1 : slow_reps, 3);
-  Row poly = run<W, Kind::poly>(count, quick ? 1 : slow_reps, 4);
+  Row poly = run<W, Kind::poly, mb::TunedProductEnv<W>>(count, quick ? 1 : slow_reps, 4);
   bool ok = add1.ok && add6.ok && mul1.ok && poly.ok;
   all_ok &= ok;
   double mul_rate = count / (mul1.ms / 1e3) / 1e6, poly_rate = count / (poly.ms / 1e3) / 1e6;
   std::printf("| %d | %zu | %d / %d | %.0f | %.0f | %.4g | %.2fx | %.4g | %.2fx | %s |\n", bits, count,
-              mb::tuned_product_group_size<W>(), mb::tuned_group_size<W>(), gb / (add1.ms / 1e3), gb / (add6.ms / 1e3), mul_rate,
+              mb::tuned_product_group_size(W), mb::tuned_group_size(W), gb / (add1.ms / 1e3), gb / (add6.ms / 1e3), mul_rate,
               mul_rate / anchor_mul(bits), poly_rate, poly_rate / anchor_poly(bits), ok ? "yes" : "NO");
   std::fflush(stdout);
 }
@@ -267,12 +267,19 @@ void powm_row(std::size_t count, int reps) {
   Row p = run<W, Kind::powm>(count, reps, 5);
   Row s = run<W, Kind::powm_sliding>(count, reps, 5);  // the same operands
   all_ok &= p.ok && s.ok;
-  std::printf("| %d | %zu | %d | %.4g | %.4g | %.4g | %.4g | %.2fx | %s |\n", W * 32, count, mb::tuned_group_size<W>(),
+  std::printf("| %d | %zu | %d | %.4g | %.4g | %.4g | %.4g | %.2fx | %s |\n", W * 32, count, mb::tuned_group_size(W),
               p.ms, count / (p.ms / 1e3), s.ms, count / (s.ms / 1e3), p.ms / s.ms, p.ok && s.ok ? "yes" : "NO");
   std::fflush(stdout);
 }
 
-/// The tuning sweep: 1-Mul and Poly for each group size that fits the class.
+/// Instances of the powm rows: fewer for wider classes (about 0.1-1 s a run).
+constexpr std::size_t powm_instances(int words) {
+  return words <= 8 ? std::size_t{1} << 17 : words <= 16 ? std::size_t{1} << 15 : words <= 32 ? std::size_t{1} << 14
+       : words <= 64 ? std::size_t{1} << 12 : words <= 128 ? std::size_t{1} << 10 : std::size_t{1} << 8;
+}
+
+/// The tuning sweep: 1-Mul, Poly, 1-Add, 6-Add and powm (fixed windows,
+/// one run) for each group size that fits the class.
 template <int W, int G>
 void tune_one(int reps) {
   if constexpr (W % G == 0 && W / G >= 4 && W / G <= 32) {
@@ -282,12 +289,15 @@ void tune_one(int reps) {
     Row poly = run<W, Kind::poly, mb::Env<W, G>>(count, reps, 4);
     Row add1 = run<W, Kind::add1, mb::Env<W, G>>(count, reps, 1);
     Row add6 = run<W, Kind::add6, mb::Env<W, G>>(count, reps, 2);
-    const bool ok = mul1.ok && poly.ok && add1.ok && add6.ok;
+    const std::size_t powm_count = powm_instances(W);
+    Row pw = run<W, Kind::powm, mb::Env<W, G>>(powm_count, 1, 5);
+    const bool ok = mul1.ok && poly.ok && add1.ok && add6.ok && pw.ok;
     all_ok &= ok;
     const double gb = 3.0 * count * bits / 8 / 1e9;
-    // The add columns come after `verified`: scripts/tune-batch reads the first five.
-    std::printf("| %d | %d | %d | %.4g | %.4g | %s | %.0f | %.0f |\n", bits, G, W / G, count / (mul1.ms / 1e3) / 1e6,
-                count / (poly.ms / 1e3) / 1e6, ok ? "yes" : "NO", gb / (add1.ms / 1e3), gb / (add6.ms / 1e3));
+    // The columns after `verified` came later: scripts/tune-batch reads them by position.
+    std::printf("| %d | %d | %d | %.4g | %.4g | %s | %.0f | %.0f | %.4g |\n", bits, G, W / G,
+                count / (mul1.ms / 1e3) / 1e6, count / (poly.ms / 1e3) / 1e6, ok ? "yes" : "NO",
+                gb / (add1.ms / 1e3), gb / (add6.ms / 1e3), powm_count / (pw.ms / 1e3));
     std::fflush(stdout);
   }
 }
@@ -304,8 +314,8 @@ void tune_class(int reps) {
 
 int tune(int reps) {
   std::printf(
-      "| bits | G | words/thread | 1-Mul M/s | Poly M/s | verified | 1-Add GB/s | 6-Add GB/s |\n"
-      "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+      "| bits | G | words/thread | 1-Mul M/s | Poly M/s | verified | 1-Add GB/s | 6-Add GB/s | powm/s |\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   tune_class<16>(reps);
   tune_class<32>(reps);
   tune_class<64>(reps);
@@ -335,7 +345,7 @@ int main(int argc, char** argv) {
   std::printf("Device: %s, %d SMs. NumBits x NumInsts = 2^32; median of %d runs after a warm-up.\n\n",
               prop.name, prop.multiProcessorCount, reps);
   if (tune_only) return tune(reps);
-  std::printf("| bits | insts | G (1-Mul / rest) | 1-Add GB/s | 6-Add GB/s | 1-Mul M/s | vs best | Poly M/s | vs best | verified |\n");
+  std::printf("| bits | insts | G (products / rest) | 1-Add GB/s | 6-Add GB/s | 1-Mul M/s | vs best | Poly M/s | vs best | verified |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   if (max_bits >= 512) seed_row<16>(reps, quick);
   if (max_bits >= 1024) seed_row<32>(reps, quick);
@@ -352,12 +362,12 @@ int main(int argc, char** argv) {
       "| powm bits | insts | G | fixed ms | fixed powm/s | sliding ms | sliding powm/s | sliding speed-up | verified |\n"
       "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   const int preps = quick ? 1 : 3;
-  powm_row<8>(std::size_t{1} << 17, preps);
-  powm_row<16>(std::size_t{1} << 15, preps);
-  powm_row<32>(std::size_t{1} << 14, preps);
-  powm_row<64>(std::size_t{1} << 12, preps);
-  if (!quick) powm_row<128>(std::size_t{1} << 10, preps);
-  if (!quick) powm_row<256>(std::size_t{1} << 8, 1);
+  powm_row<8>(powm_instances(8), preps);
+  powm_row<16>(powm_instances(16), preps);
+  powm_row<32>(powm_instances(32), preps);
+  powm_row<64>(powm_instances(64), preps);
+  if (!quick) powm_row<128>(powm_instances(128), preps);
+  if (!quick) powm_row<256>(powm_instances(256), 1);
   std::printf("\nAll rows verified against GMP: %s\n", all_ok ? "yes" : "NO");
   return all_ok ? 0 : 1;
 }

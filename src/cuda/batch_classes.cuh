@@ -15,7 +15,7 @@ enum class Tuning { general, products };
 
 template <int W, Tuning T>
 constexpr int group_size() {
-  return T == Tuning::products ? mpgpu::batch::tuned_product_group_size<W>() : mpgpu::batch::tuned_group_size<W>();
+  return T == Tuning::products ? mpgpu::batch::tuned_product_group_size(W) : mpgpu::batch::tuned_group_size(W);
 }
 
 /// Calls f.template operator()<W, G>() for the class of `words` 32-bit words.

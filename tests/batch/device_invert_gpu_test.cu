@@ -218,7 +218,7 @@ void run_config(unsigned long salt) {
 }
 
 // 2048 bits: the tuning table's G (8, see tuning.cuh), then other group sizes.
-static_assert(mb::tuned_group_size<64>() == 8, "the 2048-bit test names the tuned G");
+static_assert(mb::tuned_group_size(64) == 8, "the 2048-bit test names the tuned G");
 TEST(BatchDeviceInvert, EvenModuli2048BitsG8) { run_config<64, 8>(501); }
 TEST(BatchDeviceInvert, EvenModuli2048BitsG4) { run_config<64, 4>(502); }
 TEST(BatchDeviceInvert, EvenModuli2048BitsG16) { run_config<64, 16>(503); }
