@@ -5,17 +5,18 @@
 // TunedEnv<W>.
 //
 // The block between the GENERATED markers is written by scripts/tune-batch
-// from a sweep of `batch_seed000 --tune` (1-Mul and Poly for each G; the
-// product table takes the best 1-Mul, the other the best Poly). The one
-// below comes from the H100 sweep recorded in bench/results/
-// 2026-11-23-nvidia-h100-80gb-hbm3-9c015fd-batch-tune.md. A thread per
-// instance multiplies and squares in registers up to 1024 bits
-// (register_mul.cuh) and wins both tables at 512 and 1024 bits (1024-bit
-// 1-Mul 6.3 G/s against 4.2 with 8 threads, Poly 1.85 G/s against 1.14).
-// Outside the sweep: a thread per instance up to 256 bits, 8 threads of 12
-// words at 3072 bits, 16 words per thread above 8192 bits.
-// A CPU test checks that the block matches the recorded sweep; rerun the
-// program on a new GPU.
+// from a sweep of `batch_seed000 --tune` (1-Mul, Poly, 1-Add, 6-Add and
+// powm for each G; the product table takes the best 1-Mul, the other the
+// best powm). The one below comes from the H100 sweep recorded in
+// bench/results/2026-11-23-nvidia-h100-80gb-hbm3-e188da8-batch-tune.md. A
+// thread per instance multiplies and squares in registers up to 1024 bits
+// (register_mul.cuh) and wins the products at 512 and 1024 bits (1024-bit
+// 1-Mul 6.35 G/s against 4.19 with 8 threads) and powm at 512 bits (2.3x
+// G = 4); at 1024 bits powm prefers 4 threads (1.57x a thread per
+// instance), at 4096 and 8192 bits 32 (1.25x and 1.44x G = 16). Outside
+// the sweep: a thread per instance up to 256 bits, 8 threads of 12 words at
+// 3072 bits, 16 words per thread above 8192 bits. A CPU test checks that
+// the block matches the recorded sweep; rerun the program on a new GPU.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -37,10 +38,10 @@ constexpr int tuned_group_size(int W) {
   if (W <= 8) return 1;
   if (W == 96) return 8;
   if (W == 16) return 1;
-  if (W == 32) return 1;
+  if (W == 32) return 4;
   if (W == 64) return 8;
-  if (W == 128) return 16;
-  if (W == 256) return 16;
+  if (W == 128) return 32;
+  if (W == 256) return 32;
   return W / 16;
 }
 // END GENERATED
