@@ -92,6 +92,18 @@ MPGPU_HD void publish_run(word_t* P0, word_t* P1, int r, const word_t out[Q + 2]
   }
 }
 
+/// lo = the low W words of a thread's register product; with Wide, *high
+/// = the next W.
+template <class E, bool Wide>
+MPGPU_HD void take_halves(const word_t* product, typename E::Num& lo, typename E::Num* high) {
+#pragma unroll
+  for (int i = 0; i < E::words; ++i) lo.w[i] = product[i];
+  if constexpr (Wide) {
+#pragma unroll
+    for (int i = 0; i < E::words; ++i) high->w[i] = product[E::words + i];
+  }
+}
+
 }  // namespace mul_detail
 
 /// lo = a * b mod 2^(32W); with `high`, also the upper W words. One code
@@ -140,15 +152,9 @@ template <class E, bool Wide>
 MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
                        const typename E::Num& a, const typename E::Num& b) {
   if constexpr (E::register_products) {
-    constexpr int W = E::words;
-    word_t product[Wide ? 2 * W : W];
-    register_product<W, Wide>(a.w, b.w, product);
-#pragma unroll
-    for (int i = 0; i < W; ++i) lo.w[i] = product[i];
-    if constexpr (Wide) {
-#pragma unroll
-      for (int i = 0; i < W; ++i) high->w[i] = product[W + i];
-    }
+    word_t product[Wide ? 2 * E::words : E::words];
+    register_product<E::words, Wide>(a.w, b.w, product);
+    mul_detail::take_halves<E, Wide>(product, lo, high);
   } else {
     staged_mul_runs<E, Wide>(env, lo, high, a, b);
   }
@@ -179,15 +185,9 @@ MPGPU_HD void mul_high(const E& env, typename E::Num& r, const typename E::Num& 
 template <class E, bool Wide>
 MPGPU_HD void square_runs(const E& env, typename E::Num& lo, typename E::Num* high, const typename E::Num& a) {
   if constexpr (E::register_products) {
-    constexpr int W = E::words;
-    word_t square[Wide ? 2 * W : W];
-    register_square<W, Wide>(a.w, square);
-#pragma unroll
-    for (int i = 0; i < W; ++i) lo.w[i] = square[i];
-    if constexpr (Wide) {
-#pragma unroll
-      for (int i = 0; i < W; ++i) high->w[i] = square[W + i];
-    }
+    word_t square[Wide ? 2 * E::words : E::words];
+    register_square<E::words, Wide>(a.w, square);
+    mul_detail::take_halves<E, Wide>(square, lo, high);
   } else {
     staged_mul_runs<E, Wide>(env, lo, high, a, a);
   }
