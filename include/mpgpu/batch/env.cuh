@@ -104,6 +104,7 @@ constexpr bool vector_io() {
 /// Thread-per-instance classes of 512 and 1024 bits load and store through
 /// a shared tile per warp (warp_io.cuh): a thread's own 64 or 128 bytes
 /// would otherwise make every warp instruction touch 32 cache lines.
+/// (-DMPGPU_NO_WARP_TILED_IO turns it off, for A/B measurements.)
 template <class E>
 constexpr bool warp_tiled_io() {
 #if defined(__CUDA_ARCH__) && !defined(MPGPU_NO_WARP_TILED_IO)

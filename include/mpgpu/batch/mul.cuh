@@ -1,8 +1,10 @@
-// Products of fixed-width instances (seed 000, section 3): the operands are
-// staged in shared memory, each thread computes runs of Q = L/2 consecutive
-// product columns by product scanning in registers, runs are paired from both
-// ends of the product so every thread does the same number of terms, and the
-// runs' (Q + 2)-word results are summed by two group additions.
+// Products of fixed-width instances. A thread per instance of up to 1024
+// bits multiplies in registers (register_mul.cuh). Otherwise (seed 000,
+// section 3) the operands are staged in shared memory, each thread computes
+// runs of Q = L/2 consecutive product columns by product scanning in
+// registers, runs are paired from both ends of the product so every thread
+// does the same number of terms, and the runs' (Q + 2)-word results are
+// summed by two group additions.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
