@@ -5,7 +5,8 @@
 // operations skipped by one instance's data (the lanes diverge) and the
 // mixing of several instances in a warp (uniform trip counts, padding
 // instances with zero operands). Checked against GMP: invert (even, odd,
-// zero and unit moduli in one warp), divide, gcd and powm_sliding.
+// zero and unit moduli in one warp), divide, gcd, powm_sliding and the NTT
+// product.
 #include "group_emulation.hpp"  // first: it specializes Group<G> before any use
 
 #include <gmp.h>
@@ -212,6 +213,66 @@ void check_powm_sliding(int warps, unsigned long salt) {
     }
   }
 }
+
+/// The NTT product (ntt_mul.cuh) with 32 / G instances in a warp, each with
+/// its own work area: wide and low products and squares of all ones, single
+/// high bits and random operands against GMP. Through the Env's mul,
+/// mul_wide and sqr when the class dispatches to the NTT, directly
+/// otherwise.
+template <int W, int G>
+void check_ntt_products(unsigned long salt) {
+  using E = mb::Env<W, G>;
+  constexpr int bits = 32 * W, per_warp = 32 / G, L = E::per_thread;
+  Operands gen(salt);
+  std::vector<Mpz> x(per_warp), y(per_warp);
+  for (int i = 0; i < per_warp; ++i) {
+    x[i] = i % 3 == 0 ? Mpz::all_ones(bits) : i % 3 == 1 ? Mpz::pow2(bits - 1) : gen.random_bits(1 + gen.below(bits));
+    y[i] = i % 2 == 0 ? Mpz::all_ones(bits) : gen.random_bits(bits);
+  }
+  std::vector<std::vector<word_t>> X(per_warp), Y(per_warp), LO(per_warp, std::vector<word_t>(W)),
+      HI(per_warp, std::vector<word_t>(W)), LOW(per_warp, std::vector<word_t>(W)), SQ(per_warp, std::vector<word_t>(W));
+  const int work_words = E::ntt_products ? E::scratch_words : mb::ntt_work_words(W);
+  std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(work_words, 0xdeadbeefu));
+  for (int i = 0; i < per_warp; ++i) X[i] = words_of<W>(x[i]), Y[i] = words_of<W>(y[i]);
+  const bool ok = group_emulation::run_warp([&](int lane) {
+    const int inst = lane / G, rank = lane % G;
+    E env(rank, scratch[inst].data());
+    typename E::Num a, b, lo, hi, low, sq;
+    for (int k = 0; k < L; ++k) a.w[k] = X[inst][rank * L + k], b.w[k] = Y[inst][rank * L + k];
+    if constexpr (E::ntt_products) {
+      mb::mul_wide(env, lo, hi, a, b);
+      mb::mul(env, low, a, b);
+      mb::sqr(env, sq, a);
+    } else {
+      word_t* work = scratch[inst].data();
+      mb::ntt_mul_runs<E, true, false>(env, lo, &hi, a, b, work);
+      mb::ntt_mul_runs<E, false, false>(env, low, nullptr, a, b, work);
+      mb::ntt_mul_runs<E, false, true>(env, sq, nullptr, a, a, work);
+    }
+    for (int k = 0; k < L; ++k) {
+      LO[inst][rank * L + k] = lo.w[k], HI[inst][rank * L + k] = hi.w[k];
+      LOW[inst][rank * L + k] = low.w[k], SQ[inst][rank * L + k] = sq.w[k];
+    }
+  });
+  ASSERT_TRUE(ok) << "Env<" << W << ", " << G << ">: the lanes diverged in the NTT product";
+  for (int i = 0; i < per_warp; ++i) {
+    Mpz wide, square;
+    mpz_mul(wide, x[i], y[i]);
+    mpz_mul(square, x[i], x[i]);
+    const std::string where = "Env<" + std::to_string(W) + ", " + std::to_string(G) + ">, instance " +
+                              std::to_string(i) + ": x = " + x[i].describe() + ", y = " + y[i].describe();
+    Mpz high;
+    mpz_fdiv_q_2exp(high, wide, bits);
+    ASSERT_TRUE(mpz_of<W>(LO[i]) == mod2exp(wide, bits)) << "NTT mul_wide low, " << where;
+    ASSERT_TRUE(mpz_of<W>(HI[i]) == high) << "NTT mul_wide high, " << where;
+    ASSERT_TRUE(mpz_of<W>(LOW[i]) == mod2exp(wide, bits)) << "NTT mul, " << where;
+    ASSERT_TRUE(mpz_of<W>(SQ[i]) == mod2exp(square, bits)) << "NTT sqr, " << where;
+  }
+}
+
+TEST(DeviceApiGroups, NttProduct256BitsG2) { check_ntt_products<8, 2>(611); }
+TEST(DeviceApiGroups, NttProduct2048BitsG8) { check_ntt_products<64, 8>(612); }
+TEST(DeviceApiGroups, NttProductFirstClassG32) { check_ntt_products<mb::kNttProductMinWords, 32>(613); }
 
 TEST(DeviceApiGroups, PowmSliding256BitsG2) { check_powm_sliding<8, 2>(2, 608); }
 TEST(DeviceApiGroups, PowmSliding1024BitsG4) { check_powm_sliding<32, 4>(1, 609); }

@@ -5,10 +5,13 @@
 // host API's GPU tests.) Operands: all pairs of special values (zero, one,
 // two, all ones, the single high bit, all ones but the lowest bit,
 // alternating bits, 2^(32W-1) + 1, small odd numbers) and random ones with
-// long runs of 0s and 1s of random lengths.
+// long runs of 0s and 1s of random lengths. The NTT product (ntt_mul.cuh)
+// runs at the small widths directly and at the first and the widest class
+// that dispatch to it.
 #include <gmp.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 #include "mpgpu/batch/batch.cuh"
@@ -154,6 +157,109 @@ TYPED_TEST(DeviceApiOnHost, LinearAndProducts) {
     }
   }
 }
+
+/// The NTT product called directly at a width that normally multiplies by
+/// other means, with its own work area (every value pair, wide, low and
+/// square forms; all ones gives the largest coefficients, the CRT bound).
+TYPED_TEST(DeviceApiOnHost, NttProducts) {
+  using H = Host<TypeParam::value>;
+  using E = typename H::E;
+  H h;
+  std::vector<word_t> work(mb::ntt_work_words(H::E::words), 0xdeadbeefu);
+  Operands gen(77);
+  const auto vals = H::values(gen, 12);
+  for (const Mpz& a : vals) {
+    for (const Mpz& b : vals) {
+      const typename H::Num x = H::num(a), y = H::num(b);
+      typename H::Num lo, hi, r;
+      Mpz want, high;
+      mpz_mul(want, a, b);
+      mpz_fdiv_q_2exp(high, want, H::bits);
+      mb::ntt_mul_runs<E, true, false>(h.env, lo, &hi, x, y, work.data());
+      CHECK_EQ_MPZ(H::mpz(lo), H::wrap(want), "NTT mul_wide low");
+      CHECK_EQ_MPZ(H::mpz(hi), high, "NTT mul_wide high");
+      mb::ntt_mul_runs<E, false, false>(h.env, r, nullptr, x, y, work.data());
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "NTT mul");
+      mpz_mul(want, a, a);
+      mpz_fdiv_q_2exp(high, want, H::bits);
+      mb::ntt_mul_runs<E, true, true>(h.env, lo, &hi, x, x, work.data());
+      CHECK_EQ_MPZ(H::mpz(lo), H::wrap(want), "NTT sqr_wide low");
+      CHECK_EQ_MPZ(H::mpz(hi), high, "NTT sqr_wide high");
+    }
+  }
+}
+
+template <class H>
+void check_montgomery_product(H& h, Operands& gen, const Mpz& b);
+
+/// Classes that dispatch their products to the NTT: the first one
+/// (kNttProductMinWords) and 2^18 bits, through the Env's own operations
+/// (mul, mul_wide, mul_high, sqr, and a Montgomery product on top), on all
+/// ones, single high bits, alternating bits and random operands.
+template <int W>
+void check_ntt_class(unsigned long salt) {
+  using H = Host<W>;
+  static_assert(H::E::ntt_products);
+  auto h = std::make_unique<H>();
+  Operands gen(salt);
+  const std::vector<Mpz> vals = {Mpz::all_ones(H::bits), Mpz::pow2(H::bits - 1),
+                                 H::wrap(mpgpu_test::repeated_limb(0xAAAAAAAAAAAAAAAAull, W / 2)),
+                                 gen.random_bits(H::bits), gen.random_bits(H::bits / 3)};
+  auto x = std::make_unique<typename H::Num>(), y = std::make_unique<typename H::Num>(),
+       r = std::make_unique<typename H::Num>(), hi = std::make_unique<typename H::Num>();
+  for (std::size_t i = 0; i < vals.size(); ++i) {
+    const Mpz& a = vals[i];
+    const Mpz& b = vals[(i + 1) % vals.size()];
+    *x = H::num(a), *y = H::num(b);
+    Mpz want, high;
+    mpz_mul(want, a, b);
+    mpz_fdiv_q_2exp(high, want, H::bits);
+    mb::mul(h->env, *r, *x, *y);
+    CHECK_EQ_MPZ(H::mpz(*r), H::wrap(want), "mul");
+    mb::mul_wide(h->env, *r, *hi, *x, *y);
+    CHECK_EQ_MPZ(H::mpz(*r), H::wrap(want), "mul_wide low");
+    CHECK_EQ_MPZ(H::mpz(*hi), high, "mul_wide high");
+    mb::mul_high(h->env, *r, *x, *y);
+    CHECK_EQ_MPZ(H::mpz(*r), high, "mul_high");
+    mb::sqr(h->env, *r, *x);
+    mpz_mul(want, a, a);
+    CHECK_EQ_MPZ(H::mpz(*r), H::wrap(want), "sqr");
+    mb::mul(h->env, *x, *x, *x);  // the destination is both operands
+    CHECK_EQ_MPZ(H::mpz(*x), H::wrap(want), "mul(a, a, a)");
+  }
+  // One Montgomery product mod an odd modulus of the class width (not at
+  // 2^18 bits: setup_modulus's 2^19 modular doublings take a minute on one
+  // host thread).
+  if constexpr (W <= 2048) check_montgomery_product<H>(*h, gen, vals[0]);
+}
+
+template <class H>
+void check_montgomery_product(H& h, Operands& gen, const Mpz& b) {
+  Mpz m = gen.random_bits(H::bits);
+  mpz_setbit(m, 0);
+  mpz_setbit(m, H::bits - 1);
+  const Mpz a = gen.random_bits(H::bits - 1);
+  auto n = std::make_unique<typename H::Num>(), x = std::make_unique<typename H::Num>(),
+       y = std::make_unique<typename H::Num>(), r = std::make_unique<typename H::Num>();
+  *n = H::num(m);
+  auto mod = std::make_unique<mb::Modulus<typename H::E>>();
+  mb::setup_modulus(h.env, *mod, *n);
+  Mpz am, bm, want;
+  mpz_mod(am, a, m);
+  mpz_mod(bm, b, m);
+  *x = H::num(am), *y = H::num(bm);
+  mb::to_montgomery(h.env, *x, *x, *mod);
+  mb::to_montgomery(h.env, *y, *y, *mod);
+  mb::montgomery_mul(h.env, *r, *x, *y, *mod);
+  mb::from_montgomery(h.env, *r, *r, *mod);
+  mpz_mul(want, am, bm);
+  mpz_mod(want, want, m);
+  ASSERT_TRUE(H::mpz(*r) == want) << "montgomery_mul at " << H::bits << " bits: a = " << a.describe()
+                                  << ", b = " << b.describe() << ", m = " << m.describe();
+}
+
+TEST(DeviceApiNttClasses, FirstNttClass) { check_ntt_class<mb::kNttProductMinWords>(78); }
+TEST(DeviceApiNttClasses, TwoToThe18Bits) { check_ntt_class<8192>(79); }
 
 /// Odd moduli > 1 of the class width: all ones, 3, 2^(bits-1) + 1, random.
 template <class H>

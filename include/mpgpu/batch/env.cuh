@@ -23,6 +23,7 @@
 #pragma once
 
 #include "mpgpu/batch/group.cuh"
+#include "mpgpu/batch/ntt_sizes.cuh"
 #include "mpgpu/batch/register_mul.cuh"
 #include "mpgpu/batch/warp_io.cuh"
 
@@ -46,9 +47,13 @@ struct Env {
   /// multiplies in registers (register_mul.cuh): no product staging, so
   /// work is only the W words that shifts stage.
   static constexpr bool register_products = G == 1 && W <= kRegisterProductMaxWords;
+  /// Classes of at least kNttProductMinWords words multiply through
+  /// transforms in shared memory (ntt_mul.cuh), in ntt_work_words(W) words.
+  static constexpr bool ntt_products = !register_products && W >= kNttProductMinWords;
+  static constexpr int staged_work_words = 2 * operand_span > 2 * partial_span ? 2 * operand_span : 2 * partial_span;
   static constexpr int work_words = register_products ? W
-                                    : 2 * operand_span > 2 * partial_span ? 2 * operand_span
-                                                                          : 2 * partial_span;
+                                    : ntt_products && ntt_work_words(W) > staged_work_words ? ntt_work_words(W)
+                                                                                            : staged_work_words;
   static constexpr int comm_words = Group<G>::comm_words;
   /// Shared words per instance that products (mul, mul_wide, mul_high,
   /// sqr), shifts and the linear operations need: all but the exponent,

@@ -1,5 +1,6 @@
 // Products of fixed-width instances. A thread per instance of up to 1024
-// bits multiplies in registers (register_mul.cuh). Otherwise (seed 000,
+// bits multiplies in registers (register_mul.cuh), classes of at least
+// kNttProductMinWords words through transforms (ntt_mul.cuh). Otherwise (seed 000,
 // section 3) the operands are staged in shared memory, each thread computes
 // runs of Q = L/2 consecutive product columns by product scanning in
 // registers, runs are paired from both ends of the product so every thread
@@ -8,6 +9,7 @@
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
+#include "mpgpu/batch/ntt_mul.cuh"
 #include "mpgpu/batch/register_mul.cuh"
 
 namespace mpgpu::batch {
@@ -149,7 +151,8 @@ MPGPU_HD void staged_mul_runs(const E& env, typename E::Num& lo, typename E::Num
 }
 
 /// The product for any group: in registers for a thread per instance of
-/// at most 1024 bits (register_mul.cuh), by staged runs otherwise.
+/// at most 1024 bits (register_mul.cuh), through the NTT for classes of at
+/// least kNttProductMinWords words (ntt_mul.cuh), by staged runs otherwise.
 template <class E, bool Wide>
 MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
                        const typename E::Num& a, const typename E::Num& b) {
@@ -157,6 +160,8 @@ MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
     word_t product[Wide ? 2 * E::words : E::words];
     register_product<E::words, Wide>(a.w, b.w, product);
     mul_detail::take_halves<E, Wide>(product, lo, high);
+  } else if constexpr (E::ntt_products) {
+    ntt_mul_runs<E, Wide, false>(env, lo, high, a, b, env.work);
   } else {
     staged_mul_runs<E, Wide>(env, lo, high, a, b);
   }
@@ -183,13 +188,16 @@ MPGPU_HD void mul_high(const E& env, typename E::Num& r, const typename E::Num& 
 }
 
 /// The square for any group: register_square for register products, the
-/// product runs otherwise.
+/// NTT with one forward transform a prime for wide classes, the product
+/// runs otherwise.
 template <class E, bool Wide>
 MPGPU_HD void square_runs(const E& env, typename E::Num& lo, typename E::Num* high, const typename E::Num& a) {
   if constexpr (E::register_products) {
     word_t square[Wide ? 2 * E::words : E::words];
     register_square<E::words, Wide>(a.w, square);
     mul_detail::take_halves<E, Wide>(square, lo, high);
+  } else if constexpr (E::ntt_products) {
+    ntt_mul_runs<E, Wide, true>(env, lo, high, a, a, env.work);
   } else {
     staged_mul_runs<E, Wide>(env, lo, high, a, a);
   }

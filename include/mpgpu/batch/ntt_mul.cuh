@@ -1,0 +1,309 @@
+// Products of wide instances through number-theoretic transforms inside the
+// group (seed 000, section 4): the operands' 32-bit words are the
+// coefficients of two polynomials, their cyclic convolution of length
+// L >= 2W is computed mod three 31-bit primes by radix-2 transforms in
+// shared memory, and the coefficients are rebuilt by CRT (Garner) and summed
+// with their carries. Schoolbook runs (mul.cuh) cost W^2 multiply-adds; this
+// costs ~9 L log2(L) / 2 butterflies of one Montgomery product each.
+//
+// Exactness (the CRT bound): a coefficient of the product is a sum of at
+// most W products of two words, so it is below W * 2^64. The three primes'
+// product is above 2^92, so every coefficient is recovered exactly while
+// W * 2^64 < 2^92, i.e. W < 2^28 words; kNttProductMaxWords asserts a much
+// smaller width (and the transform length must divide every p - 1: 2^25).
+// Tests run all-ones operands, which give the largest coefficients.
+//
+// Layout in `work` (words): X[L] and Y[L], the transforms of a and b, then
+// T[L - 1], the twiddles of every stage, T_h[j] = w_{2h}^j (j < h) at offset
+// h - 1, in Montgomery form, so a warp reads consecutive words (no bank
+// conflicts) at every stage. Squares use X and T only.
+//
+// Arithmetic: canonical residues in Montgomery form (x R mod p, R = 2^32),
+// PrimeField32::mont_mul for every product (a Montgomery twiddle multiplies
+// by the plain root). Forward transforms are decimation in frequency from
+// natural to bit-reversed order, the pointwise product runs in bit-reversed
+// order, and the inverse is decimation in time back to natural order: no
+// permutation pass.
+#pragma once
+
+#include "mpgpu/batch/env.cuh"
+#include "mpgpu/field/prime_field32.cuh"
+#include "mpgpu/field/primes.hpp"
+
+namespace mpgpu::batch {
+
+namespace ntt_detail {
+
+constexpr std::uint32_t pow_mod(std::uint64_t b, std::uint64_t e, std::uint64_t p) {
+  std::uint64_t r = 1;
+  b %= p;
+  for (; e != 0; e >>= 1) {
+    if (e & 1) r = r * b % p;
+    b = b * b % p;
+  }
+  return static_cast<std::uint32_t>(r);
+}
+/// c R mod p: the Montgomery form of a constant.
+constexpr std::uint32_t mont_form(std::uint64_t c, std::uint64_t p) {
+  return static_cast<std::uint32_t>(((c % p) << 32) % p);
+}
+
+/// One prime of the product: p = k 2^LogMax + 1 (in field::ntt_primes31)
+/// and `root`, a primitive 2^LogMax-th root of unity.
+template <std::uint32_t P, std::uint32_t Generator, int LogMax>
+struct Prime {
+  static constexpr std::uint32_t p = P;
+  static constexpr int log_max = LogMax;
+  static constexpr std::uint32_t root = pow_mod(Generator, (P - 1) >> LogMax, P);
+  static_assert(field::find_ntt_prime(P) != nullptr, "a prime of the table");
+  static_assert(pow_mod(root, std::uint64_t{1} << (LogMax - 1), P) == P - 1, "root of order exactly 2^LogMax");
+
+  MPGPU_HD static field::PrimeField32 field() {
+    std::uint32_t inv = P;
+    for (int i = 0; i < 4; ++i) inv *= 2u - P * inv;
+    const auto r1 = static_cast<std::uint32_t>((std::uint64_t{1} << 32) % P);
+    return field::PrimeField32{P, inv, r1, mont_form(r1, P)};
+  }
+  /// w_L R and L^-1 for transforms of 2^log_len points.
+  static constexpr std::uint32_t root_mont(int log_len) {
+    return mont_form(pow_mod(root, std::uint64_t{1} << (LogMax - log_len), P), P);
+  }
+  static constexpr std::uint32_t inverse_length(int log_len) { return P - ((P - 1) >> log_len); }
+};
+
+// Largest to smallest; p1 < 2 p2 and p1 < p3 keep the Garner step's
+// reductions to one conditional subtraction.
+using P1 = Prime<2013265921u, 31, 27>;  // 15 * 2^27 + 1
+using P2 = Prime<1811939329u, 13, 26>;  // 27 * 2^26 + 1
+using P3 = Prime<2113929217u, 5, 25>;   // 63 * 2^25 + 1
+static_assert(P1::p < 2ull * P2::p && P1::p < P3::p && P2::p < P3::p);
+
+// Garner: x = r1 + p1 (v2 + p2 v3), v2 = (r2 - r1) / p1 mod p2,
+// v3 = (r3 - r1 - p1 v2) / (p1 p2) mod p3; constants in Montgomery form.
+inline constexpr std::uint32_t kInvP1ModP2 = mont_form(pow_mod(P1::p, P2::p - 2, P2::p), P2::p);
+inline constexpr std::uint32_t kP1ModP3 = mont_form(P1::p, P3::p);
+inline constexpr std::uint32_t kInvP1P2ModP3 =
+    mont_form(pow_mod(std::uint64_t{P1::p} * P2::p % P3::p, P3::p - 2, P3::p), P3::p);
+inline constexpr std::uint64_t kP1P2 = std::uint64_t{P1::p} * P2::p;
+
+/// T_h[j] = w_{2h}^j R for every stage h = 1 .. L/2, at T + h - 1: the
+/// largest stage's powers first (thread t: w^t, then steps of w^G), then
+/// every smaller stage takes every other entry of the one above it.
+template <class E, class Pr, int LogLen>
+MPGPU_HD void fill_twiddles(const E& env, const field::PrimeField32& F, word_t* T) {
+  constexpr int half = 1 << (LogLen - 1);
+  constexpr std::uint32_t w = Pr::root_mont(LogLen);
+  constexpr std::uint32_t step = mont_form(pow_mod(Pr::root, (std::uint64_t{E::threads} % half) << (Pr::log_max - LogLen), Pr::p), Pr::p);
+  word_t* top = T + half - 1;
+  // w^rank R by square and multiply in Montgomery form.
+  word_t x = F.r1, base = w;
+  for (int e = env.rank() % half; e != 0; e >>= 1) {
+    if (e & 1) x = F.mont_mul(x, base);
+    base = F.mont_mul(base, base);
+  }
+  for (int j = env.rank(); j < half; j += E::threads) {
+    top[j] = x;
+    x = F.mont_mul(x, step);
+  }
+  env.group.sync();
+  for (int h = half / 2; h >= 1; h /= 2) {
+    for (int j = env.rank(); j < h; j += E::threads) T[h - 1 + j] = T[2 * h - 1 + 2 * j];
+    env.group.sync();
+  }
+}
+
+/// The forward transform's first stage, fused with the load: the upper half
+/// of the input is zero (L >= 2W), so (x, 0) -> (x, x w^j). `a` is this
+/// thread's words of the operand.
+template <class E, int LogLen>
+MPGPU_HD void load_first_stage(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X,
+                               const word_t* a) {
+  constexpr int half = 1 << (LogLen - 1);
+  const word_t* top = T + half - 1;
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) {
+    const int k = env.first_word() + i;
+    const word_t x = F.mont_mul(a[i], F.r2);  // a R mod p, canonical for any 32-bit word
+    X[k] = x;
+    X[k + half] = F.mont_mul(x, top[k]);
+  }
+  for (int k = E::words + env.rank(); k < half; k += E::threads) X[k] = X[k + half] = 0;
+}
+
+/// The other forward stages (h = L/4 .. 1), on one or two arrays at once.
+template <class E, int LogLen, bool Two>
+MPGPU_HD void forward_stages(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X, word_t* Y) {
+  constexpr int half = 1 << (LogLen - 1);
+  for (int lh = LogLen - 2; lh >= 0; --lh) {
+    const int h = 1 << lh;
+    const word_t* Th = T + h - 1;
+    for (int b = env.rank(); b < half; b += E::threads) {
+      const int j = ((b >> lh) << (lh + 1)) | (b & (h - 1));
+      const word_t w = Th[b & (h - 1)];
+      word_t u = X[j], v = X[j + h];
+      X[j] = F.add(u, v);
+      X[j + h] = F.mont_mul(F.sub(u, v), w);
+      if constexpr (Two) {
+        u = Y[j], v = Y[j + h];
+        Y[j] = F.add(u, v);
+        Y[j + h] = F.mont_mul(F.sub(u, v), w);
+      }
+    }
+    env.group.sync();
+  }
+}
+
+/// X = X * Y pointwise (Y == X: squares), then the inverse transform
+/// (decimation in time, w_{2h}^-j = -w_{2h}^(h-j)), unscaled. With Low,
+/// the last stage writes only the outputs below L/2 (the low half of a
+/// product lies in X[0, W), W <= L/2).
+template <class E, int LogLen, bool Low>
+MPGPU_HD void pointwise_inverse(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X,
+                                const word_t* Y) {
+  constexpr int L = 1 << LogLen, half = L / 2;
+  for (int k = env.rank(); k < L; k += E::threads) X[k] = F.mont_mul(X[k], Y[k]);
+  env.group.sync();
+  for (int lh = 0; lh < LogLen; ++lh) {
+    const int h = 1 << lh;
+    const word_t* Th = T + h - 1;
+    for (int b = env.rank(); b < half; b += E::threads) {
+      const int jl = b & (h - 1);
+      const int j = ((b >> lh) << (lh + 1)) | jl;
+      const word_t u = X[j];
+      const word_t v = jl == 0 ? X[j + h] : F.mont_mul(X[j + h], F.p - Th[h - jl]);
+      X[j] = F.add(u, v);
+      if (!Low || lh != LogLen - 1) X[j + h] = F.sub(u, v);
+    }
+    env.group.sync();
+  }
+}
+
+/// The convolution mod one prime into X: coefficient k of a * b, times
+/// L (the inverse is unscaled), in Montgomery form.
+template <class E, class Pr, int LogLen, bool Square, bool Low>
+MPGPU_HD void convolve(const E& env, word_t* X, word_t* Y, word_t* T, const word_t* a, const word_t* b) {
+  const field::PrimeField32 F = Pr::field();
+  env.group.sync();  // earlier readers of X, Y and T are done
+  fill_twiddles<E, Pr, LogLen>(env, F, T);
+  load_first_stage<E, LogLen>(env, F, T, X, a);
+  if constexpr (!Square) load_first_stage<E, LogLen>(env, F, T, Y, b);
+  env.group.sync();
+  forward_stages<E, LogLen, !Square>(env, F, T, X, Y);
+  pointwise_inverse<E, LogLen, Low>(env, F, T, X, Square ? X : Y);
+}
+
+/// Residue k of the product mod prime Pr, from the unscaled inverse.
+template <class Pr, int LogLen>
+MPGPU_HD word_t residue(const field::PrimeField32& F, word_t y) {
+  // y = L c R: times L^-1 (plain), Montgomery's R^-1 cancels the R.
+  return F.mont_mul(y, Pr::inverse_length(LogLen));
+}
+
+/// 96-bit value of one coefficient from its three residues (Garner).
+struct Coefficient {
+  word_t w[3];
+};
+MPGPU_HD Coefficient garner(word_t r1, word_t r2, word_t r3) {
+  const field::PrimeField32 F2 = P2::field(), F3 = P3::field();
+  const word_t r1_2 = r1 >= P2::p ? r1 - P2::p : r1;  // r1 < p1 < 2 p2
+  const word_t v2 = F2.mont_mul(F2.sub(r2, r1_2), kInvP1ModP2);
+  const word_t s = F3.add(r1, F3.mont_mul(v2, kP1ModP3));  // r1 < p1 < p3
+  const word_t v3 = F3.mont_mul(F3.sub(r3, s), kInvP1P2ModP3);
+  // x = r1 + p1 v2 + p1 p2 v3 < 2^93.
+  const std::uint64_t low = static_cast<std::uint64_t>(P1::p) * v2 + r1;  // < 2^62
+  const std::uint64_t m0 = (kP1P2 & 0xffffffffu) * v3, m1 = (kP1P2 >> 32) * v3;
+  const std::uint64_t s0 = (low & 0xffffffffu) + (m0 & 0xffffffffu);
+  const std::uint64_t s1 = (low >> 32) + (m0 >> 32) + (m1 & 0xffffffffu) + (s0 >> 32);
+  const std::uint64_t s2 = (m1 >> 32) + (s1 >> 32);
+  return {{static_cast<word_t>(s0), static_cast<word_t>(s1), static_cast<word_t>(s2)}};
+}
+
+/// Adds coefficients k0 .. k0 + n - 1 (their residues in R1, R2, R3) at
+/// word offsets 0 .. n - 1: out gets the n words, `carry` the three words
+/// that belong at offsets n .. n + 2 (below 2^78: a coefficient is below
+/// 2^77 and the carries in flight stay below 2^46).
+template <int N>
+MPGPU_HD void assemble(const word_t (&R1)[N], const word_t (&R2)[N], const word_t (&R3)[N], word_t (&out)[N],
+                       word_t (&carry)[3]) {
+  std::uint64_t a0 = 0, a1 = 0, a2 = 0;  // the running sum, word by word (each < 2^33)
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const Coefficient c = garner(R1[i], R2[i], R3[i]);
+    a0 += c.w[0];
+    a1 += c.w[1];
+    a2 += c.w[2];
+    out[i] = static_cast<word_t>(a0);
+    a1 += a0 >> 32;
+    a0 = a1, a1 = a2, a2 = 0;
+  }
+  a1 += a0 >> 32;
+  a2 += a1 >> 32;
+  carry[0] = static_cast<word_t>(a0), carry[1] = static_cast<word_t>(a1), carry[2] = static_cast<word_t>(a2);
+}
+
+}  // namespace ntt_detail
+
+/// lo = a * b mod 2^(32W); with Wide, *high = the upper W words. b is
+/// ignored for squares (Square: one forward transform a prime). `work` holds
+/// ntt_work_words(W) words (env.work in the library; tests pass their own).
+/// lo and high may alias a or b: they are written after the last read.
+template <class E, bool Wide, bool Square>
+MPGPU_HD void ntt_mul_runs(const E& env, typename E::Num& lo, typename E::Num* high, const typename E::Num& a,
+                           const typename E::Num& b, word_t* work) {
+  using namespace ntt_detail;
+  constexpr int W = E::words, n = E::per_thread, log_len = ntt_log_length(W), L = 1 << log_len;
+  static_assert(W <= kNttProductMaxWords && log_len <= P3::log_max, "width beyond the NTT product");
+  word_t* X = work;
+  word_t* Y = work + L;
+  word_t* T = work + 2 * L;
+  constexpr int parts = Wide ? 2 : 1;  // the low W words, then the high W
+  word_t R1[parts][n], R2[parts][n], R3[parts][n];
+  const int k0 = env.first_word();
+  convolve<E, P1, log_len, Square, !Wide>(env, X, Y, T, a.w, b.w);
+  {
+    const field::PrimeField32 F = P1::field();
+#pragma unroll
+    for (int part = 0; part < parts; ++part)
+#pragma unroll
+      for (int i = 0; i < n; ++i) R1[part][i] = residue<P1, log_len>(F, X[part * W + k0 + i]);
+  }
+  convolve<E, P2, log_len, Square, !Wide>(env, X, Y, T, a.w, b.w);
+  {
+    const field::PrimeField32 F = P2::field();
+#pragma unroll
+    for (int part = 0; part < parts; ++part)
+#pragma unroll
+      for (int i = 0; i < n; ++i) R2[part][i] = residue<P2, log_len>(F, X[part * W + k0 + i]);
+  }
+  convolve<E, P3, log_len, Square, !Wide>(env, X, Y, T, a.w, b.w);
+  {
+    const field::PrimeField32 F = P3::field();
+#pragma unroll
+    for (int part = 0; part < parts; ++part)
+#pragma unroll
+      for (int i = 0; i < n; ++i) R3[part][i] = residue<P3, log_len>(F, X[part * W + k0 + i]);
+  }
+  // Each thread sums its coefficients; the three words it carries out go to
+  // the next thread's lowest words (the low half's last thread feeds the
+  // high half's first), and one group addition per half resolves the rest.
+  typename E::Num x[parts], y[parts];
+  word_t carry[parts][3];
+#pragma unroll
+  for (int part = 0; part < parts; ++part) assemble<n>(R1[part], R2[part], R3[part], x[part].w, carry[part]);
+  env.group.sync();  // every thread has read X
+#pragma unroll
+  for (int part = 0; part < parts; ++part)
+#pragma unroll
+    for (int c = 0; c < 3; ++c) work[(part * E::threads + env.rank()) * 3 + c] = carry[part][c];
+  env.group.sync();
+#pragma unroll
+  for (int part = 0; part < parts; ++part) {
+    const int from = part * E::threads + env.rank() - 1;  // the previous thread of the whole product
+#pragma unroll
+    for (int i = 0; i < n; ++i) y[part].w[i] = (i < 3 && from >= 0) ? work[from * 3 + i] : 0u;
+  }
+  const word_t c = add(env, lo, x[0], y[0]);
+  if constexpr (Wide) add(env, *high, x[1], y[1], c);
+}
+
+}  // namespace mpgpu::batch
