@@ -88,12 +88,13 @@ inline constexpr std::uint64_t kP1P2 = std::uint64_t{P1::p} * P2::p;
 
 /// T_h[j] = w_{2h}^j R for every stage h = 1 .. L/2, at T + h - 1: the
 /// largest stage's powers first (thread t: w^t, then steps of w^G), then
-/// every smaller stage takes every other entry of the one above it.
+/// every smaller stage from it, T_h[j] = T_{L/2}[j L / 2h] (two syncs).
 template <class E, class Pr, int LogLen>
 MPGPU_HD void fill_twiddles(const E& env, const field::PrimeField32& F, word_t* T) {
   constexpr int half = 1 << (LogLen - 1);
   constexpr std::uint32_t w = Pr::root_mont(LogLen);
-  constexpr std::uint32_t step = mont_form(pow_mod(Pr::root, (std::uint64_t{E::threads} % half) << (Pr::log_max - LogLen), Pr::p), Pr::p);
+  constexpr std::uint32_t step =
+      mont_form(pow_mod(Pr::root, (std::uint64_t{E::threads} % half) << (Pr::log_max - LogLen), Pr::p), Pr::p);
   word_t* top = T + half - 1;
   // w^rank R by square and multiply in Montgomery form.
   word_t x = F.r1, base = w;
@@ -106,10 +107,12 @@ MPGPU_HD void fill_twiddles(const E& env, const field::PrimeField32& F, word_t* 
     x = F.mont_mul(x, step);
   }
   env.group.sync();
-  for (int h = half / 2; h >= 1; h /= 2) {
-    for (int j = env.rank(); j < h; j += E::threads) T[h - 1 + j] = T[2 * h - 1 + 2 * j];
-    env.group.sync();
+  // Entries i < half - 1 of T: level h = 2^lh holds i in [h - 1, 2h - 1).
+  for (int i = env.rank(); i < half - 1; i += E::threads) {
+    const int lh = 31 - clz_word(static_cast<word_t>(i + 1));
+    T[i] = top[(i + 1 - (1 << lh)) << (LogLen - 1 - lh)];
   }
+  env.group.sync();
 }
 
 /// The forward transform's first stage, fused with the load: the upper half
@@ -130,49 +133,109 @@ MPGPU_HD void load_first_stage(const E& env, const field::PrimeField32& F, const
   for (int k = E::words + env.rank(); k < half; k += E::threads) X[k] = X[k + half] = 0;
 }
 
-/// The other forward stages (h = L/4 .. 1), on one or two arrays at once.
+/// Decimation in frequency: (u, v) -> (u + v, (u - v) w).
+MPGPU_HD void dif(const field::PrimeField32& F, word_t& u, word_t& v, word_t w) {
+  const word_t d = F.sub(u, v);
+  u = F.add(u, v);
+  v = F.mont_mul(d, w);
+}
+/// Decimation in time with the inverse twiddle w: (u, v) -> (u + v w, u - v w).
+MPGPU_HD void dit(const field::PrimeField32& F, word_t& u, word_t& v, word_t w) {
+  const word_t t = F.mont_mul(v, w);
+  v = F.sub(u, t);
+  u = F.add(u, t);
+}
+/// w_{2h}^-j R = -w_{2h}^(h - j) R from the stage's table (j < h).
+MPGPU_HD word_t inverse_twiddle(const field::PrimeField32& F, const word_t* Th, int h, int j) {
+  return j == 0 ? F.r1 : F.p - Th[h - j];
+}
+
+/// Two stages at once (halves 2h and h, h = 2^lh), on the four words j,
+/// j + h, j + 2h, j + 3h of each radix-4 unit: half the syncs and the
+/// shared-memory round trips of radix-2 stages.
+template <class E, int LogLen>
+MPGPU_HD void forward_pair(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X, int lh) {
+  const int h = 1 << lh;
+  const word_t* T1 = T + h - 1;
+  const word_t* T2 = T + 2 * h - 1;
+  for (int b = env.rank(); b < (1 << (LogLen - 2)); b += E::threads) {
+    const int jl = b & (h - 1);
+    const int j = ((b >> lh) << (lh + 2)) | jl;
+    word_t x0 = X[j], x1 = X[j + h], x2 = X[j + 2 * h], x3 = X[j + 3 * h];
+    dif(F, x0, x2, T2[jl]);
+    dif(F, x1, x3, T2[jl + h]);
+    const word_t w = T1[jl];
+    dif(F, x0, x1, w);
+    dif(F, x2, x3, w);
+    X[j] = x0, X[j + h] = x1, X[j + 2 * h] = x2, X[j + 3 * h] = x3;
+  }
+}
+template <class E, int LogLen>
+MPGPU_HD void forward_single(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X, int lh) {
+  const int h = 1 << lh;
+  const word_t* Th = T + h - 1;
+  for (int b = env.rank(); b < (1 << (LogLen - 1)); b += E::threads) {
+    const int jl = b & (h - 1);
+    const int j = ((b >> lh) << (lh + 1)) | jl;
+    word_t u = X[j], v = X[j + h];
+    dif(F, u, v, Th[jl]);
+    X[j] = u, X[j + h] = v;
+  }
+}
+
+/// The forward stages after the first (halves L/4 .. 1), in pairs, on one
+/// or two arrays.
 template <class E, int LogLen, bool Two>
 MPGPU_HD void forward_stages(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X, word_t* Y) {
-  constexpr int half = 1 << (LogLen - 1);
-  for (int lh = LogLen - 2; lh >= 0; --lh) {
-    const int h = 1 << lh;
-    const word_t* Th = T + h - 1;
-    for (int b = env.rank(); b < half; b += E::threads) {
-      const int j = ((b >> lh) << (lh + 1)) | (b & (h - 1));
-      const word_t w = Th[b & (h - 1)];
-      word_t u = X[j], v = X[j + h];
-      X[j] = F.add(u, v);
-      X[j + h] = F.mont_mul(F.sub(u, v), w);
-      if constexpr (Two) {
-        u = Y[j], v = Y[j + h];
-        Y[j] = F.add(u, v);
-        Y[j + h] = F.mont_mul(F.sub(u, v), w);
-      }
-    }
+  int lh = LogLen - 2;
+  for (; lh >= 1; lh -= 2) {
+    forward_pair<E, LogLen>(env, F, T, X, lh - 1);
+    if constexpr (Two) forward_pair<E, LogLen>(env, F, T, Y, lh - 1);
+    env.group.sync();
+  }
+  if (lh == 0) {
+    forward_single<E, LogLen>(env, F, T, X, 0);
+    if constexpr (Two) forward_single<E, LogLen>(env, F, T, Y, 0);
     env.group.sync();
   }
 }
 
 /// X = X * Y pointwise (Y == X: squares), then the inverse transform
-/// (decimation in time, w_{2h}^-j = -w_{2h}^(h-j)), unscaled. With Low,
-/// the last stage writes only the outputs below L/2 (the low half of a
+/// (decimation in time, stages h = 1 .. L/2 in pairs), unscaled. With Low,
+/// a last single stage writes only the outputs below L/2 (the low half of a
 /// product lies in X[0, W), W <= L/2).
 template <class E, int LogLen, bool Low>
 MPGPU_HD void pointwise_inverse(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X,
                                 const word_t* Y) {
-  constexpr int L = 1 << LogLen, half = L / 2;
+  constexpr int L = 1 << LogLen;
   for (int k = env.rank(); k < L; k += E::threads) X[k] = F.mont_mul(X[k], Y[k]);
   env.group.sync();
-  for (int lh = 0; lh < LogLen; ++lh) {
+  int lh = 0;
+  for (; lh + 1 < LogLen; lh += 2) {
     const int h = 1 << lh;
-    const word_t* Th = T + h - 1;
-    for (int b = env.rank(); b < half; b += E::threads) {
+    const word_t* T1 = T + h - 1;
+    const word_t* T2 = T + 2 * h - 1;
+    for (int b = env.rank(); b < L / 4; b += E::threads) {
       const int jl = b & (h - 1);
-      const int j = ((b >> lh) << (lh + 1)) | jl;
-      const word_t u = X[j];
-      const word_t v = jl == 0 ? X[j + h] : F.mont_mul(X[j + h], F.p - Th[h - jl]);
-      X[j] = F.add(u, v);
-      if (!Low || lh != LogLen - 1) X[j + h] = F.sub(u, v);
+      const int j = ((b >> lh) << (lh + 2)) | jl;
+      word_t x0 = X[j], x1 = X[j + h], x2 = X[j + 2 * h], x3 = X[j + 3 * h];
+      const word_t w = inverse_twiddle(F, T1, h, jl);
+      dit(F, x0, x1, w);
+      dit(F, x2, x3, w);
+      dit(F, x0, x2, inverse_twiddle(F, T2, 2 * h, jl));
+      dit(F, x1, x3, F.p - T2[h - jl]);  // inverse_twiddle(T2, 2h, jl + h), jl + h > 0
+      X[j] = x0, X[j + h] = x1, X[j + 2 * h] = x2, X[j + 3 * h] = x3;
+    }
+    env.group.sync();
+  }
+  if (lh < LogLen) {  // the last stage, h = L/2
+    const int h = L / 2;
+    const word_t* Th = T + h - 1;
+    for (int j = env.rank(); j < h; j += E::threads) {
+      word_t u = X[j], v = X[j + h];
+      dit(F, u, v, inverse_twiddle(F, Th, h, j));
+      X[j] = u;
+      if (!Low) X[j + h] = v;
     }
     env.group.sync();
   }
