@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "mpgpu/batch/batch.cuh"
@@ -56,6 +57,17 @@ __global__ void make_moduli(word_t* p, std::size_t count, int words) {
     p[i * words + words - 1] |= 0x80000000u;
   }
 }
+
+// The products' Env: the tuning table's, or for A/B builds of the classes
+// that multiply through the NTT, W / MPGPU_SEED_NTT_WORDS_PER_THREAD threads.
+#ifdef MPGPU_SEED_NTT_WORDS_PER_THREAD
+template <int W>
+using SeedProductEnv = std::conditional_t<mb::TunedProductEnv<W>::ntt_products,
+                                          mb::Env<W, W / MPGPU_SEED_NTT_WORDS_PER_THREAD>, mb::TunedProductEnv<W>>;
+#else
+template <int W>
+using SeedProductEnv = mb::TunedProductEnv<W>;
+#endif
 
 enum class Kind { add1, add6, mul1, poly, powm, powm_sliding };
 
@@ -251,13 +263,13 @@ void seed_row(int reps, bool quick) {
   const int slow_reps = bits >= 65536 ? 1 : (bits >= 16384 ? std::max(1, reps / 3) : reps);
   Row add1 = run<W, Kind::add1>(count, reps, 1);
   Row add6 = run<W, Kind::add6>(count, reps, 2);
-  Row mul1 = run<W, Kind::mul1, mb::TunedProductEnv<W>>(count, quick ? 1 : slow_reps, 3);
-  Row poly = run<W, Kind::poly, mb::TunedProductEnv<W>>(count, quick ? 1 : slow_reps, 4);
+  Row mul1 = run<W, Kind::mul1, SeedProductEnv<W>>(count, quick ? 1 : slow_reps, 3);
+  Row poly = run<W, Kind::poly, SeedProductEnv<W>>(count, quick ? 1 : slow_reps, 4);
   bool ok = add1.ok && add6.ok && mul1.ok && poly.ok;
   all_ok &= ok;
   double mul_rate = count / (mul1.ms / 1e3) / 1e6, poly_rate = count / (poly.ms / 1e3) / 1e6;
   std::printf("| %d | %zu | %d / %d | %.0f | %.0f | %.4g | %.2fx | %.4g | %.2fx | %s |\n", bits, count,
-              mb::tuned_product_group_size(W), mb::tuned_group_size(W), gb / (add1.ms / 1e3), gb / (add6.ms / 1e3), mul_rate,
+              SeedProductEnv<W>::threads, mb::tuned_group_size(W), gb / (add1.ms / 1e3), gb / (add6.ms / 1e3), mul_rate,
               mul_rate / anchor_mul(bits), poly_rate, poly_rate / anchor_poly(bits), ok ? "yes" : "NO");
   std::fflush(stdout);
 }

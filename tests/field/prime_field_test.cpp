@@ -175,6 +175,32 @@ TYPED_TEST(PrimeFieldTest, LazyShoupStaysBelowTwoP) {
   EXPECT_GT(tested, 0);
 }
 
+// The lazy Montgomery product of PrimeField32 is in (0, 2p) and congruent to
+// a * b / R, for p < 2^30 and left operands up to 4p - 1 (the in-group NTT
+// product's butterflies, batch/ntt_mul.cuh).
+TEST(PrimeField32Lazy, MontgomeryStaysBelowTwoP) {
+  int tested = 0;
+  for (std::uint64_t p : primes_for<field::PrimeField32>()) {
+    if (p >> 30) continue;
+    ++tested;
+    SCOPED_TRACE(p);
+    const auto f = field::PrimeField32::make(static_cast<std::uint32_t>(p));
+    const Oracle o(p, 32);
+    Operands gen(p % 999983);
+    const auto values = residues(p, gen, 200);
+    std::vector<std::uint64_t> lefts = {4 * p - 1, 4 * p - 2, 2 * p, 2 * p - 1, p};
+    for (auto v : values) lefts.push_back(v), lefts.push_back(v + 2 * p);
+    for (std::uint64_t a : lefts)
+      for (std::uint64_t b : values) {
+        const std::uint64_t r = f.mont_mul_lazy(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b));
+        ASSERT_GT(r, 0u) << a << " *mont-lazy " << b;
+        ASSERT_LT(r, 2 * p) << a << " *mont-lazy " << b;
+        ASSERT_EQ(r % p, o.mont(a, b)) << a << " *mont-lazy " << b;
+      }
+  }
+  EXPECT_GT(tested, 0);
+}
+
 TYPED_TEST(PrimeFieldTest, UnaryOperationsMatchGmp) {
   using Field = TypeParam;
   using word = typename Field::word;

@@ -8,9 +8,9 @@
 //
 // Exactness (the CRT bound): a coefficient of the product is a sum of at
 // most W products of two words, so it is below W * 2^64. The three primes'
-// product is above 2^92, so every coefficient is recovered exactly while
-// W * 2^64 < 2^92, i.e. W < 2^28 words; kNttProductMaxWords asserts a much
-// smaller width (and the transform length must divide every p - 1: 2^25).
+// product is above 2^88, so every coefficient is recovered exactly while
+// W * 2^64 < 2^88, i.e. W < 2^24 words; kNttProductMaxWords asserts a
+// smaller width (and the transform length must divide every p - 1: 2^23).
 // Tests run all-ones operands, which give the largest coefficients.
 //
 // Layout in `work` (words): X[L] and Y[L], the transforms of a and b, then
@@ -18,9 +18,12 @@
 // h - 1, in Montgomery form, so a warp reads consecutive words (no bank
 // conflicts) at every stage. Squares use X and T only.
 //
-// Arithmetic: canonical residues in Montgomery form (x R mod p, R = 2^32),
-// PrimeField32::mont_mul for every product (a Montgomery twiddle multiplies
-// by the plain root). Forward transforms are decimation in frequency from
+// Arithmetic: residues in Montgomery form (x R mod p, R = 2^32), kept lazily
+// in [0, 2p) (Harvey's butterflies; the primes are below 2^30, so sums below
+// 4p fit a word): one PrimeField32::mont_mul_lazy per butterfly (a
+// Montgomery twiddle multiplies by the plain root), one unsigned min for
+// each reduction, canonical values only where the residues are read out.
+// Forward transforms are decimation in frequency from
 // natural to bit-reversed order, the pointwise product runs in bit-reversed
 // order, and the inverse is decimation in time back to natural order: no
 // permutation pass.
@@ -71,12 +74,13 @@ struct Prime {
   static constexpr std::uint32_t inverse_length(int log_len) { return P - ((P - 1) >> log_len); }
 };
 
-// Largest to smallest; p1 < 2 p2 and p1 < p3 keep the Garner step's
-// reductions to one conditional subtraction.
-using P1 = Prime<2013265921u, 31, 27>;  // 15 * 2^27 + 1
-using P2 = Prime<1811939329u, 13, 26>;  // 27 * 2^26 + 1
-using P3 = Prime<2113929217u, 5, 25>;   // 63 * 2^25 + 1
-static_assert(P1::p < 2ull * P2::p && P1::p < P3::p && P2::p < P3::p);
+// Below 2^30 (lazy values below 4p fit a word), smallest first: r1 < p2
+// and r1 < p3 need no reduction in the Garner step.
+using P1 = Prime<469762049u, 3, 26>;   //   7 * 2^26 + 1
+using P2 = Prime<754974721u, 11, 24>;  //  45 * 2^24 + 1
+using P3 = Prime<998244353u, 3, 23>;   // 119 * 2^23 + 1
+static_assert(P1::p < P2::p && P2::p < P3::p && P3::p < (1u << 30));
+inline constexpr int kLogMaxLength = P3::log_max;  // the smallest 2-adic valuation
 
 // Garner: x = r1 + p1 (v2 + p2 v3), v2 = (r2 - r1) / p1 mod p2,
 // v3 = (r3 - r1 - p1 v2) / (p1 p2) mod p3; constants in Montgomery form.
@@ -128,22 +132,29 @@ MPGPU_HD void load_first_stage(const E& env, const field::PrimeField32& F, const
     const int k = env.first_word() + i;
     const word_t x = F.mont_mul(a[i], F.r2);  // a R mod p, canonical for any 32-bit word
     X[k] = x;
-    X[k + half] = F.mont_mul(x, top[k]);
+    X[k + half] = F.mont_mul_lazy(x, top[k]);
   }
   for (int k = E::words + env.rank(); k < half; k += E::threads) X[k] = X[k + half] = 0;
 }
 
-/// Decimation in frequency: (u, v) -> (u + v, (u - v) w).
-MPGPU_HD void dif(const field::PrimeField32& F, word_t& u, word_t& v, word_t w) {
-  const word_t d = F.sub(u, v);
-  u = F.add(u, v);
-  v = F.mont_mul(d, w);
+/// min(s, s - 2p) as unsigned words: s in [0, 4p) to [0, 2p).
+MPGPU_HD word_t reduce_twice_p(const field::PrimeField32& F, word_t s) {
+  const word_t t = s - 2 * F.p;
+  return t < s ? t : s;
 }
-/// Decimation in time with the inverse twiddle w: (u, v) -> (u + v w, u - v w).
+/// Decimation in frequency on lazy values (in [0, 2p), out too):
+/// (u, v) -> (u + v, (u - v) w).
+MPGPU_HD void dif(const field::PrimeField32& F, word_t& u, word_t& v, word_t w) {
+  const word_t d = u + 2 * F.p - v;  // (0, 4p)
+  u = reduce_twice_p(F, u + v);
+  v = F.mont_mul_lazy(d, w);  // d w < 4p^2 < p 2^32
+}
+/// Decimation in time with the inverse twiddle w, lazily:
+/// (u, v) -> (u + v w, u - v w).
 MPGPU_HD void dit(const field::PrimeField32& F, word_t& u, word_t& v, word_t w) {
-  const word_t t = F.mont_mul(v, w);
-  v = F.sub(u, t);
-  u = F.add(u, t);
+  const word_t t = F.mont_mul_lazy(v, w);
+  v = reduce_twice_p(F, u + 2 * F.p - t);
+  u = reduce_twice_p(F, u + t);
 }
 /// w_{2h}^-j R = -w_{2h}^(h - j) R from the stage's table (j < h).
 MPGPU_HD word_t inverse_twiddle(const field::PrimeField32& F, const word_t* Th, int h, int j) {
@@ -208,7 +219,7 @@ template <class E, int LogLen, bool Low>
 MPGPU_HD void pointwise_inverse(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X,
                                 const word_t* Y) {
   constexpr int L = 1 << LogLen;
-  for (int k = env.rank(); k < L; k += E::threads) X[k] = F.mont_mul(X[k], Y[k]);
+  for (int k = env.rank(); k < L; k += E::threads) X[k] = F.mont_mul_lazy(X[k], Y[k]);
   env.group.sync();
   int lh = 0;
   for (; lh + 1 < LogLen; lh += 2) {
@@ -258,7 +269,8 @@ MPGPU_HD void convolve(const E& env, word_t* X, word_t* Y, word_t* T, const word
 /// Residue k of the product mod prime Pr, from the unscaled inverse.
 template <class Pr, int LogLen>
 MPGPU_HD word_t residue(const field::PrimeField32& F, word_t y) {
-  // y = L c R: times L^-1 (plain), Montgomery's R^-1 cancels the R.
+  // y = L c R (lazy, < 2p): times L^-1 (plain), Montgomery's R^-1 cancels
+  // the R, and the result is canonical.
   return F.mont_mul(y, Pr::inverse_length(LogLen));
 }
 
@@ -268,11 +280,10 @@ struct Coefficient {
 };
 MPGPU_HD Coefficient garner(word_t r1, word_t r2, word_t r3) {
   const field::PrimeField32 F2 = P2::field(), F3 = P3::field();
-  const word_t r1_2 = r1 >= P2::p ? r1 - P2::p : r1;  // r1 < p1 < 2 p2
-  const word_t v2 = F2.mont_mul(F2.sub(r2, r1_2), kInvP1ModP2);
+  const word_t v2 = F2.mont_mul(F2.sub(r2, r1), kInvP1ModP2);  // r1 < p1 < p2
   const word_t s = F3.add(r1, F3.mont_mul(v2, kP1ModP3));  // r1 < p1 < p3
   const word_t v3 = F3.mont_mul(F3.sub(r3, s), kInvP1P2ModP3);
-  // x = r1 + p1 v2 + p1 p2 v3 < 2^93.
+  // x = r1 + p1 v2 + p1 p2 v3 < 2^89.
   const std::uint64_t low = static_cast<std::uint64_t>(P1::p) * v2 + r1;  // < 2^62
   const std::uint64_t m0 = (kP1P2 & 0xffffffffu) * v3, m1 = (kP1P2 >> 32) * v3;
   const std::uint64_t s0 = (low & 0xffffffffu) + (m0 & 0xffffffffu);
@@ -315,7 +326,7 @@ MPGPU_HD void ntt_mul_runs(const E& env, typename E::Num& lo, typename E::Num* h
                            const typename E::Num& b, word_t* work) {
   using namespace ntt_detail;
   constexpr int W = E::words, n = E::per_thread, log_len = ntt_log_length(W), L = 1 << log_len;
-  static_assert(W <= kNttProductMaxWords && log_len <= P3::log_max, "width beyond the NTT product");
+  static_assert(W <= kNttProductMaxWords && log_len <= kLogMaxLength, "width beyond the NTT product");
   word_t* X = work;
   word_t* Y = work + L;
   word_t* T = work + 2 * L;

@@ -60,6 +60,15 @@ struct PrimeField32 {
     const word r = t_hi - mp_hi;
     return t_hi < mp_hi ? r + p : r;
   }
+  /// As mont_mul without the final correction: a * b / 2^32 mod p in
+  /// (0, 2p), for p < 2^31 and a * b < p * 2^32 (e.g. a < 4p, b < p when
+  /// p < 2^30). For lazy butterflies: hi(t) - hi(m p) + p in one addition.
+  MPGPU_HD word mont_mul_lazy(word a, word b) const {
+    const std::uint64_t t = static_cast<std::uint64_t>(a) * b;
+    const word m = static_cast<word>(t) * p_inv;
+    const word mp_hi = static_cast<word>((static_cast<std::uint64_t>(m) * p) >> 32);
+    return static_cast<word>(t >> 32) - mp_hi + p;
+  }
   MPGPU_HD word to_mont(word a) const { return mont_mul(a, r2); }
   MPGPU_HD word from_mont(word a) const { return mont_mul(a, 1); }
 
