@@ -14,9 +14,10 @@
 // Tests run all-ones operands, which give the largest coefficients.
 //
 // Layout in `work` (words): X[L] and Y[L], the transforms of a and b, then
-// T[L - 1], the twiddles of every stage, T_h[j] = w_{2h}^j (j < h) at offset
-// h - 1, in Montgomery form, so a warp reads consecutive words (no bank
-// conflicts) at every stage. Squares use X and T only.
+// T[L], the twiddles of every stage, T_h[j] = w_{2h}^j (j < h) at offset h,
+// in Montgomery form, so a warp reads consecutive words (no bank conflicts)
+// at every stage. Squares use X and T only. A thread's own run of words
+// (loading the operand, reading the residues) moves 16 bytes at a time.
 //
 // Arithmetic: residues in Montgomery form (x R mod p, R = 2^32), kept lazily
 // in [0, 2p) (Harvey's butterflies; the primes are below 2^30, so sums below
@@ -26,7 +27,9 @@
 // Forward transforms are decimation in frequency from
 // natural to bit-reversed order, the pointwise product runs in bit-reversed
 // order, and the inverse is decimation in time back to natural order: no
-// permutation pass.
+// permutation pass. Stages go in radix-4 pairs (one sync a pair); the last
+// forward pair, the pointwise product and the first inverse pair touch four
+// consecutive words and run fused, one 16-byte access each.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -90,16 +93,57 @@ inline constexpr std::uint32_t kInvP1P2ModP3 =
     mont_form(pow_mod(std::uint64_t{P1::p} * P2::p % P3::p, P3::p - 2, P3::p), P3::p);
 inline constexpr std::uint64_t kP1P2 = std::uint64_t{P1::p} * P2::p;
 
-/// T_h[j] = w_{2h}^j R for every stage h = 1 .. L/2, at T + h - 1: the
-/// largest stage's powers first (thread t: w^t, then steps of w^G), then
-/// every smaller stage from it, T_h[j] = T_{L/2}[j L / 2h] (two syncs).
+/// Four consecutive words at p (16-byte aligned): one 16-byte shared-memory
+/// access on the device, so a warp's accesses of a thread's run of words
+/// do not all fall in a few banks.
+MPGPU_HD void load4(const word_t* p, word_t& a, word_t& b, word_t& c, word_t& d) {
+#if defined(__CUDA_ARCH__)
+  const uint4 v = *reinterpret_cast<const uint4*>(p);
+  a = v.x, b = v.y, c = v.z, d = v.w;
+#else
+  a = p[0], b = p[1], c = p[2], d = p[3];
+#endif
+}
+MPGPU_HD void store4(word_t* p, word_t a, word_t b, word_t c, word_t d) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<uint4*>(p) = make_uint4(a, b, c, d);
+#else
+  p[0] = a, p[1] = b, p[2] = c, p[3] = d;
+#endif
+}
+/// A thread's n consecutive words from p (16-byte aligned when n % 4 == 0).
+template <int N>
+MPGPU_HD void load_run(const word_t* p, word_t (&r)[N]) {
+  if constexpr (N % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < N; i += 4) load4(p + i, r[i], r[i + 1], r[i + 2], r[i + 3]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) r[i] = p[i];
+  }
+}
+template <int N>
+MPGPU_HD void store_run(word_t* p, const word_t (&r)[N]) {
+  if constexpr (N % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < N; i += 4) store4(p + i, r[i], r[i + 1], r[i + 2], r[i + 3]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) p[i] = r[i];
+  }
+}
+
+/// T_h[j] = w_{2h}^j R for every stage h = 1 .. L/2, at T + h (T[0] is
+/// unused, so every level from h = 4 starts 16-byte aligned): the largest
+/// stage's powers first (thread t: w^t, then steps of w^G), then every
+/// smaller stage from it, T_h[j] = T_{L/2}[j L / 2h] (two syncs).
 template <class E, class Pr, int LogLen>
 MPGPU_HD void fill_twiddles(const E& env, const field::PrimeField32& F, word_t* T) {
   constexpr int half = 1 << (LogLen - 1);
   constexpr std::uint32_t w = Pr::root_mont(LogLen);
   constexpr std::uint32_t step =
       mont_form(pow_mod(Pr::root, (std::uint64_t{E::threads} % half) << (Pr::log_max - LogLen), Pr::p), Pr::p);
-  word_t* top = T + half - 1;
+  word_t* top = T + half;
   // w^rank R by square and multiply in Montgomery form.
   word_t x = F.r1, base = w;
   for (int e = env.rank() % half; e != 0; e >>= 1) {
@@ -111,29 +155,30 @@ MPGPU_HD void fill_twiddles(const E& env, const field::PrimeField32& F, word_t* 
     x = F.mont_mul(x, step);
   }
   env.group.sync();
-  // Entries i < half - 1 of T: level h = 2^lh holds i in [h - 1, 2h - 1).
-  for (int i = env.rank(); i < half - 1; i += E::threads) {
-    const int lh = 31 - clz_word(static_cast<word_t>(i + 1));
-    T[i] = top[(i + 1 - (1 << lh)) << (LogLen - 1 - lh)];
+  // Entries 1 .. half - 1: level h = 2^lh holds i in [h, 2h).
+  for (int i = env.rank() + 1; i < half; i += E::threads) {
+    const int lh = 31 - clz_word(static_cast<word_t>(i));
+    T[i] = top[(i - (1 << lh)) << (LogLen - 1 - lh)];
   }
   env.group.sync();
 }
 
 /// The forward transform's first stage, fused with the load: the upper half
-/// of the input is zero (L >= 2W), so (x, 0) -> (x, x w^j). `a` is this
+/// of the input is zero (L >= 2W), so (x, 0) -> (x, x w^k). `a` is this
 /// thread's words of the operand.
 template <class E, int LogLen>
 MPGPU_HD void load_first_stage(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X,
-                               const word_t* a) {
-  constexpr int half = 1 << (LogLen - 1);
-  const word_t* top = T + half - 1;
+                               const word_t (&a)[E::per_thread]) {
+  constexpr int half = 1 << (LogLen - 1), n = E::per_thread;
+  const int k0 = env.first_word();
+  word_t w[n], x[n];
+  load_run(T + half + k0, w);
 #pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) {
-    const int k = env.first_word() + i;
-    const word_t x = F.mont_mul(a[i], F.r2);  // a R mod p, canonical for any 32-bit word
-    X[k] = x;
-    X[k + half] = F.mont_mul_lazy(x, top[k]);
-  }
+  for (int i = 0; i < n; ++i) x[i] = F.mont_mul(a[i], F.r2);  // a R mod p, canonical for any 32-bit word
+  store_run(X + k0, x);
+#pragma unroll
+  for (int i = 0; i < n; ++i) x[i] = F.mont_mul_lazy(x[i], w[i]);
+  store_run(X + half + k0, x);
   for (int k = E::words + env.rank(); k < half; k += E::threads) X[k] = X[k + half] = 0;
 }
 
@@ -149,10 +194,21 @@ MPGPU_HD void dif(const field::PrimeField32& F, word_t& u, word_t& v, word_t w) 
   u = reduce_twice_p(F, u + v);
   v = F.mont_mul_lazy(d, w);  // d w < 4p^2 < p 2^32
 }
+/// The same with w = 1.
+MPGPU_HD void dif1(const field::PrimeField32& F, word_t& u, word_t& v) {
+  const word_t d = u + 2 * F.p - v;
+  u = reduce_twice_p(F, u + v);
+  v = reduce_twice_p(F, d);
+}
 /// Decimation in time with the inverse twiddle w, lazily:
 /// (u, v) -> (u + v w, u - v w).
 MPGPU_HD void dit(const field::PrimeField32& F, word_t& u, word_t& v, word_t w) {
   const word_t t = F.mont_mul_lazy(v, w);
+  v = reduce_twice_p(F, u + 2 * F.p - t);
+  u = reduce_twice_p(F, u + t);
+}
+MPGPU_HD void dit1(const field::PrimeField32& F, word_t& u, word_t& v) {
+  const word_t t = v;
   v = reduce_twice_p(F, u + 2 * F.p - t);
   u = reduce_twice_p(F, u + t);
 }
@@ -161,14 +217,14 @@ MPGPU_HD word_t inverse_twiddle(const field::PrimeField32& F, const word_t* Th, 
   return j == 0 ? F.r1 : F.p - Th[h - j];
 }
 
-/// Two stages at once (halves 2h and h, h = 2^lh), on the four words j,
-/// j + h, j + 2h, j + 3h of each radix-4 unit: half the syncs and the
+/// Two forward stages at once (halves 2h and h, h = 2^lh), on the four
+/// words j, j + h, j + 2h, j + 3h of each radix-4 unit: half the syncs and
 /// shared-memory round trips of radix-2 stages.
 template <class E, int LogLen>
 MPGPU_HD void forward_pair(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X, int lh) {
   const int h = 1 << lh;
-  const word_t* T1 = T + h - 1;
-  const word_t* T2 = T + 2 * h - 1;
+  const word_t* T1 = T + h;
+  const word_t* T2 = T + 2 * h;
   for (int b = env.rank(); b < (1 << (LogLen - 2)); b += E::threads) {
     const int jl = b & (h - 1);
     const int j = ((b >> lh) << (lh + 2)) | jl;
@@ -184,7 +240,7 @@ MPGPU_HD void forward_pair(const E& env, const field::PrimeField32& F, const wor
 template <class E, int LogLen>
 MPGPU_HD void forward_single(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X, int lh) {
   const int h = 1 << lh;
-  const word_t* Th = T + h - 1;
+  const word_t* Th = T + h;
   for (int b = env.rank(); b < (1 << (LogLen - 1)); b += E::threads) {
     const int jl = b & (h - 1);
     const int j = ((b >> lh) << (lh + 1)) | jl;
@@ -194,38 +250,76 @@ MPGPU_HD void forward_single(const E& env, const field::PrimeField32& F, const w
   }
 }
 
-/// The forward stages after the first (halves L/4 .. 1), in pairs, on one
-/// or two arrays.
+/// The last forward pair (halves 2 and 1) of four consecutive words, with
+/// w_4 = T[3] (T_2[1]) the only nontrivial twiddle.
+MPGPU_HD void forward_last_pair(const field::PrimeField32& F, word_t w4, word_t& x0, word_t& x1, word_t& x2,
+                                word_t& x3) {
+  dif1(F, x0, x2);
+  dif(F, x1, x3, w4);
+  dif1(F, x0, x1);
+  dif1(F, x2, x3);
+}
+
+/// The forward stages after the first (halves L/4 .. 4): a radix-2 stage
+/// first when their count is odd, so that pairs end with the (8, 4) pair
+/// and the (2, 1) pair is left for the fused middle.
 template <class E, int LogLen, bool Two>
 MPGPU_HD void forward_stages(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X, word_t* Y) {
-  int lh = LogLen - 2;
-  for (; lh >= 1; lh -= 2) {
+  int lh = LogLen - 2;  // the next stage: half 2^lh
+  if (lh % 2 == 0 && lh >= 2) {
+    forward_single<E, LogLen>(env, F, T, X, lh);
+    if constexpr (Two) forward_single<E, LogLen>(env, F, T, Y, lh);
+    env.group.sync();
+    --lh;
+  }
+  for (; lh >= 3; lh -= 2) {
     forward_pair<E, LogLen>(env, F, T, X, lh - 1);
     if constexpr (Two) forward_pair<E, LogLen>(env, F, T, Y, lh - 1);
     env.group.sync();
   }
-  if (lh == 0) {
-    forward_single<E, LogLen>(env, F, T, X, 0);
-    if constexpr (Two) forward_single<E, LogLen>(env, F, T, Y, 0);
-    env.group.sync();
-  }
 }
 
-/// X = X * Y pointwise (Y == X: squares), then the inverse transform
-/// (decimation in time, stages h = 1 .. L/2 in pairs), unscaled. With Low,
-/// a last single stage writes only the outputs below L/2 (the low half of a
-/// product lies in X[0, W), W <= L/2).
-template <class E, int LogLen, bool Low>
-MPGPU_HD void pointwise_inverse(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X,
-                                const word_t* Y) {
-  constexpr int L = 1 << LogLen;
-  for (int k = env.rank(); k < L; k += E::threads) X[k] = F.mont_mul_lazy(X[k], Y[k]);
+/// The middle of the convolution on each unit of four consecutive words:
+/// the last forward pair of X (and Y), the pointwise product X * Y (X * X
+/// for squares), and the first inverse pair (halves 1 and 2), one 16-byte
+/// load and store per array.
+template <class E, int LogLen, bool Square>
+MPGPU_HD void fused_middle(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X, const word_t* Y) {
+  const word_t w4 = T[3], w4_inverse = F.p - T[3];
+  for (int b = env.rank(); b < (1 << (LogLen - 2)); b += E::threads) {
+    word_t x0, x1, x2, x3;
+    load4(X + 4 * b, x0, x1, x2, x3);
+    forward_last_pair(F, w4, x0, x1, x2, x3);
+    if constexpr (Square) {
+      x0 = F.mont_mul_lazy(x0, x0), x1 = F.mont_mul_lazy(x1, x1);
+      x2 = F.mont_mul_lazy(x2, x2), x3 = F.mont_mul_lazy(x3, x3);
+    } else {
+      word_t y0, y1, y2, y3;
+      load4(Y + 4 * b, y0, y1, y2, y3);
+      forward_last_pair(F, w4, y0, y1, y2, y3);
+      x0 = F.mont_mul_lazy(x0, y0), x1 = F.mont_mul_lazy(x1, y1);
+      x2 = F.mont_mul_lazy(x2, y2), x3 = F.mont_mul_lazy(x3, y3);
+    }
+    dit1(F, x0, x1);
+    dit1(F, x2, x3);
+    dit1(F, x0, x2);
+    dit(F, x1, x3, w4_inverse);  // w_4^-1 = -w_4
+    store4(X + 4 * b, x0, x1, x2, x3);
+  }
   env.group.sync();
-  int lh = 0;
+}
+
+/// The inverse stages after the middle (halves 4 .. L/2, decimation in
+/// time) in pairs, unscaled. With Low, a last single stage writes only the
+/// outputs below L/2 (the low half of a product lies in X[0, W), W <= L/2).
+template <class E, int LogLen, bool Low>
+MPGPU_HD void inverse_stages(const E& env, const field::PrimeField32& F, const word_t* T, word_t* X) {
+  constexpr int L = 1 << LogLen;
+  int lh = 2;
   for (; lh + 1 < LogLen; lh += 2) {
     const int h = 1 << lh;
-    const word_t* T1 = T + h - 1;
-    const word_t* T2 = T + 2 * h - 1;
+    const word_t* T1 = T + h;
+    const word_t* T2 = T + 2 * h;
     for (int b = env.rank(); b < L / 4; b += E::threads) {
       const int jl = b & (h - 1);
       const int j = ((b >> lh) << (lh + 2)) | jl;
@@ -241,7 +335,7 @@ MPGPU_HD void pointwise_inverse(const E& env, const field::PrimeField32& F, cons
   }
   if (lh < LogLen) {  // the last stage, h = L/2
     const int h = L / 2;
-    const word_t* Th = T + h - 1;
+    const word_t* Th = T + h;
     for (int j = env.rank(); j < h; j += E::threads) {
       word_t u = X[j], v = X[j + h];
       dit(F, u, v, inverse_twiddle(F, Th, h, j));
@@ -253,9 +347,10 @@ MPGPU_HD void pointwise_inverse(const E& env, const field::PrimeField32& F, cons
 }
 
 /// The convolution mod one prime into X: coefficient k of a * b, times
-/// L (the inverse is unscaled), in Montgomery form.
+/// L (the inverse is unscaled), lazily in Montgomery form.
 template <class E, class Pr, int LogLen, bool Square, bool Low>
-MPGPU_HD void convolve(const E& env, word_t* X, word_t* Y, word_t* T, const word_t* a, const word_t* b) {
+MPGPU_HD void convolve(const E& env, word_t* X, word_t* Y, word_t* T, const word_t (&a)[E::per_thread],
+                       const word_t (&b)[E::per_thread]) {
   const field::PrimeField32 F = Pr::field();
   env.group.sync();  // earlier readers of X, Y and T are done
   fill_twiddles<E, Pr, LogLen>(env, F, T);
@@ -263,7 +358,8 @@ MPGPU_HD void convolve(const E& env, word_t* X, word_t* Y, word_t* T, const word
   if constexpr (!Square) load_first_stage<E, LogLen>(env, F, T, Y, b);
   env.group.sync();
   forward_stages<E, LogLen, !Square>(env, F, T, X, Y);
-  pointwise_inverse<E, LogLen, Low>(env, F, T, X, Square ? X : Y);
+  fused_middle<E, LogLen, Square>(env, F, T, X, Y);
+  inverse_stages<E, LogLen, Low>(env, F, T, X);
 }
 
 /// Residue k of the product mod prime Pr, from the unscaled inverse.
@@ -272,6 +368,18 @@ MPGPU_HD word_t residue(const field::PrimeField32& F, word_t y) {
   // y = L c R (lazy, < 2p): times L^-1 (plain), Montgomery's R^-1 cancels
   // the R, and the result is canonical.
   return F.mont_mul(y, Pr::inverse_length(LogLen));
+}
+
+/// This thread's coefficients (k0 .. k0 + n - 1 of each part) mod Pr.
+template <class E, class Pr, int LogLen, int Parts>
+MPGPU_HD void read_residues(const E& env, const word_t* X, word_t (&R)[Parts][E::per_thread]) {
+  const field::PrimeField32 F = Pr::field();
+#pragma unroll
+  for (int part = 0; part < Parts; ++part) {
+    load_run(X + part * E::words + env.first_word(), R[part]);
+#pragma unroll
+    for (int i = 0; i < E::per_thread; ++i) R[part][i] = residue<Pr, LogLen>(F, R[part][i]);
+  }
 }
 
 /// 96-bit value of one coefficient from its three residues (Garner).
@@ -332,31 +440,12 @@ MPGPU_HD void ntt_mul_runs(const E& env, typename E::Num& lo, typename E::Num* h
   word_t* T = work + 2 * L;
   constexpr int parts = Wide ? 2 : 1;  // the low W words, then the high W
   word_t R1[parts][n], R2[parts][n], R3[parts][n];
-  const int k0 = env.first_word();
   convolve<E, P1, log_len, Square, !Wide>(env, X, Y, T, a.w, b.w);
-  {
-    const field::PrimeField32 F = P1::field();
-#pragma unroll
-    for (int part = 0; part < parts; ++part)
-#pragma unroll
-      for (int i = 0; i < n; ++i) R1[part][i] = residue<P1, log_len>(F, X[part * W + k0 + i]);
-  }
+  read_residues<E, P1, log_len, parts>(env, X, R1);
   convolve<E, P2, log_len, Square, !Wide>(env, X, Y, T, a.w, b.w);
-  {
-    const field::PrimeField32 F = P2::field();
-#pragma unroll
-    for (int part = 0; part < parts; ++part)
-#pragma unroll
-      for (int i = 0; i < n; ++i) R2[part][i] = residue<P2, log_len>(F, X[part * W + k0 + i]);
-  }
+  read_residues<E, P2, log_len, parts>(env, X, R2);
   convolve<E, P3, log_len, Square, !Wide>(env, X, Y, T, a.w, b.w);
-  {
-    const field::PrimeField32 F = P3::field();
-#pragma unroll
-    for (int part = 0; part < parts; ++part)
-#pragma unroll
-      for (int i = 0; i < n; ++i) R3[part][i] = residue<P3, log_len>(F, X[part * W + k0 + i]);
-  }
+  read_residues<E, P3, log_len, parts>(env, X, R3);
   // Each thread sums its coefficients; the three words it carries out go to
   // the next thread's lowest words (the low half's last thread feeds the
   // high half's first), and one group addition per half resolves the rest.
