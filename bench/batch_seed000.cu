@@ -279,7 +279,7 @@ constexpr std::size_t powm_instances(int words) {
 }
 
 /// The tuning sweep: 1-Mul, Poly, 1-Add, 6-Add and powm (fixed windows,
-/// one run; not for the classes of 2^15 bits and more, where one run would
+/// one run; not for the classes of 2^14 bits and more, where one run would
 /// take minutes: "-") for each group size that fits the class.
 template <int W, int G>
 void tune_one(int reps) {
@@ -307,7 +307,7 @@ void tune_one(int reps) {
   }
 }
 
-/// The wide classes (2^15 bits and more): 32, 16, 8 and 4 words a thread.
+/// The wide classes (2^14 bits and more): 32, 16, 8 and 4 words a thread.
 template <int W>
 void tune_wide_class(int reps) {
   tune_one<W, W / 32>(reps);
@@ -335,6 +335,7 @@ int tune(int reps) {
   tune_class<64>(reps);
   tune_class<128>(reps);
   tune_class<256>(reps);
+  tune_wide_class<512>(reps);
   tune_wide_class<1024>(reps);
   tune_wide_class<2048>(reps);
   tune_wide_class<4096>(reps);
