@@ -1,9 +1,9 @@
 // Products of wide instances through number-theoretic transforms inside the
 // group (seed 000, section 4): the operands' 32-bit words are the
 // coefficients of two polynomials, their cyclic convolution of length
-// L >= 2W is computed mod three 31-bit primes by radix-2 transforms in
-// shared memory, and the coefficients are rebuilt by CRT (Garner) and summed
-// with their carries. Schoolbook runs (mul.cuh) cost W^2 multiply-adds; this
+// L >= 2W is computed mod three primes below 2^30 by transforms in shared
+// memory, and the coefficients are rebuilt by CRT (Garner) and summed with
+// their carries. Schoolbook runs (mul.cuh) cost W^2 multiply-adds; this
 // costs ~9 L log2(L) / 2 butterflies of one Montgomery product each.
 //
 // Exactness (the CRT bound): a coefficient of the product is a sum of at
@@ -24,10 +24,10 @@
 // 4p fit a word): one PrimeField32::mont_mul_lazy per butterfly (a
 // Montgomery twiddle multiplies by the plain root), one unsigned min for
 // each reduction, canonical values only where the residues are read out.
-// Forward transforms are decimation in frequency from
-// natural to bit-reversed order, the pointwise product runs in bit-reversed
-// order, and the inverse is decimation in time back to natural order: no
-// permutation pass. Stages go in radix-4 pairs (one sync a pair); the last
+// Forward transforms are decimation in frequency from natural to
+// bit-reversed order, the pointwise product runs in bit-reversed order, and
+// the inverse is decimation in time back to natural order: no permutation
+// pass. Stages go in radix-4 pairs (one sync a pair); the last
 // forward pair, the pointwise product and the first inverse pair touch four
 // consecutive words and run fused, one 16-byte access each.
 #pragma once
@@ -64,12 +64,8 @@ struct Prime {
   static_assert(field::find_ntt_prime(P) != nullptr, "a prime of the table");
   static_assert(pow_mod(root, std::uint64_t{1} << (LogMax - 1), P) == P - 1, "root of order exactly 2^LogMax");
 
-  MPGPU_HD static field::PrimeField32 field() {
-    std::uint32_t inv = P;
-    for (int i = 0; i < 4; ++i) inv *= 2u - P * inv;
-    const auto r1 = static_cast<std::uint32_t>((std::uint64_t{1} << 32) % P);
-    return field::PrimeField32{P, inv, r1, mont_form(r1, P)};
-  }
+  /// (make's `%` and Newton steps fold away: P is a constant.)
+  MPGPU_HD static field::PrimeField32 field() { return field::PrimeField32::make(P); }
   /// w_L R and L^-1 for transforms of 2^log_len points.
   static constexpr std::uint32_t root_mont(int log_len) {
     return mont_form(pow_mod(root, std::uint64_t{1} << (LogMax - log_len), P), P);
@@ -402,8 +398,8 @@ MPGPU_HD Coefficient garner(word_t r1, word_t r2, word_t r3) {
 
 /// Adds coefficients k0 .. k0 + n - 1 (their residues in R1, R2, R3) at
 /// word offsets 0 .. n - 1: out gets the n words, `carry` the three words
-/// that belong at offsets n .. n + 2 (below 2^78: a coefficient is below
-/// 2^77 and the carries in flight stay below 2^46).
+/// that belong at offsets n .. n + 2 (a coefficient is below 2^89, so the
+/// pending sum past word n stays below 2^58).
 template <int N>
 MPGPU_HD void assemble(const word_t (&R1)[N], const word_t (&R2)[N], const word_t (&R3)[N], word_t (&out)[N],
                        word_t (&carry)[3]) {
@@ -427,7 +423,8 @@ MPGPU_HD void assemble(const word_t (&R1)[N], const word_t (&R2)[N], const word_
 
 /// lo = a * b mod 2^(32W); with Wide, *high = the upper W words. b is
 /// ignored for squares (Square: one forward transform a prime). `work` holds
-/// ntt_work_words(W) words (env.work in the library; tests pass their own).
+/// ntt_work_words(W) words, 16-byte aligned (env.work in the library; tests
+/// pass their own).
 /// lo and high may alias a or b: they are written after the last read.
 template <class E, bool Wide, bool Square>
 MPGPU_HD void ntt_mul_runs(const E& env, typename E::Num& lo, typename E::Num* high, const typename E::Num& a,
