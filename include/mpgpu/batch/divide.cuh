@@ -6,10 +6,10 @@
 // synchronizes together (uniform_max), and per-instance choices are made by
 // computing both sides and selecting, never by skipping a call.
 //
-// divide is bit-serial restoring division: one trial subtraction per
-// quotient bit, at most 32W steps of O(W/G) work and a few synchronizations
-// each, so O(32 W^2 / G) per thread. A word-level (Knuth D) version would
-// need W steps; it is future work.
+// divide is word-level long division (Knuth's algorithm D): one quotient
+// word per step, at most W + 1 steps of O(W/G) work and about six group
+// operations each (it replaced restoring division, one step per quotient
+// bit).
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -137,41 +137,129 @@ MPGPU_HD word_t rem_ui32(const E& env, const typename E::Num& a, word_t d) {
   return d ? r : 0u;
 }
 
+namespace divide_detail {
+/// Word k of a in every thread of the group; 0 for k outside [0, W). The
+/// owner picks the word out with an unrolled compare (a stays in registers),
+/// then one broadcast: a group operation for every k.
+template <class E>
+MPGPU_HD word_t word_at(const E& env, const typename E::Num& a, int k) {
+  const bool inside = k >= 0 && k < E::words;
+  const int owner = inside ? k / E::per_thread : 0, local = inside ? k - owner * E::per_thread : -1;
+  word_t v = 0;
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i)
+    if (i == local) v = a.w[i];
+  v = env.group.broadcast(v, owner);
+  return inside ? v : 0u;
+}
+
+/// Knuth's quotient word estimate (TAOCP 4.3.1, D3): from the window's top
+/// words u2:u1:u0 and the divisor's top words v1 (top bit set), v2, a q with
+/// q - 2 <= true quotient word <= q, at most one too large after the test.
+MPGPU_HD word_t estimate_quotient_word(word_t u2, word_t u1, word_t u0, word_t v1, word_t v2) {
+  const std::uint64_t num = (static_cast<std::uint64_t>(u2) << word_bits) | u1;
+  std::uint64_t q = num / v1, r = num % v1;
+  if (q > 0xffffffffull) {  // u2 == v1: the estimate is capped at B - 1
+    q = 0xffffffffull;
+    r = num - q * v1;
+  }
+  while (r <= 0xffffffffull && q * v2 > ((r << word_bits) | u0)) {
+    --q;
+    r += v1;
+  }
+  return static_cast<word_t>(q);
+}
+}  // namespace divide_detail
+
 /// q = floor(a / b), r = a mod b. Returns status_ok, or status_zero_divisor
 /// for b == 0, which gives q = all ones and r = a (as RISC-V's divu/remu).
 /// q and r must be distinct; either may be a or b.
 ///
-/// Restoring division, one quotient bit per step: with s = bits(a) - bits(b),
-/// d = b << s, and for j = s .. 0 the trial r - d is kept when it does not
-/// borrow (quotient bit j), then d >>= 1. The loop runs the warp's largest
-/// s + 1 steps; steps above an instance's own s leave it unchanged.
+/// Word-level long division (Knuth's algorithm D, TAOCP 4.3.1): b is
+/// shifted left until its top word's top bit is set (d = b << s, n words),
+/// a by the same s into W + 1 words u (the word above the class width is a
+/// scalar every thread holds). For each quotient word j, top down, the
+/// estimate q from u's three top window words and d's two top words is the
+/// true word or one more (D3's test); u -= q d B^j by two group subtractions
+/// (the low and the high halves of the 32x32 products, so no carry runs
+/// along a thread's words), and if that went negative d B^j is added back
+/// and q decreases. r = u >> s. The divisor is staged once in env.work (W
+/// words), and each step broadcasts three words of u: about six group
+/// operations a quotient word, against a few per quotient bit for restoring
+/// division. The loop runs the warp's largest quotient length; steps above an
+/// instance's own leave it unchanged.
 template <class E>
 MPGPU_HD word_t divide(const E& env, typename E::Num& q, typename E::Num& r, const typename E::Num& a,
                        const typename E::Num& b) {
   using Num = typename E::Num;
+  constexpr int W = E::words, L = E::per_thread;
   const bool zero = is_zero(env, b);
   const int la = bit_length(env, a), lb = bit_length(env, b);
-  const int s = (zero || la < lb) ? 0 : la - lb;  // < 32W, so shifts never take their early return
-  const int steps = uniform_max(env, s + 1);
-  Num d, rem = a, quo;
+  const int n = zero ? 1 : (lb + word_bits - 1) / word_bits;  // words of b
+  const int s = zero ? 0 : (word_bits - lb % word_bits) % word_bits;
+  Num d, u;
   shift_left(env, d, b, s);
+  shift_left(env, u, a, s);
+  const word_t a_top = env.group.broadcast(a.w[L - 1], E::threads - 1);
+  word_t u_top = s ? a_top >> (word_bits - s) : 0u;  // word W of a << s
+  const int na = (la + s + word_bits - 1) / word_bits;  // words of a << s
+  const int m = (zero || na < n) ? -1 : na - n;          // top quotient word; -1: none
+  const int steps = uniform_max(env, m + 1);
+  // d for the shifted reads; the words past W read as 0.
+  env.group.sync();  // earlier readers of work are done
+#pragma unroll
+  for (int i = 0; i < L; ++i) env.work[env.first_word() + i] = d.w[i];
+  env.group.sync();
+  auto d_word = [&](int k) { return (k >= 0 && k < W) ? env.work[k] : 0u; };
+  const word_t v1 = zero ? 1u : d_word(n - 1), v2 = d_word(n - 2);
+  Num quo;
   set_zero(env, quo);
   for (int j = steps - 1; j >= 0; --j) {
-    const bool active = j <= s;
-    Num t, h;
-    const word_t borrow = sub(env, t, rem, d);
-    const bool take = active && borrow == 0;
-    select(env, rem, take, t, rem);
-    or_bit(env, quo, j, take);
-    shift_right(env, h, d, 1);
-    select(env, d, active, h, d);
+    const bool active = j <= m;
+    // u's window top words: u[j + n], u[j + n - 1], u[j + n - 2] (u[W] is
+    // u_top, u[W + 1] is 0).
+    const word_t w2 = divide_detail::word_at(env, u, j + n), w1 = divide_detail::word_at(env, u, j + n - 1),
+                 w0 = divide_detail::word_at(env, u, j + n - 2);
+    const word_t u2 = j + n == W ? u_top : w2, u1 = j + n - 1 == W ? u_top : w1;
+    word_t qw = divide_detail::estimate_quotient_word(u2, u1, w0, v1, v2);
+    // u - qw d B^j: lo[k] = low(qw d[k - j]), hi[k] = high(qw d[k - j - 1]).
+    Num lo, hi, t, back;
+#pragma unroll
+    for (int i = 0; i < L; ++i) {
+      const int k = env.first_word() + i;
+      lo.w[i] = qw * d_word(k - j);
+      hi.w[i] = static_cast<word_t>((static_cast<std::uint64_t>(qw) * d_word(k - j - 1)) >> word_bits);
+    }
+    const word_t b1 = sub(env, t, u, lo);
+    const word_t b2 = sub(env, t, t, hi);
+    // Words W and W + 1 of the difference, modulo 2^64; the true value of
+    // (u - qw d B^j) >> 32W lies in [-B, B), so the wrapped one tells the sign.
+    const std::uint64_t p_w = static_cast<std::uint64_t>(qw * d_word(W - j)) +
+                              ((static_cast<std::uint64_t>(qw) * d_word(W - j - 1)) >> word_bits);
+    const std::uint64_t p_w1 = static_cast<std::uint64_t>(qw * d_word(W + 1 - j)) +
+                               ((static_cast<std::uint64_t>(qw) * d_word(W - j)) >> word_bits);
+    const std::uint64_t top = static_cast<std::uint64_t>(u_top) - p_w - b1 - b2 - (p_w1 << word_bits);
+    const bool negative = static_cast<std::int64_t>(top) < 0;
+    // The add-back (D6), computed by every instance, kept by the negative ones.
+#pragma unroll
+    for (int i = 0; i < L; ++i) lo.w[i] = d_word(env.first_word() + i - j);
+    const word_t c = add(env, back, t, lo);
+    const std::uint64_t top_back = top + d_word(W - j) + c;  // word W + 1 becomes 0
+    select(env, t, negative, back, t);
+    select(env, u, active, t, u);
+    u_top = active ? static_cast<word_t>(negative ? top_back : top) : u_top;
+    qw -= negative ? 1u : 0u;
+    // Quotient word j (j < W whenever it can be nonzero).
+#pragma unroll
+    for (int i = 0; i < L; ++i)
+      if (active && env.first_word() + i == j) quo.w[i] = qw;
   }
+  shift_right(env, r, u, s);
   if (zero) {  // local: no group operation
 #pragma unroll
-    for (int i = 0; i < E::per_thread; ++i) quo.w[i] = ~word_t{0};
+    for (int i = 0; i < L; ++i) quo.w[i] = ~word_t{0};
   }
-  q = quo;
-  r = rem;
+  q = quo;  // (b == 0: s = 0 and no step ran, so r = u = a)
   return zero ? status_zero_divisor : status_ok;
 }
 
