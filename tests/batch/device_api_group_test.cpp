@@ -5,8 +5,8 @@
 // operations skipped by one instance's data (the lanes diverge) and the
 // mixing of several instances in a warp (uniform trip counts, padding
 // instances with zero operands). Checked against GMP: invert (even, odd,
-// zero and unit moduli in one warp), divide, gcd, powm_sliding and the NTT
-// product.
+// zero and unit moduli in one warp), divide, gcd, powm_sliding, the staged
+// products and squares, and the NTT product.
 #include "group_emulation.hpp"  // first: it specializes Group<G> before any use
 
 #include <gmp.h>
@@ -270,6 +270,91 @@ void check_ntt_products(unsigned long salt) {
   }
 }
 
+/// The staged products and squares (mul.cuh: product runs, and square runs
+/// of the pairs i < j doubled plus the diagonal) of classes between the
+/// register and the NTT products, with 32 / G instances in a warp: mul,
+/// mul_wide, mul_high, sqr and sqr_wide against GMP. Operands cycle over
+/// all ones, the single high bit, zero, one, alternating bits, the low
+/// half all ones, a high word next to a low one, and random values.
+template <int W, int G>
+void check_staged_products(int warps, unsigned long salt) {
+  using E = mb::Env<W, G>;
+  static_assert(!E::register_products && !E::ntt_products, "a class of the staged products");
+  constexpr int bits = 32 * W, per_warp = 32 / G, L = E::per_thread;
+  Operands gen(salt);
+  const auto value = [&](int k) {
+    switch (k % 8) {
+      case 0: return Mpz::all_ones(bits);
+      case 1: return Mpz::pow2(bits - 1);
+      case 2: return Mpz();
+      case 3: return Mpz::from_ui(1);
+      case 4: return mod2exp(mpgpu_test::repeated_limb(0xAAAAAAAAAAAAAAAAull, W / 2), bits);
+      case 5: return Mpz::all_ones(bits / 2);
+      case 6: {
+        Mpz x = Mpz::pow2(bits - 1 - gen.below(32));
+        mpz_add_ui(x, x, gen.limb() & 0xffffffffu);
+        return x;
+      }
+      default: return gen.random_bits(1 + gen.below(bits));
+    }
+  };
+  for (int wi = 0; wi < warps; ++wi) {
+    std::vector<Mpz> x(per_warp), y(per_warp);
+    for (int i = 0; i < per_warp; ++i) {
+      const int k = wi * per_warp + i;
+      x[i] = value(k);
+      y[i] = value(k / 8 + 3 * k);
+    }
+    std::vector<std::vector<word_t>> X(per_warp), Y(per_warp);
+    std::vector<std::vector<std::vector<word_t>>> out(5, std::vector<std::vector<word_t>>(per_warp, std::vector<word_t>(W)));
+    std::vector<std::vector<word_t>> out_hi(2 * per_warp, std::vector<word_t>(W));
+    std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(E::scratch_words, 0xdeadbeefu));
+    for (int i = 0; i < per_warp; ++i) X[i] = words_of<W>(x[i]), Y[i] = words_of<W>(y[i]);
+    const bool ok = group_emulation::run_warp([&](int lane) {
+      const int inst = lane / G, rank = lane % G;
+      E env(rank, scratch[inst].data());
+      typename E::Num a, b, r[5], h[2];
+      for (int k = 0; k < L; ++k) a.w[k] = X[inst][rank * L + k], b.w[k] = Y[inst][rank * L + k];
+      mb::mul(env, r[0], a, b);
+      mb::mul_wide(env, r[1], h[0], a, b);
+      mb::mul_high(env, r[2], a, b);
+      mb::sqr(env, r[3], a);
+      mb::sqr_wide(env, r[4], h[1], a);
+      for (int k = 0; k < L; ++k) {
+        for (int o = 0; o < 5; ++o) out[o][inst][rank * L + k] = r[o].w[k];
+        for (int o = 0; o < 2; ++o) out_hi[2 * inst + o][rank * L + k] = h[o].w[k];
+      }
+    });
+    ASSERT_TRUE(ok) << "Env<" << W << ", " << G << ">: the lanes diverged in the staged products";
+    for (int i = 0; i < per_warp; ++i) {
+      Mpz wide, square, wide_high, square_high;
+      mpz_mul(wide, x[i], y[i]);
+      mpz_mul(square, x[i], x[i]);
+      mpz_fdiv_q_2exp(wide_high, wide, bits);
+      mpz_fdiv_q_2exp(square_high, square, bits);
+      const std::string where = "Env<" + std::to_string(W) + ", " + std::to_string(G) + ">, instance " +
+                                std::to_string(i) + ": x = " + x[i].describe() + ", y = " + y[i].describe();
+      ASSERT_TRUE(mpz_of<W>(out[0][i]) == mod2exp(wide, bits)) << "mul, " << where;
+      ASSERT_TRUE(mpz_of<W>(out[1][i]) == mod2exp(wide, bits)) << "mul_wide low, " << where;
+      ASSERT_TRUE(mpz_of<W>(out_hi[2 * i]) == wide_high) << "mul_wide high, " << where;
+      ASSERT_TRUE(mpz_of<W>(out[2][i]) == wide_high) << "mul_high, " << where;
+      ASSERT_TRUE(mpz_of<W>(out[3][i]) == mod2exp(square, bits)) << "sqr, " << where;
+      ASSERT_TRUE(mpz_of<W>(out[4][i]) == mod2exp(square, bits)) << "sqr_wide low, " << where;
+      ASSERT_TRUE(mpz_of<W>(out_hi[2 * i + 1]) == square_high) << "sqr_wide high, " << where;
+    }
+  }
+}
+
+// Run lengths Q = L/2 of 4 (the tuning table's 2048 bits), 2, 8, 6 (an odd
+// Q/2), 3 (odd: squares fall back to product runs), and 16 at G = 2.
+TEST(DeviceApiGroups, StagedProducts2048BitsG8) { check_staged_products<64, 8>(4, 614); }
+TEST(DeviceApiGroups, StagedProducts2048BitsG16) { check_staged_products<64, 16>(8, 615); }
+TEST(DeviceApiGroups, StagedProducts2048BitsG4) { check_staged_products<64, 4>(3, 616); }
+TEST(DeviceApiGroups, StagedProducts3072BitsG8) { check_staged_products<96, 8>(4, 617); }
+TEST(DeviceApiGroups, StagedProducts3072BitsG16) { check_staged_products<96, 16>(8, 618); }
+TEST(DeviceApiGroups, StagedProducts2048BitsG2) { check_staged_products<64, 2>(2, 619); }
+TEST(DeviceApiGroups, StagedProducts16384BitsG32) { check_staged_products<512, 32>(8, 620); }
+
 TEST(DeviceApiGroups, NttProduct256BitsG2) { check_ntt_products<8, 2>(611); }
 TEST(DeviceApiGroups, NttProduct2048BitsG8) { check_ntt_products<64, 8>(612); }
 TEST(DeviceApiGroups, NttProductFirstClassG32) { check_ntt_products<mb::kNttProductMinWords, 32>(613); }
@@ -277,5 +362,6 @@ TEST(DeviceApiGroups, NttProductFirstClassG32) { check_ntt_products<mb::kNttProd
 TEST(DeviceApiGroups, PowmSliding256BitsG2) { check_powm_sliding<8, 2>(2, 608); }
 TEST(DeviceApiGroups, PowmSliding1024BitsG4) { check_powm_sliding<32, 4>(1, 609); }
 TEST(DeviceApiGroups, PowmSliding2048BitsG16) { check_powm_sliding<64, 16>(3, 610); }
+TEST(DeviceApiGroups, PowmSliding2048BitsG8) { check_powm_sliding<64, 8>(2, 621); }
 
 }  // namespace

@@ -5,7 +5,9 @@
 // runs of Q = L/2 consecutive product columns by product scanning in
 // registers, runs are paired from both ends of the product so every thread
 // does the same number of terms, and the runs' (Q + 2)-word results are
-// summed by two group additions.
+// summed by two group additions. Squares scan each column's products
+// a[i] a[j] with i < j once, double them and add the diagonal a[c/2]^2:
+// about half the terms of a product.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -15,6 +17,23 @@
 namespace mpgpu::batch {
 
 namespace mul_detail {
+
+/// Folds Q three-word column accumulators (column q weighs 2^(32q)) into
+/// one (Q + 2)-word number.
+template <int Q>
+MPGPU_HD void fold_columns(const word_t lo[Q], const word_t hi[Q], const word_t cc[Q], word_t out[Q + 2]) {
+  word_t x0 = lo[0], x1 = hi[0], x2 = cc[0];
+  out[0] = x0;
+#pragma unroll
+  for (int q = 1; q < Q; ++q) {
+    word_t k = add_word(x1, lo[q], 0, x0);
+    k = add_word(x2, hi[q], k, x1);
+    x2 = cc[q] + k;
+    out[q] = x0;
+  }
+  out[Q] = x1;
+  out[Q + 1] = x2;
+}
 
 /// Columns [c0, c0 + Q) of A * B (W words each, zero-padded by 2Q words on
 /// both sides in shared memory) as Q + 2 words: out = sum_q column_q 2^(32q).
@@ -45,36 +64,85 @@ MPGPU_HD void product_run(const word_t* A, const word_t* B, int c0, word_t out[Q
       win[0] = B[c0 - i - 1];
     }
   }
-  // Fold the Q three-word columns into one (Q + 2)-word number.
-  word_t x0 = lo[0], x1 = hi[0], x2 = cc[0];
-  out[0] = x0;
-#pragma unroll
-  for (int q = 1; q < Q; ++q) {
-    word_t k = add_word(x1, lo[q], 0, x0);
-    k = add_word(x2, hi[q], k, x1);
-    x2 = cc[q] + k;
-    out[q] = x0;
-  }
-  out[Q] = x1;
-  out[Q + 1] = x2;
+  fold_columns<Q>(lo, hi, cc, out);
 }
 
-/// Stages a and b (zero-padded) in env.work.
-template <class E>
+/// One step of a squaring run at row i: adds A[i] * win[q] to the columns q
+/// with q > skip (the terms of the run's first columns whose j <= i), then
+/// slides the window to row i + 1.
+template <int Q, int W>
+MPGPU_HD void square_step(const word_t* A, int c0, int i, int skip, word_t win[Q], word_t lo[Q], word_t hi[Q],
+                          word_t cc[Q]) {
+  const word_t ai = A[i];
+#pragma unroll
+  for (int q = 0; q < Q; ++q)
+    if (q > skip) mac_word(ai, win[q], lo[q], hi[q], cc[q]);
+#pragma unroll
+  for (int q = Q - 1; q > 0; --q) win[q] = win[q - 1];
+  win[0] = A[c0 - i - 1];
+}
+
+/// Columns [c0, c0 + Q) of A^2 (W words, zero-padded by 2Q words on both
+/// sides; c0 a multiple of Q, Q even) as Q + 2 words, the same layout as
+/// product_run: column c = c0 + q sums A[i] A[c - i] over i < c - i, doubles
+/// that and adds A[c/2]^2 when c is even. Rows i < c0/2 pair with every
+/// column of the run; the Q/2 rows from c0/2 on with the columns q > 2(i -
+/// c0/2) only, a mask known at compile time. The doubled sum stays below
+/// W 2^64, so the three-word accumulator holds it.
+template <int Q, int W>
+MPGPU_HD void square_run(const word_t* A, int c0, word_t out[Q + 2]) {
+  static_assert(Q % 2 == 0, "a squaring run needs an even number of columns");
+  word_t lo[Q], hi[Q], cc[Q], win[Q];
+#pragma unroll
+  for (int q = 0; q < Q; ++q) lo[q] = hi[q] = cc[q] = 0;
+  // Upper columns (c0 >= W) start at row c0 - W, whose partners j = W + q
+  // are the zero padding: then the number of full rows, c0/2 - i_lo, is a
+  // multiple of Q/2 for every run (W is a multiple of 2Q).
+  const int i_lo = c0 >= W ? c0 - W : 0;
+  const int i_mid = c0 / 2;
+#pragma unroll
+  for (int q = 0; q < Q; ++q) win[q] = A[c0 - i_lo + q];
+  int i = i_lo;
+  for (; i + Q <= i_mid; i += Q) {
+#pragma unroll
+    for (int s = 0; s < Q; ++s) square_step<Q, W>(A, c0, i + s, -1, win, lo, hi, cc);
+  }
+  if (i < i_mid) {  // i_mid - i == Q/2
+#pragma unroll
+    for (int s = 0; s < Q / 2; ++s) square_step<Q, W>(A, c0, i + s, -1, win, lo, hi, cc);
+  }
+#pragma unroll
+  for (int s = 0; s < Q / 2; ++s) square_step<Q, W>(A, c0, i_mid + s, 2 * s, win, lo, hi, cc);
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    cc[q] = (cc[q] << 1) | (hi[q] >> 31);
+    hi[q] = (hi[q] << 1) | (lo[q] >> 31);
+    lo[q] <<= 1;
+    if (q % 2 == 0) {
+      const word_t d = A[i_mid + q / 2];
+      mac_word(d, d, lo[q], hi[q], cc[q]);
+    }
+  }
+  fold_columns<Q>(lo, hi, cc, out);
+}
+
+/// Stages a and, unless Square, b (zero-padded) in env.work; for a square
+/// B is A.
+template <class E, bool Square>
 MPGPU_HD void stage_operands(const E& env, const typename E::Num& a, const typename E::Num& b,
                              word_t*& A, word_t*& B) {
   constexpr int pad = 2 * E::run;
   A = env.work + pad;
-  B = env.work + E::operand_span + pad;
+  B = Square ? A : env.work + E::operand_span + pad;
   env.group.sync();  // earlier readers of work are done
 #pragma unroll
   for (int i = 0; i < E::per_thread; ++i) {
     A[env.first_word() + i] = a.w[i];
-    B[env.first_word() + i] = b.w[i];
+    if constexpr (!Square) B[env.first_word() + i] = b.w[i];
   }
   for (int j = env.rank(); j < pad; j += E::threads) {
     A[-pad + j] = 0, A[E::words + j] = 0;
-    B[-pad + j] = 0, B[E::words + j] = 0;
+    if constexpr (!Square) B[-pad + j] = 0, B[E::words + j] = 0;
   }
   env.group.sync();
 }
@@ -110,22 +178,29 @@ MPGPU_HD void take_halves(const word_t* product, typename E::Num& lo, typename E
 
 }  // namespace mul_detail
 
-/// lo = a * b mod 2^(32W); with `high`, also the upper W words. One code
-/// path for both keeps the load balance: the low half is 2G runs, the whole
-/// product 4G (runs r and R-1-r to each thread).
-template <class E, bool Wide>
-MPGPU_HD void staged_mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
-                              const typename E::Num& a, const typename E::Num& b) {
+/// lo = a * b mod 2^(32W) (a^2 with Square: b is not read); with `high`,
+/// also the upper W words. One code path for both keeps the load balance:
+/// the low half is 2G runs, the whole product 4G (runs r and R-1-r to each
+/// thread; a column's term count grows and falls linearly, for squares
+/// too). Squares by square_run need an even run length (4+ words a
+/// thread); otherwise they take the product's runs.
+template <class E, bool Wide, bool Square>
+MPGPU_HD void staged_runs(const E& env, typename E::Num& lo, typename E::Num* high, const typename E::Num& a,
+                          const typename E::Num& b) {
   constexpr int Q = E::run, G = E::threads, W = E::words;
   constexpr int runs = Wide ? 4 * G : 2 * G;
   constexpr int mine = Wide ? 4 : 2;
+  constexpr bool square_runs = Square && Q % 2 == 0;
   word_t *A, *B;
-  mul_detail::stage_operands(env, a, b, A, B);
+  mul_detail::stage_operands<E, Square>(env, a, b, A, B);
   const int t = env.rank();
   const int my_runs[4] = {t, 2 * G - 1 - t, 2 * G + t, 4 * G - 1 - t};
   word_t out[mine][Q + 2];
 #pragma unroll
-  for (int k = 0; k < mine; ++k) mul_detail::product_run<Q, W>(A, B, my_runs[k] * Q, out[k]);
+  for (int k = 0; k < mine; ++k) {
+    if constexpr (square_runs) mul_detail::square_run<(square_runs ? Q : 2), W>(A, my_runs[k] * Q, out[k]);
+    else mul_detail::product_run<Q, W>(A, B, my_runs[k] * Q, out[k]);
+  }
   env.group.sync();  // A and B are read; their space becomes P0 and P1
   word_t* P0 = env.work;
   word_t* P1 = env.work + E::partial_span;
@@ -163,7 +238,7 @@ MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
   } else if constexpr (E::ntt_products) {
     ntt_mul_runs<E, Wide, false>(env, lo, high, a, b, env.work);
   } else {
-    staged_mul_runs<E, Wide>(env, lo, high, a, b);
+    staged_runs<E, Wide, false>(env, lo, high, a, b);
   }
 }
 
@@ -199,7 +274,7 @@ MPGPU_HD void square_runs(const E& env, typename E::Num& lo, typename E::Num* hi
   } else if constexpr (E::ntt_products) {
     ntt_mul_runs<E, Wide, true>(env, lo, high, a, a, env.work);
   } else {
-    staged_mul_runs<E, Wide>(env, lo, high, a, a);
+    staged_runs<E, Wide, true>(env, lo, high, a, a);
   }
 }
 
