@@ -8,14 +8,17 @@
 // from a sweep of `batch_seed000 --tune` (1-Mul, Poly, 1-Add, 6-Add and
 // powm for each G; the product table takes the best 1-Mul, the other the
 // best powm). The one below comes from the H100 sweep recorded in
-// bench/results/2026-11-23-nvidia-h100-80gb-hbm3-e188da8-batch-tune.md. A
+// bench/results/2026-11-23-nvidia-h100-80gb-hbm3-ff1a125-squares.md. A
 // thread per instance multiplies and squares in registers up to 1024 bits
 // (register_mul.cuh) and wins the products at 512 and 1024 bits (1024-bit
 // 1-Mul 6.35 G/s against 4.19 with 8 threads) and powm at 512 bits (2.3x
 // G = 4); at 1024 bits powm prefers 4 threads (1.57x a thread per
 // instance), at 4096 and 8192 bits 32 (1.25x and 1.44x G = 16). Outside
 // the sweep: a thread per instance up to 256 bits, 8 threads of 12 words at
-// 3072 bits, 16 words per thread above 8192 bits. A CPU test checks that
+// 3072 bits, 16 words per thread above 8192 bits. The sweep's wide classes
+// (products only) put 2^14 and 2^15 bits at 4 words a thread (staged runs,
+// +8% and +1% over 16) and the NTT classes, 2^16 .. 2^18 bits, at 8 (+4 to
+// +7%: twice the warps for the same shared memory). A CPU test checks that
 // the block matches the recorded sweep; rerun the program on a new GPU.
 #pragma once
 
@@ -32,6 +35,11 @@ constexpr int tuned_product_group_size(int W) {
   if (W == 64) return 8;
   if (W == 128) return 16;
   if (W == 256) return 16;
+  if (W == 512) return 128;
+  if (W == 1024) return 256;
+  if (W == 2048) return 256;
+  if (W == 4096) return 512;
+  if (W == 8192) return 1024;
   return W / 16;
 }
 constexpr int tuned_group_size(int W) {
