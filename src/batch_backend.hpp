@@ -44,7 +44,8 @@ enum class Op {
   powm_sliding,  // the same by sliding windows
   div_ui,     // r = floor(a / scalar), scalar != 0
   rem_ui,     // r = a mod scalar, scalar != 0
-  div_qr,     // r = floor(a / b) unless null, r2 = a mod b unless null; b != 0
+  div_qr,     // r = floor(a / b) unless null, r2 = a mod b unless null; b != 0; b and r2 may
+              // be narrower than a (div_qr_wide: b_stride, r2_stride)
   gcd,        // r = gcd(a, b)
   invert,     // r = a^-1 mod m; answers[i] = 0, or nonzero where there is none (r = 0 there)
   cmp_signed, // answers[i] = sign(a - b) as int32, a and b two's complement of `bits` bits
@@ -60,7 +61,7 @@ struct Args {
   std::size_t r_bits = 0;    // width of r (2 * bits for mul_wide, else bits)
   std::size_t r_stride = 0;  // limbs between instances of r
   limb_t* r = nullptr;
-  limb_t* r2 = nullptr;      // div_qr's remainder (r_stride limbs between instances)
+  limb_t* r2 = nullptr;      // div_qr's remainder (r2_step() limbs between instances)
   const limb_t* a = nullptr;
   const limb_t* b = nullptr;
   const limb_t* m = nullptr;
@@ -70,6 +71,11 @@ struct Args {
   std::size_t flag_stride = 0;
   std::uint32_t* answers = nullptr;  // backend memory, count entries
   std::uint64_t scalar = 0;
+  std::size_t b_stride = 0;   // limbs between instances of b when it is narrower than a (0: stride)
+  std::size_t r2_stride = 0;  // limbs between instances of r2 (0: r_stride)
+
+  std::size_t b_step() const { return b_stride ? b_stride : stride; }
+  std::size_t r2_step() const { return r2_stride ? r2_stride : r_stride; }
 };
 
 /// The CPU backend (GMP mpn), threaded over instances.

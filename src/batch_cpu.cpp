@@ -64,7 +64,7 @@ class Worker {
 
   void run(std::size_t i) {
     const limb_t* a = a_.a + i * a_.stride;
-    const limb_t* b = a_.b ? a_.b + i * a_.stride : nullptr;
+    const limb_t* b = a_.b ? a_.b + i * a_.b_step() : nullptr;
     switch (a_.op) {
       case Op::compare: {
         const int c = mpn_cmp(a, b, sz(n_));
@@ -118,9 +118,10 @@ class Worker {
     std::copy_n(mpz_limbs_read(z), mpz_size(z), t_.data());
   }
 
-  /// t_ = floor(a / b), u_ = a mod b, n limbs each, for b != 0.
+  /// t_ = floor(a / b), u_ = a mod b, n limbs each, for b != 0 (b may be
+  /// stored narrower than a: its b_step() limbs).
   void divide(const limb_t* a, const limb_t* b) {
-    const std::size_t an = normalized_limbs(a, n_), bn = normalized_limbs(b, n_);
+    const std::size_t an = normalized_limbs(a, n_), bn = normalized_limbs(b, std::min(n_, a_.b_step()));
     std::fill_n(t_.data(), n_, limb_t{0});
     std::fill_n(u_.data(), n_, limb_t{0});
     if (an < bn) {
@@ -316,10 +317,11 @@ class Worker {
         return n;
       case Op::div_qr:
         divide(a, b);
-        if (a_.r2) {
-          limb_t* r2 = a_.r2 + i * a_.r_stride;
-          std::copy_n(u_.data(), n, r2);
-          std::fill(r2 + n, r2 + a_.r_stride, limb_t{0});
+        if (a_.r2) {  // r2 may be narrower than a: the remainder, below b, fits
+          const std::size_t step = a_.r2_step(), kept = std::min(n, step);
+          limb_t* r2 = a_.r2 + i * step;
+          std::copy_n(u_.data(), kept, r2);
+          std::fill(r2 + kept, r2 + step, limb_t{0});
         }
         return n;
       case Op::gcd: {

@@ -219,8 +219,35 @@ void divide(const char* fn, Batch* q, Batch* r, const Batch& a, const Batch& b, 
   if (dr) dr->commit();
 }
 
-/// r = op(a, scalar) for a 32-bit divisor.
-void divide_ui(const char* fn, Op op, Batch& r, const Batch& a, std::uint32_t d, Stream s) {
+/// The wide forms: a is twice as wide as b (a double-width value such as
+/// mul_wide's product); q gets a's width (the whole quotient, no overflow
+/// condition) and r b's. The backends divide in a's class with b read
+/// zero-extended and the remainder stored in b's width.
+void divide_wide(const char* fn, Batch* q, Batch* r, const Batch& a, const Batch& b, Stream s) {
+  require_width(fn, {"b", b});
+  require_like(fn, {"b", b}, {"a", a}, false);
+  if (a.bits() != 2 * b.bits())
+    invalid(fn, "a is " + std::to_string(a.bits()) + " bits wide and b " + std::to_string(b.bits()) +
+                    "; a must be twice as wide as b");
+  if (q && r && (q == r || (q->data() && q->data() == r->data())))
+    invalid(fn, "q and r must be distinct batches, not sharing their storage");
+  require_nonzero(fn, {"b", b}, s);
+  std::optional<Destination> dq, dr;
+  if (q) dq.emplace(*q, a.count(), a.bits(), a.context(), s);
+  if (r) dr.emplace(*r, a.count(), b.bits(), a.context(), s);
+  Args args = make_args(Op::div_qr, a, q ? dq->get() : dr->get());
+  args.b = b.data();
+  args.b_stride = b.stride_limbs();
+  args.r = q ? dq->get().data() : nullptr;
+  args.r2 = r ? dr->get().data() : nullptr;
+  args.r2_stride = r ? dr->get().stride_limbs() : 0;
+  run(a.context(), s, args);
+  if (dq) dq->commit();
+  if (dr) dr->commit();
+}
+
+/// r = op(a, scalar) for a 64-bit divisor.
+void divide_ui(const char* fn, Op op, Batch& r, const Batch& a, std::uint64_t d, Stream s) {
   require_width(fn, {"a", a});
   if (d == 0) invalid(fn, "division by zero");
   unary(fn, op, r, a, d, s);
@@ -236,9 +263,9 @@ void add(Batch& r, const Batch& a, const Batch& b, Batch* carry, Stream s) {
 void sub(Batch& r, const Batch& a, const Batch& b, Batch* borrow, Stream s) {
   add_sub("sub", Op::sub, "borrow", r, a, b, borrow, s);
 }
-void add_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s) { unary("add_ui", Op::add_ui, r, a, v, s); }
-void sub_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s) { unary("sub_ui", Op::sub_ui, r, a, v, s); }
-void mul_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s) { unary("mul_ui", Op::mul_ui, r, a, v, s); }
+void add_ui(Batch& r, const Batch& a, std::uint64_t v, Stream s) { unary("add_ui", Op::add_ui, r, a, v, s); }
+void sub_ui(Batch& r, const Batch& a, std::uint64_t v, Stream s) { unary("sub_ui", Op::sub_ui, r, a, v, s); }
+void mul_ui(Batch& r, const Batch& a, std::uint64_t v, Stream s) { unary("mul_ui", Op::mul_ui, r, a, v, s); }
 
 void mul(Batch& r, const Batch& a, const Batch& b, Stream s) { binary("mul", Op::mul_low, r, a, b, s); }
 void mul_high(Batch& r, const Batch& a, const Batch& b, Stream s) { binary("mul_high", Op::mul_high, r, a, b, s); }
@@ -335,11 +362,16 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, PowmWin
 
 // ---- division -----------------------------------------------------------------------
 
-void div_ui(Batch& q, const Batch& a, std::uint32_t d, Stream s) { divide_ui("div_ui", Op::div_ui, q, a, d, s); }
-void rem_ui(Batch& r, const Batch& a, std::uint32_t d, Stream s) { divide_ui("rem_ui", Op::rem_ui, r, a, d, s); }
+void div_ui(Batch& q, const Batch& a, std::uint64_t d, Stream s) { divide_ui("div_ui", Op::div_ui, q, a, d, s); }
+void rem_ui(Batch& r, const Batch& a, std::uint64_t d, Stream s) { divide_ui("rem_ui", Op::rem_ui, r, a, d, s); }
 void div_qr(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s) { divide("div_qr", &q, &r, a, b, s); }
 void div(Batch& q, const Batch& a, const Batch& b, Stream s) { divide("div", &q, nullptr, a, b, s); }
 void rem(Batch& r, const Batch& a, const Batch& b, Stream s) { divide("rem", nullptr, &r, a, b, s); }
+void div_qr_wide(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s) {
+  divide_wide("div_qr_wide", &q, &r, a, b, s);
+}
+void div_wide(Batch& q, const Batch& a, const Batch& b, Stream s) { divide_wide("div_wide", &q, nullptr, a, b, s); }
+void rem_wide(Batch& r, const Batch& a, const Batch& b, Stream s) { divide_wide("rem_wide", nullptr, &r, a, b, s); }
 
 // ---- gcd and inverse ---------------------------------------------------------------------
 

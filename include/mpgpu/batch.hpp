@@ -113,10 +113,10 @@ std::size_t batch_stride_limbs(std::size_t bits);
 void add(Batch& r, const Batch& a, const Batch& b, Batch* carry = nullptr, Stream s = nullptr);
 /// r = a - b; borrow (optional, 1 bit) receives 1 where a < b.
 void sub(Batch& r, const Batch& a, const Batch& b, Batch* borrow = nullptr, Stream s = nullptr);
-/// r = a + v / a - v / a * v for a 32-bit scalar (mod 2^bits).
-void add_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s = nullptr);
-void sub_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s = nullptr);
-void mul_ui(Batch& r, const Batch& a, std::uint32_t v, Stream s = nullptr);
+/// r = a + v / a - v / a * v for a 64-bit scalar (mod 2^bits).
+void add_ui(Batch& r, const Batch& a, std::uint64_t v, Stream s = nullptr);
+void sub_ui(Batch& r, const Batch& a, std::uint64_t v, Stream s = nullptr);
+void mul_ui(Batch& r, const Batch& a, std::uint64_t v, Stream s = nullptr);
 
 /// Low half: r = a * b mod 2^bits.
 void mul(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
@@ -139,14 +139,20 @@ void rotate_right(Batch& r, const Batch& a, std::size_t count, Stream s = nullpt
 
 // ---- division (a zero divisor throws InvalidArgument "division by zero" before anything
 // is written; on a CUDA context that check reads one value back, so these synchronize) ----
-/// q = floor(a / d), r = a mod d for a 32-bit d != 0 (r as wide as a).
-void div_ui(Batch& q, const Batch& a, std::uint32_t d, Stream s = nullptr);
-void rem_ui(Batch& r, const Batch& a, std::uint32_t d, Stream s = nullptr);
+/// q = floor(a / d), r = a mod d for a 64-bit d != 0 (r as wide as a).
+void div_ui(Batch& q, const Batch& a, std::uint64_t d, Stream s = nullptr);
+void rem_ui(Batch& r, const Batch& a, std::uint64_t d, Stream s = nullptr);
 /// q = floor(a / b) and r = a mod b, per instance; q and r are distinct batches (not
 /// sharing storage), either may be a or b.
 void div_qr(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
 void div(Batch& q, const Batch& a, const Batch& b, Stream s = nullptr);
 void rem(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+/// The wide forms: a is twice as wide as b (a.bits() == 2 * b.bits(), a double-width value
+/// such as mul_wide's product). q = floor(a / b) has a's width (the whole quotient: no
+/// condition on a's high half), r = a mod b has b's. Otherwise as div_qr, div and rem.
+void div_qr_wide(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
+void div_wide(Batch& q, const Batch& a, const Batch& b, Stream s = nullptr);
+void rem_wide(Batch& r, const Batch& a, const Batch& b, Stream s = nullptr);
 
 // ---- gcd and inverse ---------------------------------------------------------------------
 /// r = gcd(a, b); gcd(a, 0) = a, gcd(0, 0) = 0.

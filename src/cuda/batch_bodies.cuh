@@ -22,7 +22,8 @@ struct Words {
   std::size_t stride, r_stride, e_stride, flag_stride;  // words between instances
   int bits, r_bits;
   std::uint64_t scalar;
-  word_t* r2;  // div_qr's remainder, r_stride words between instances
+  word_t* r2;                          // div_qr's remainder
+  std::size_t b_stride, r2_stride;     // words between instances of b and r2 (div_qr_wide: narrower than a)
 };
 
 inline Words to_words(const Args& x) {
@@ -40,7 +41,9 @@ inline Words to_words(const Args& x) {
                static_cast<int>(x.bits),
                static_cast<int>(x.r_bits),
                x.scalar,
-               reinterpret_cast<word_t*>(x.r2)};
+               reinterpret_cast<word_t*>(x.r2),
+               2 * x.b_step(),
+               2 * x.r2_step()};
 }
 
 template <class E>
@@ -59,6 +62,17 @@ __device__ void load_short(const E& env, typename E::Num& x, const word_t* base,
   for (int k = 0; k < E::per_thread; ++k) {
     std::size_t j = static_cast<std::size_t>(env.first_word() + k);
     x.w[k] = (live && j < stride) ? p[j] : 0u;
+  }
+}
+
+/// Stores the low `words` words of x (all of them if the class is not wider).
+template <class E>
+__device__ void store_prefix(const E& env, word_t* out, const typename E::Num& x, std::size_t words) {
+  if (words >= static_cast<std::size_t>(E::words)) return mpgpu::batch::store(env, out, x);
+#pragma unroll
+  for (int k = 0; k < E::per_thread; ++k) {
+    const std::size_t j = static_cast<std::size_t>(env.first_word() + k);
+    if (j < words) out[j] = x.w[k];
   }
 }
 
@@ -110,9 +124,9 @@ struct LinearBody {
     } else if constexpr (O == Op::sub) {
       store_flag(env, w, mb::sub(env, r, a, b), i, live);
     } else if constexpr (O == Op::add_ui) {
-      mb::add_ui32(env, r, a, static_cast<word_t>(w.scalar));
+      mb::add_ui64(env, r, a, w.scalar);
     } else if constexpr (O == Op::sub_ui) {
-      mb::sub_ui32(env, r, a, static_cast<word_t>(w.scalar));
+      mb::sub_ui64(env, r, a, w.scalar);
     } else if constexpr (O == Op::and_) {
       mb::bit_and(env, r, a, b);
     } else if constexpr (O == Op::ior) {
@@ -160,7 +174,9 @@ struct MulBody {
     load_live(env, a, w.a, w.stride, i, live);
     constexpr int class_bits = E::words * mb::word_bits;
     if constexpr (O == Op::mul_ui) {
-      mb::mul_ui32(env, r, a, static_cast<word_t>(w.scalar));
+      // The scalar is the same for every instance: a uniform choice.
+      if (w.scalar >> mb::word_bits) mb::mul_ui64(env, r, a, w.scalar);
+      else mb::mul_ui32(env, r, a, static_cast<word_t>(w.scalar));
     } else if constexpr (O == Op::sqr) {
       mb::sqr(env, r, a);
     } else {

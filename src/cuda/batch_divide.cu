@@ -1,5 +1,6 @@
-// Batch divisions: by a 32-bit scalar (div_ui, rem_ui) and by another batch
-// (div_qr and its one-result forms), and the zero-divisor check the host API
+// Batch divisions: by a 64-bit scalar (div_ui, rem_ui) and by another batch
+// (div_qr and its one-result forms; the wide forms divide a dividend twice
+// as wide as the divisor), and the zero-divisor check the host API
 // runs first. Bodies on the device API's divide.cuh.
 #include <algorithm>
 
@@ -18,20 +19,27 @@ struct DivideBody {
     namespace mb = mpgpu::batch;
     typename E::Num a, q, r;
     load_live(env, a, w.a, w.stride, i, live);
-    const word_t d = static_cast<word_t>(w.scalar);
+    // The scalar is the same for every instance, so the choice between the
+    // cheap 32-bit divisor and a whole divide is uniform.
+    const std::uint64_t d = w.scalar;
+    const bool wide = (d >> mb::word_bits) != 0;
     if constexpr (O == Op::div_ui) {
-      mb::div_ui32(env, q, a, d);
+      if (wide) mb::div_ui64(env, q, a, d);
+      else mb::div_ui32(env, q, a, static_cast<word_t>(d));
       store_masked(env, w, q, i, live);
     } else if constexpr (O == Op::rem_ui) {
-      mb::set_ui32(env, r, mb::rem_ui32(env, a, d));
+      mb::set_ui64(env, r, wide ? mb::rem_ui64(env, a, d) : mb::rem_ui32(env, a, static_cast<word_t>(d)));
       store_masked(env, w, r, i, live);
     } else {
       // Padding instances divide zero by zero: a defined result, no hang.
+      // div_qr_wide's b and r are half as wide as a and q: b is read
+      // zero-extended to a's class, and r (< b) stored in b's width.
       typename E::Num b;
-      load_live(env, b, w.b, w.stride, i, live);
+      if (w.b_stride == w.stride) load_live(env, b, w.b, w.stride, i, live);
+      else load_short(env, b, w.b, w.b_stride, i, live);
       mb::divide(env, q, r, a, b);
       if (w.r) store_masked(env, w, q, i, live);
-      if (w.r2 && live) mb::store(env, w.r2 + i * w.r_stride, r);  // r < b: within the width
+      if (w.r2 && live) store_prefix(env, w.r2 + i * w.r2_stride, r, w.r2_stride);
     }
   }
 };

@@ -1,4 +1,4 @@
-// Batch products: low, high, wide, squares and 32-bit scalars.
+// Batch products: low, high, wide, squares and 64-bit scalars.
 #include "batch_launch.cuh"
 
 namespace mpgpu::detail::batch::cuda {

@@ -52,7 +52,10 @@ TEST_P(BatchArith, ScalarForms) {
     const std::vector<Mpz> a = make_operands(gen, bits, n, 0);
     const Batch x = to_batch(a, bits, ctx());
     const Describe ops = operands_of({{"a", &a}});
-    for (std::uint32_t v : {0u, 1u, 2u, 0xffffffffu, static_cast<std::uint32_t>(gen.limb())}) {
+    // 32-bit scalars, and 64-bit ones (mul_ui then takes two 32-bit products on the GPU).
+    const std::uint64_t scalars[] = {0, 1, 2, 0xffffffffu, gen.limb() & 0xffffffffu, std::uint64_t{1} << 32,
+                                     0xffffffff00000001u, ~std::uint64_t{0}, gen.limb()};
+    for (std::uint64_t v : scalars) {
       std::vector<Mpz> plus(n), minus(n), times(n);
       for (std::size_t i = 0; i < n; ++i) {
         Mpz t;

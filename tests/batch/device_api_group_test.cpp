@@ -6,7 +6,7 @@
 // mixing of several instances in a warp (uniform trip counts, padding
 // instances with zero operands). Checked against GMP: invert (even, odd,
 // zero and unit moduli in one warp), divide, gcd, powm_sliding, the staged
-// products and squares, and the NTT product.
+// products and squares, the 64-bit scalar forms and the NTT product.
 #include "group_emulation.hpp"  // first: it specializes Group<G> before any use
 
 #include <gmp.h>
@@ -354,6 +354,60 @@ TEST(DeviceApiGroups, StagedProducts3072BitsG8) { check_staged_products<96, 8>(4
 TEST(DeviceApiGroups, StagedProducts3072BitsG16) { check_staged_products<96, 16>(8, 618); }
 TEST(DeviceApiGroups, StagedProducts2048BitsG2) { check_staged_products<64, 2>(2, 619); }
 TEST(DeviceApiGroups, StagedProducts16384BitsG32) { check_staged_products<512, 32>(8, 620); }
+
+/// The 64-bit scalar forms with 32 / G instances in a warp, each with its
+/// own scalar (mul_ui64 broadcasts the top word, div_ui64 runs divide):
+/// against GMP.
+template <int W, int G>
+void check_scalars64(int warps, unsigned long salt) {
+  using E = mb::Env<W, G>;
+  constexpr int bits = 32 * W, per_warp = 32 / G, L = E::per_thread;
+  Operands gen(salt);
+  const std::uint64_t kinds[] = {0, 1, 0xffffffffull, 1ull << 32, ~0ull, 0xffffffff00000001ull};
+  for (int wi = 0; wi < warps; ++wi) {
+    std::vector<Mpz> x(per_warp);
+    std::vector<std::uint64_t> v(per_warp), carry(per_warp), rem(per_warp);
+    std::vector<std::vector<word_t>> X(per_warp), P(per_warp, std::vector<word_t>(W)), Q(per_warp, std::vector<word_t>(W));
+    std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(E::scratch_words, 0xdeadbeefu));
+    for (int i = 0; i < per_warp; ++i) {
+      const int k = wi * per_warp + i;
+      x[i] = k % 3 == 0 ? Mpz::all_ones(bits) : gen.random_bits(1 + gen.below(bits));
+      v[i] = k % 2 ? kinds[(k / 2) % 6] : gen.limb() >> gen.below(48);
+      X[i] = words_of<W>(x[i]);
+    }
+    const bool ok = group_emulation::run_warp([&](int lane) {
+      const int inst = lane / G, rank = lane % G;
+      E env(rank, scratch[inst].data());
+      typename E::Num a, p, q;
+      for (int k = 0; k < L; ++k) a.w[k] = X[inst][rank * L + k];
+      const std::uint64_t c = mb::mul_ui64(env, p, a, v[inst]);
+      const std::uint64_t r = mb::div_ui64(env, q, a, v[inst]);
+      for (int k = 0; k < L; ++k) P[inst][rank * L + k] = p.w[k], Q[inst][rank * L + k] = q.w[k];
+      if (rank == 0) carry[inst] = c, rem[inst] = r;
+    });
+    ASSERT_TRUE(ok) << "Env<" << W << ", " << G << ">: the lanes diverged in the 64-bit scalar forms";
+    for (int i = 0; i < per_warp; ++i) {
+      const std::string where = "Env<" + std::to_string(W) + ", " + std::to_string(G) + ">, instance " +
+                                std::to_string(i) + ": x = " + x[i].describe() + ", v = " + std::to_string(v[i]);
+      Mpz product, high, q, r;
+      mpz_mul(product, x[i], Mpz::from_ui(v[i]));
+      mpz_fdiv_q_2exp(high, product, bits);
+      ASSERT_TRUE(mpz_of<W>(P[i]) == mod2exp(product, bits)) << "mul_ui64, " << where;
+      ASSERT_TRUE(Mpz::from_ui(carry[i]) == high) << "mul_ui64's carry out, " << where;
+      if (v[i] == 0) {
+        ASSERT_TRUE(mpz_of<W>(Q[i]) == Mpz::all_ones(bits)) << "div_ui64 by 0, " << where;
+        ASSERT_EQ(rem[i], 0u) << where;
+        continue;
+      }
+      mpz_fdiv_qr(q, r, x[i], Mpz::from_ui(v[i]));
+      ASSERT_TRUE(mpz_of<W>(Q[i]) == q) << "div_ui64, " << where;
+      ASSERT_TRUE(Mpz::from_ui(rem[i]) == r) << "div_ui64's remainder, " << where;
+    }
+  }
+}
+
+TEST(DeviceApiGroups, Scalars64Bits2048G8) { check_scalars64<64, 8>(3, 622); }
+TEST(DeviceApiGroups, Scalars64Bits512G4) { check_scalars64<16, 4>(3, 623); }
 
 TEST(DeviceApiGroups, NttProduct256BitsG2) { check_ntt_products<8, 2>(611); }
 TEST(DeviceApiGroups, NttProduct2048BitsG8) { check_ntt_products<64, 8>(612); }

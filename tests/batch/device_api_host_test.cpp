@@ -371,6 +371,51 @@ TYPED_TEST(DeviceApiOnHost, DivideByScalar) {
   }
 }
 
+/// The 64-bit scalar forms: add_ui64, sub_ui64, mul_ui64 (with its 64-bit
+/// carry out), div_ui64 and rem_ui64, for scalars at and around 2^32 and
+/// 2^64 and random ones.
+TYPED_TEST(DeviceApiOnHost, Scalars64) {
+  using H = Host<TypeParam::value>;
+  H h;
+  Operands gen(83);
+  const std::uint64_t top = ~std::uint64_t{0};
+  for (const Mpz& a : H::values(gen, 10)) {
+    for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{0xffffffffu}, std::uint64_t{1} << 32,
+                            (std::uint64_t{1} << 32) + 1, std::uint64_t{1} << 63, top, top - 1,
+                            std::uint64_t{0xffffffff00000001ull}, gen.limb(), gen.limb() >> gen.below(64)}) {
+      const Mpz b = Mpz::from_ui(v);  // named b for CHECK_EQ_MPZ's message
+      typename H::Num x = H::num(a), r;
+      Mpz want, high;
+      const word_t carry = mb::add_ui64(h.env, r, x, v);
+      mpz_add(want, a, b);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "add_ui64");
+      ASSERT_EQ(carry, mpz_tstbit(want, H::bits)) << "add_ui64's carry";
+      const word_t borrow = mb::sub_ui64(h.env, r, x, v);
+      mpz_sub(want, a, b);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "sub_ui64");
+      ASSERT_EQ(borrow, want.sgn() < 0 ? 1u : 0u) << "sub_ui64's borrow";
+      const std::uint64_t out = mb::mul_ui64(h.env, r, x, v);
+      mpz_mul(want, a, b);
+      CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "mul_ui64");
+      mpz_fdiv_q_2exp(high, want, H::bits);
+      ASSERT_TRUE(Mpz::from_ui(out) == high) << "mul_ui64's carry out: got " << out << ", want " << high
+                                             << "; a = " << a << ", v = " << v;
+      typename H::Num q;
+      const std::uint64_t rem = mb::div_ui64(h.env, q, x, v);
+      if (v == 0) {
+        ASSERT_EQ(rem, 0u);
+        ASSERT_TRUE(H::mpz(q) == Mpz::all_ones(H::bits)) << "div_ui64 by zero: q = all ones";
+        continue;
+      }
+      Mpz want_q, want_r;
+      mpz_fdiv_qr(want_q, want_r, a, b);
+      CHECK_EQ_MPZ(H::mpz(q), want_q, "div_ui64");
+      ASSERT_TRUE(Mpz::from_ui(rem) == want_r) << "div_ui64's remainder, a = " << a << ", d = " << v;
+      ASSERT_TRUE(Mpz::from_ui(mb::rem_ui64(h.env, x, v)) == want_r) << "rem_ui64, a = " << a << ", d = " << v;
+    }
+  }
+}
+
 TYPED_TEST(DeviceApiOnHost, Divide) {
   using H = Host<TypeParam::value>;
   H h;

@@ -1,4 +1,4 @@
-// Batch division (div_ui, rem_ui, div_qr, div, rem), gcd, invert and the
+// Batch division (div_ui, rem_ui, div_qr, div, rem and the wide forms), gcd, invert and the
 // signed operations (compare_signed, shift_right_arithmetic,
 // mul_high_signed) against GMP at every width: special and random operands,
 // divisors 1, > dividend, all ones, single bits, equal operands, gcd with
@@ -39,7 +39,11 @@ TEST_P(BatchDivide, ByScalar) {
     const std::vector<Mpz> a = make_operands(gen, bits, n, 0);
     const Batch x = to_batch(a, bits, ctx());
     const Describe ops = operands_of({{"a", &a}});
-    for (std::uint32_t d : {1u, 2u, 3u, 10u, 0x80000000u, 0xffffffffu, static_cast<std::uint32_t>(gen.limb() | 1)}) {
+    // 32-bit divisors, and 64-bit ones (a whole divide per instance on the GPU).
+    const std::uint64_t divisors[] = {1, 2, 3, 10, 0x80000000u, 0xffffffffu, (gen.limb() | 1) & 0xffffffffu,
+                                      std::uint64_t{1} << 32, 0xffffffff00000001u, ~std::uint64_t{0},
+                                      gen.limb() | (std::uint64_t{1} << 40)};
+    for (std::uint64_t d : divisors) {
       std::vector<Mpz> q(n), r(n);
       for (std::size_t i = 0; i < n; ++i) mpz_fdiv_qr_ui(q[i], r[i], a[i], d);
       const std::string tag = " by " + std::to_string(d);
@@ -79,6 +83,48 @@ TEST_P(BatchDivide, QuotientAndRemainder) {
   }
 }
 
+/// The wide forms: a of 2 * bits bits over b of bits bits, at every width
+/// whose double is a class (up to 2^17 bits). Dividends: the special values
+/// at the double width, random ones, products b * c + d with d < b (mul_wide
+/// products, the use case; the quotient then needs the double width when c
+/// is wide), a < b, all ones over 1 (the largest quotient).
+TEST_P(BatchDivide, WideDividend) {
+  Operands gen(47);
+  for (std::size_t bits : batch_widths()) {
+    if (2 * bits > mpgpu::Batch::max_bits) continue;
+    const std::size_t n = divide_instances(2 * bits);
+    std::vector<Mpz> a = make_operands(gen, 2 * bits, n, 0);
+    std::vector<Mpz> b = nonzero(make_operands(gen, bits, n, 1));
+    for (std::size_t i = n / 2; i < n; i += 2) {  // b * c + d, d < b
+      const Mpz c = random_below_pow2(gen, bits);
+      Mpz d = random_below_pow2(gen, bits);
+      mpz_fdiv_r(d, d, b[i]);
+      mpz_mul(a[i], b[i], c);
+      mpz_add(a[i], a[i], d);
+    }
+    if (n > 2) {
+      a[n - 1] = Mpz::all_ones(2 * bits), b[n - 1] = Mpz::from_ui(1);
+      b[n - 2] = Mpz::all_ones(bits), a[n - 2] = Mpz::all_ones(bits - 1 ? bits - 1 : 1);  // a < b
+    }
+    std::vector<Mpz> q(n), r(n);
+    for (std::size_t i = 0; i < n; ++i) mpz_fdiv_qr(q[i], r[i], a[i], b[i]);
+    const Batch x = to_batch(a, 2 * bits, ctx()), y = to_batch(b, bits, ctx());
+    const Describe ops = operands_of({{"a", &a}, {"b", &b}});
+    const std::string tag = " at " + std::to_string(2 * bits) + " / " + std::to_string(bits) + " bits";
+    Batch bq, br;
+    mpgpu::div_qr_wide(bq, br, x, y);
+    ASSERT_EQ(bq.bits(), 2 * bits);
+    ASSERT_EQ(br.bits(), bits);
+    ASSERT_TRUE(equals(bq, 2 * bits, q, "div_qr_wide's quotient" + tag, ops));
+    ASSERT_TRUE(equals(br, bits, r, "div_qr_wide's remainder" + tag, ops));
+    Batch only;
+    mpgpu::div_wide(only, x, y);
+    ASSERT_TRUE(equals(only, 2 * bits, q, "div_wide" + tag, ops));
+    mpgpu::rem_wide(only, x, y);
+    ASSERT_TRUE(equals(only, bits, r, "rem_wide" + tag, ops));
+  }
+}
+
 TEST_P(BatchDivide, DestinationsMayBeOperands) {
   Operands gen(43);
   const std::size_t bits = 1000, n = 24;
@@ -93,6 +139,18 @@ TEST_P(BatchDivide, DestinationsMayBeOperands) {
   Batch z = to_batch(b, bits, ctx());
   mpgpu::rem(z, to_batch(a, bits, ctx()), z);
   ASSERT_TRUE(equals(z, bits, r, "rem(b, a, b)", ops));
+  // The wide forms: q may be a (same shape), r may be b.
+  std::vector<Mpz> wide(n), wq(n), wr(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    mpz_mul(wide[i], a[i], b[i]);
+    mpz_add(wide[i], wide[i], r[i]);  // r < b
+    mpz_fdiv_qr(wq[i], wr[i], wide[i], b[i]);
+  }
+  const Describe wide_ops = operands_of({{"a", &wide}, {"b", &b}});
+  Batch wx = to_batch(wide, 2 * bits, ctx()), wy = to_batch(b, bits, ctx());
+  mpgpu::div_qr_wide(wx, wy, wx, wy);
+  ASSERT_TRUE(equals(wx, 2 * bits, wq, "div_qr_wide(a, b, a, b)'s quotient", wide_ops));
+  ASSERT_TRUE(equals(wy, bits, wr, "div_qr_wide(a, b, a, b)'s remainder", wide_ops));
 }
 
 TEST_P(BatchDivide, Gcd) {
@@ -212,6 +270,12 @@ TEST_P(BatchDivide, BadInput) {
   EXPECT_TRUE(rejects([&] { mpgpu::div_qr(q, q, a, good); }, "div_qr", "distinct", all));
   Batch q_handle = q;
   EXPECT_TRUE(rejects([&] { mpgpu::div_qr(q, q_handle, a, good); }, "div_qr", "distinct", all));
+  const Batch a_wide = Batch::random(6, 128, 6, ctx());
+  EXPECT_TRUE(rejects([&] { mpgpu::div_qr_wide(q, r, a_wide, zero); }, "div_qr_wide", "division by zero: instance 4 of b", all));
+  EXPECT_TRUE(rejects([&] { mpgpu::rem_wide(r, a_wide, zero); }, "rem_wide", "division by zero", all));
+  EXPECT_TRUE(rejects([&] { mpgpu::div_wide(q, a, good); }, "div_wide", "a must be twice as wide as b", all));
+  EXPECT_TRUE(rejects([&] { mpgpu::div_qr_wide(q, q, a_wide, good); }, "div_qr_wide", "distinct", all));
+  EXPECT_TRUE(rejects([&] { mpgpu::div_wide(q, Batch::random(9, 128, 7, ctx()), good); }, "div_wide", "instances", all));
   EXPECT_TRUE(rejects([&] { mpgpu::invert(r, a, zero); }, "invert", "division by zero", all));
   EXPECT_TRUE(rejects([&] { mpgpu::invert(r, a_even, even); }, "invert", "instance 4 of a has no inverse", all));
   EXPECT_TRUE(rejects([&] { mpgpu::invert(odd_shape, a_even, even); }, "invert", "no inverse", all));

@@ -1,5 +1,6 @@
-// Division of one instance: by a 32-bit scalar (div_ui32, rem_ui32) and by
-// another instance of the same width (divide).
+// Division of one instance: by a 32-bit scalar (div_ui32, rem_ui32), by a
+// 64-bit one (div_ui64, rem_ui64) and by another instance of the same width
+// (divide).
 //
 // Control flow follows env.cuh's rules: every loop that contains a group
 // operation runs a trip count that is the same for every instance that
@@ -261,6 +262,27 @@ MPGPU_HD word_t divide(const E& env, typename E::Num& q, typename E::Num& r, con
   }
   q = quo;  // (b == 0: s = 0 and no step ran, so r = u = a)
   return zero ? status_zero_divisor : status_ok;
+}
+
+/// q = floor(a / d) for a 64-bit d; returns a mod d (in every thread). A
+/// whole `divide` by d as an instance (its scratch and steps), so where d
+/// fits 32 bits div_ui32 is much cheaper; a kernel whose d is the same for
+/// every instance can choose between them (the host API does). d == 0 as
+/// div_ui32: q = all ones, returns 0.
+template <class E>
+MPGPU_HD std::uint64_t div_ui64(const E& env, typename E::Num& q, const typename E::Num& a, std::uint64_t d) {
+  typename E::Num dn, r;
+  set_ui64(env, dn, d);
+  divide(env, q, r, a, dn);
+  const word_t r0 = env.group.broadcast(r.w[0], 0), r1 = env.group.broadcast(r.w[1], 0);
+  return d ? (static_cast<std::uint64_t>(r1) << word_bits) | r0 : 0u;
+}
+
+/// a mod d for a 64-bit d (0 for d == 0), in every thread; as div_ui64.
+template <class E>
+MPGPU_HD std::uint64_t rem_ui64(const E& env, const typename E::Num& a, std::uint64_t d) {
+  typename E::Num q;
+  return div_ui64(env, q, a, d);
 }
 
 }  // namespace mpgpu::batch

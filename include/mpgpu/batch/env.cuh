@@ -95,6 +95,13 @@ MPGPU_HD void set_ui32(const E& env, typename E::Num& r, word_t v) {
   if (env.rank() == 0) r.w[0] = v;
 }
 
+/// r = v for a 64-bit v: words 0 and 1, both thread 0's (L >= 4).
+template <class E>
+MPGPU_HD void set_ui64(const E& env, typename E::Num& r, std::uint64_t v) {
+  set_zero(env, r);
+  if (env.rank() == 0) r.w[0] = static_cast<word_t>(v), r.w[1] = static_cast<word_t>(v >> word_bits);
+}
+
 namespace env_detail {
 /// 16-byte loads and stores on the device when a thread's words allow them.
 template <class E>
@@ -223,6 +230,22 @@ template <class E>
 MPGPU_HD word_t sub_ui32(const E& env, typename E::Num& r, const typename E::Num& a, word_t v) {
   typename E::Num t;
   set_ui32(env, t, v);
+  return sub(env, r, a, t);
+}
+
+/// r = a + v for a 64-bit v; returns the carry out.
+template <class E>
+MPGPU_HD word_t add_ui64(const E& env, typename E::Num& r, const typename E::Num& a, std::uint64_t v) {
+  typename E::Num t;
+  set_ui64(env, t, v);
+  return add(env, r, a, t);
+}
+
+/// r = a - v for a 64-bit v; returns the borrow out.
+template <class E>
+MPGPU_HD word_t sub_ui64(const E& env, typename E::Num& r, const typename E::Num& a, std::uint64_t v) {
+  typename E::Num t;
+  set_ui64(env, t, v);
   return sub(env, r, a, t);
 }
 

@@ -312,4 +312,18 @@ MPGPU_HD word_t mul_ui32(const E& env, typename E::Num& r, const typename E::Num
   return top + c;  // no overflow: the true carry word is below 2^32
 }
 
+/// r = a * v for a 64-bit v; returns the 64 bits carried out of the
+/// instance. Two 32-bit scalar products: a v = a v_lo + 2^32 a v_hi, the
+/// second shifted up one word (its top word joins the carry).
+template <class E>
+MPGPU_HD std::uint64_t mul_ui64(const E& env, typename E::Num& r, const typename E::Num& a, std::uint64_t v) {
+  typename E::Num high, shifted;
+  const word_t top_low = mul_ui32(env, r, a, static_cast<word_t>(v));
+  const word_t top_high = mul_ui32(env, high, a, static_cast<word_t>(v >> word_bits));
+  const word_t spill = env.group.broadcast(high.w[E::per_thread - 1], E::threads - 1);
+  shift_left(env, shifted, high, word_bits);
+  const word_t c = add(env, r, r, shifted);
+  return static_cast<std::uint64_t>(top_low) + spill + c + (static_cast<std::uint64_t>(top_high) << word_bits);
+}
+
 }  // namespace mpgpu::batch
