@@ -200,33 +200,15 @@ void modular(const char* fn, Op op, Batch& r, const Batch& a, const Batch* b, co
   d.commit();
 }
 
-/// q = floor(a / b) into *q and r = a mod b into *r (either may be null).
-void divide(const char* fn, Batch* q, Batch* r, const Batch& a, const Batch& b, Stream s) {
+/// q = floor(a / b) into *q and r = a mod b into *r (either may be null). b is
+/// as wide as a, or with `wide` half as wide (a double-width value such as
+/// mul_wide's product over b): q has a's width (the whole quotient, no
+/// overflow condition) and r b's; the backends divide in a's class with b
+/// read zero-extended and the remainder stored in b's width.
+void divide(const char* fn, Batch* q, Batch* r, const Batch& a, const Batch& b, bool wide, Stream s) {
   require_width(fn, {"a", a});
-  require_like(fn, {"a", a}, {"b", b});
-  if (q && r && (q == r || (q->data() && q->data() == r->data())))
-    invalid(fn, "q and r must be distinct batches, not sharing their storage");
-  require_nonzero(fn, {"b", b}, s);
-  std::optional<Destination> dq, dr;
-  if (q) dq.emplace(*q, a.count(), a.bits(), a.context(), s);
-  if (r) dr.emplace(*r, a.count(), a.bits(), a.context(), s);
-  Args args = make_args(Op::div_qr, a, q ? dq->get() : dr->get());  // q and r have one shape
-  args.b = b.data();
-  args.r = q ? dq->get().data() : nullptr;
-  args.r2 = r ? dr->get().data() : nullptr;
-  run(a.context(), s, args);
-  if (dq) dq->commit();
-  if (dr) dr->commit();
-}
-
-/// The wide forms: a is twice as wide as b (a double-width value such as
-/// mul_wide's product); q gets a's width (the whole quotient, no overflow
-/// condition) and r b's. The backends divide in a's class with b read
-/// zero-extended and the remainder stored in b's width.
-void divide_wide(const char* fn, Batch* q, Batch* r, const Batch& a, const Batch& b, Stream s) {
-  require_width(fn, {"b", b});
-  require_like(fn, {"b", b}, {"a", a}, false);
-  if (a.bits() != 2 * b.bits())
+  require_like(fn, {"a", a}, {"b", b}, !wide);
+  if (wide && a.bits() != 2 * b.bits())
     invalid(fn, "a is " + std::to_string(a.bits()) + " bits wide and b " + std::to_string(b.bits()) +
                     "; a must be twice as wide as b");
   if (q && r && (q == r || (q->data() && q->data() == r->data())))
@@ -364,14 +346,14 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, PowmWin
 
 void div_ui(Batch& q, const Batch& a, std::uint64_t d, Stream s) { divide_ui("div_ui", Op::div_ui, q, a, d, s); }
 void rem_ui(Batch& r, const Batch& a, std::uint64_t d, Stream s) { divide_ui("rem_ui", Op::rem_ui, r, a, d, s); }
-void div_qr(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s) { divide("div_qr", &q, &r, a, b, s); }
-void div(Batch& q, const Batch& a, const Batch& b, Stream s) { divide("div", &q, nullptr, a, b, s); }
-void rem(Batch& r, const Batch& a, const Batch& b, Stream s) { divide("rem", nullptr, &r, a, b, s); }
+void div_qr(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s) { divide("div_qr", &q, &r, a, b, false, s); }
+void div(Batch& q, const Batch& a, const Batch& b, Stream s) { divide("div", &q, nullptr, a, b, false, s); }
+void rem(Batch& r, const Batch& a, const Batch& b, Stream s) { divide("rem", nullptr, &r, a, b, false, s); }
 void div_qr_wide(Batch& q, Batch& r, const Batch& a, const Batch& b, Stream s) {
-  divide_wide("div_qr_wide", &q, &r, a, b, s);
+  divide("div_qr_wide", &q, &r, a, b, true, s);
 }
-void div_wide(Batch& q, const Batch& a, const Batch& b, Stream s) { divide_wide("div_wide", &q, nullptr, a, b, s); }
-void rem_wide(Batch& r, const Batch& a, const Batch& b, Stream s) { divide_wide("rem_wide", nullptr, &r, a, b, s); }
+void div_wide(Batch& q, const Batch& a, const Batch& b, Stream s) { divide("div_wide", &q, nullptr, a, b, true, s); }
+void rem_wide(Batch& r, const Batch& a, const Batch& b, Stream s) { divide("rem_wide", nullptr, &r, a, b, true, s); }
 
 // ---- gcd and inverse ---------------------------------------------------------------------
 
