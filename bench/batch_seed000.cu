@@ -9,7 +9,8 @@
 //
 //   batch_seed000 [--min-bits N] [--max-bits N] [--reps N] [--quick] [--tune] [--no-powm]
 // --tune sweeps the group size per width class instead (the measurements
-// behind the table in include/mpgpu/batch/tuning.cuh).
+// behind the table in include/mpgpu/batch/tuning.cuh), over the classes
+// between --min-bits and --max-bits.
 // Prints a markdown table; never fails on speed (exit 1 only on a mismatch
 // or a CUDA error).
 #include <gmp.h>
@@ -326,20 +327,22 @@ void tune_class(int reps) {
   tune_one<W, 32>(reps);
 }
 
-int tune(int reps) {
+/// The sweep over the classes of min_bits .. max_bits bits.
+int tune(int reps, int min_bits, int max_bits) {
   std::printf(
       "| bits | G | words/thread | 1-Mul M/s | Poly M/s | verified | 1-Add GB/s | 6-Add GB/s | powm/s |\n"
       "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-  tune_class<16>(reps);
-  tune_class<32>(reps);
-  tune_class<64>(reps);
-  tune_class<128>(reps);
-  tune_class<256>(reps);
-  tune_wide_class<512>(reps);
-  tune_wide_class<1024>(reps);
-  tune_wide_class<2048>(reps);
-  tune_wide_class<4096>(reps);
-  tune_wide_class<8192>(reps);
+  const auto in = [&](int W) { return min_bits <= 32 * W && 32 * W <= max_bits; };
+  if (in(16)) tune_class<16>(reps);
+  if (in(32)) tune_class<32>(reps);
+  if (in(64)) tune_class<64>(reps);
+  if (in(128)) tune_class<128>(reps);
+  if (in(256)) tune_class<256>(reps);
+  if (in(512)) tune_wide_class<512>(reps);
+  if (in(1024)) tune_wide_class<1024>(reps);
+  if (in(2048)) tune_wide_class<2048>(reps);
+  if (in(4096)) tune_wide_class<4096>(reps);
+  if (in(8192)) tune_wide_class<8192>(reps);
   std::printf("\nAll rows verified against GMP: %s\n", all_ok ? "yes" : "NO");
   return all_ok ? 0 : 1;
 }
@@ -365,7 +368,7 @@ int main(int argc, char** argv) {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("Device: %s, %d SMs. NumBits x NumInsts = 2^32; median of %d runs after a warm-up.\n\n",
               prop.name, prop.multiProcessorCount, reps);
-  if (tune_only) return tune(reps);
+  if (tune_only) return tune(reps, min_bits, max_bits);
   std::printf("| bits | insts | G (products / rest) | 1-Add GB/s | 6-Add GB/s | 1-Mul M/s | vs best | Poly M/s | vs best | verified |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   if (min_bits <= 512 && max_bits >= 512) seed_row<16>(reps, quick);
