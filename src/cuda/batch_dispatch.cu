@@ -17,10 +17,10 @@ void run(ContextState&, Stream stream, const Args& args) {
     case Op::to_mont:
     case Op::from_mont:
     case Op::mont_mul:
-    case Op::powm:
       return run_modular(args, stream);
+    case Op::powm:
     case Op::powm_sliding:
-      return run_powm_sliding(args, stream);
+      return run_powm(args, stream);
     case Op::div_ui:
     case Op::rem_ui:
     case Op::div_qr:

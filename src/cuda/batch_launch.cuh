@@ -28,7 +28,8 @@ void launch_op(const Args& args, cudaStream_t stream) {
 void run_linear(const Args& args, cudaStream_t stream);
 void run_mul(const Args& args, cudaStream_t stream);
 void run_modular(const Args& args, cudaStream_t stream);
-void run_powm_sliding(const Args& args, cudaStream_t stream);
+void run_powm(const Args& args, cudaStream_t stream);  // fixed windows, or sliding through:
+void run_powm_sliding_windows(const Args& args, cudaStream_t stream);
 void run_divide(const Args& args, cudaStream_t stream);
 void run_gcd(const Args& args, cudaStream_t stream);
 void run_signed(const Args& args, cudaStream_t stream);

@@ -1,4 +1,4 @@
-// Batch Montgomery operations and powm, and the modulus check.
+// Batch Montgomery operations (powm: batch_powm*.cu).
 #include "batch_launch.cuh"
 
 namespace mpgpu::detail::batch::cuda {
@@ -8,7 +8,6 @@ void run_modular(const Args& args, cudaStream_t stream) {
     case Op::to_mont: return launch_op<ModularBody, Op::to_mont, Scratch::full>(args, stream);
     case Op::from_mont: return launch_op<ModularBody, Op::from_mont, Scratch::full>(args, stream);
     case Op::mont_mul: return launch_op<ModularBody, Op::mont_mul, Scratch::full>(args, stream);
-    case Op::powm: return launch_op<ModularBody, Op::powm, Scratch::full>(args, stream);
     default: throw InvalidArgument("batch: operation is not a modular one");
   }
 }
