@@ -40,6 +40,7 @@ enum class Op {
   to_mont,    // r = a * R mod m, R = 2^(64 * stride)
   from_mont,  // r = a / R mod m
   mont_mul,   // r = a * b / R mod m
+  mont_sqr,   // r = a * a / R mod m
   powm,       // r = a ^ e mod m (e: exp, exp_stride limbs), fixed 4-bit windows
   powm_sliding,  // the same by sliding windows
   div_ui,     // r = floor(a / scalar), scalar != 0

@@ -289,9 +289,10 @@ class Worker {
         std::copy_n(a, n, u_.data());
         return redc(m, normalized_limbs(m, a_.stride));
       }
-      case Op::mont_mul: {
+      case Op::mont_mul:
+      case Op::mont_sqr: {
         const limb_t* m = a_.m + i * a_.stride;
-        product(a, b);
+        product(a, a_.op == Op::mont_sqr ? a : b);
         std::fill_n(u_.data(), 2 * a_.stride + 1, limb_t{0});
         std::copy_n(t, 2 * n, u_.data());
         return redc(m, normalized_limbs(m, a_.stride));
@@ -398,6 +399,7 @@ double instance_cost(const Args& args) {
     case Op::to_mont:
     case Op::from_mont:
     case Op::mont_mul:
+    case Op::mont_sqr:
       return 2 * k * k;
     case Op::powm:
     case Op::powm_sliding:

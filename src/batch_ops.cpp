@@ -310,6 +310,9 @@ void from_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s) {
 void montgomery_mul(Batch& r, const Batch& a, const Batch& b, const Batch& m, Stream s) {
   modular("montgomery_mul", Op::mont_mul, r, a, &b, m, s);
 }
+void montgomery_sqr(Batch& r, const Batch& a, const Batch& m, Stream s) {
+  modular("montgomery_sqr", Op::mont_sqr, r, a, nullptr, m, s);
+}
 
 void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream s) {
   // Measured on the H100: sliding windows 1.05-1.07x faster from 512 bits

@@ -189,6 +189,9 @@ void to_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr)
 void from_montgomery(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr);
 /// r = a * b / R mod m for a, b < m in Montgomery form.
 void montgomery_mul(Batch& r, const Batch& a, const Batch& b, const Batch& m, Stream s = nullptr);
+/// r = a * a / R mod m for a < m in Montgomery form (the square: about half a product's
+/// multiply-adds on the GPU).
+void montgomery_sqr(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr);
 /// How powm walks the exponent (the result is the same):
 /// - fixed: 4-bit windows, the same schedule for every instance (b squarings
 ///   and b/4 products for a b-bit exponent, 14 to fill the table);

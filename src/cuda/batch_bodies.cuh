@@ -237,6 +237,8 @@ struct ModularBody {
       mb::to_montgomery(env, r, a, mod);
     } else if constexpr (O == Op::from_mont) {
       mb::from_montgomery(env, r, a, mod);
+    } else if constexpr (O == Op::mont_sqr) {
+      mb::montgomery_sqr(env, r, a, mod);
     } else if constexpr (O == Op::mont_mul) {
       typename E::Num b;
       load_live(env, b, w.b, w.stride, i, live);

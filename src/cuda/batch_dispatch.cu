@@ -17,6 +17,7 @@ void run(ContextState&, Stream stream, const Args& args) {
     case Op::to_mont:
     case Op::from_mont:
     case Op::mont_mul:
+    case Op::mont_sqr:
       return run_modular(args, stream);
     case Op::powm:
     case Op::powm_sliding:

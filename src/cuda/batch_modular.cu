@@ -8,6 +8,7 @@ void run_modular(const Args& args, cudaStream_t stream) {
     case Op::to_mont: return launch_op<ModularBody, Op::to_mont, Scratch::full>(args, stream);
     case Op::from_mont: return launch_op<ModularBody, Op::from_mont, Scratch::full>(args, stream);
     case Op::mont_mul: return launch_op<ModularBody, Op::mont_mul, Scratch::full>(args, stream);
+    case Op::mont_sqr: return launch_op<ModularBody, Op::mont_sqr, Scratch::full>(args, stream);
     default: throw InvalidArgument("batch: operation is not a modular one");
   }
 }

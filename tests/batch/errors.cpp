@@ -66,6 +66,7 @@ TEST_P(BatchErrors, BadModuli) {
     EXPECT_TRUE(rejects([&] { mpgpu::to_montgomery(r, a, *bad); }, "to_montgomery", "odd and > 1", all));
     EXPECT_TRUE(rejects([&] { mpgpu::from_montgomery(r, a, *bad); }, "from_montgomery", "odd and > 1", all));
     EXPECT_TRUE(rejects([&] { mpgpu::montgomery_mul(r, a, b, *bad); }, "montgomery_mul", "odd and > 1", all));
+    EXPECT_TRUE(rejects([&] { mpgpu::montgomery_sqr(r, a, *bad); }, "montgomery_sqr", "odd and > 1", all));
     EXPECT_TRUE(rejects([&] { mpgpu::powm(r, a, b, *bad); }, "powm", "odd and > 1", all));
   }
   EXPECT_TRUE(rejects([&] { mpgpu::powm(r, a, wide_exp, good); }, "powm", "stride_limbs", all));

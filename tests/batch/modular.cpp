@@ -62,7 +62,7 @@ TEST_P(BatchModular, MontgomeryForm) {
     const std::vector<Mpz> x = below_moduli(make_operands(gen, bits, n, 1), m);
     const std::vector<Mpz> y = below_moduli(make_operands(gen, bits, n, 2), m);
     const Mpz R = Mpz::pow2(64 * mpgpu::batch_stride_limbs(bits));
-    std::vector<Mpz> to(n), from(n), prod(n), back(n);
+    std::vector<Mpz> to(n), from(n), prod(n), back(n), square(n);
     for (std::size_t i = 0; i < n; ++i) {
       Mpz rinv;
       ASSERT_NE(mpz_invert(rinv, R, m[i]), 0);
@@ -73,6 +73,9 @@ TEST_P(BatchModular, MontgomeryForm) {
       mpz_mul(prod[i], x[i], y[i]);
       mpz_mul(prod[i], prod[i], rinv);
       mpz_mod(prod[i], prod[i], m[i]);
+      mpz_mul(square[i], x[i], x[i]);
+      mpz_mul(square[i], square[i], rinv);
+      mpz_mod(square[i], square[i], m[i]);
       mpz_mod(back[i], a[i], m[i]);
     }
     const Batch M = to_batch(m, bits, ctx()), A = to_batch(a, bits, ctx());
@@ -87,6 +90,8 @@ TEST_P(BatchModular, MontgomeryForm) {
     ASSERT_TRUE(equals(r, bits, from, "from_montgomery", ops_a));
     mpgpu::montgomery_mul(r, X, Y, M);
     ASSERT_TRUE(equals(r, bits, prod, "montgomery_mul", operands_of({{"a", &x}, {"b", &y}, {"m", &m}})));
+    mpgpu::montgomery_sqr(r, X, M);
+    ASSERT_TRUE(equals(r, bits, square, "montgomery_sqr", operands_of({{"a", &x}, {"m", &m}})));
   }
 }
 
