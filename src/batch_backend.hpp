@@ -41,6 +41,7 @@ enum class Op {
   from_mont,  // r = a / R mod m
   mont_mul,   // r = a * b / R mod m
   mont_sqr,   // r = a * a / R mod m
+  mont_reduce,  // r = b / R mod m for a double-width b (b_stride limbs; any b < R^2); a unused
   powm,       // r = a ^ e mod m (e: exp, exp_stride limbs), fixed 4-bit windows
   powm_sliding,  // the same by sliding windows
   div_ui,     // r = floor(a / scalar), scalar != 0
@@ -72,7 +73,7 @@ struct Args {
   std::size_t flag_stride = 0;
   std::uint32_t* answers = nullptr;  // backend memory, count entries
   std::uint64_t scalar = 0;
-  std::size_t b_stride = 0;   // limbs between instances of b when it is narrower than a (0: stride)
+  std::size_t b_stride = 0;   // limbs between instances of b when it differs from a's (0: stride)
   std::size_t r2_stride = 0;  // limbs between instances of r2 (0: r_stride)
 
   std::size_t b_step() const { return b_stride ? b_stride : stride; }

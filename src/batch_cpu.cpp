@@ -297,6 +297,13 @@ class Worker {
         std::copy_n(t, 2 * n, u_.data());
         return redc(m, normalized_limbs(m, a_.stride));
       }
+      case Op::mont_reduce: {
+        // b < 2^(2 bits) <= R^2 has at most 2 stride limbs: redc takes any u_ < R^2.
+        const limb_t* m = a_.m + i * a_.stride;
+        std::fill_n(u_.data(), 2 * a_.stride + 1, limb_t{0});
+        std::copy_n(b, std::min(a_.b_step(), 2 * a_.stride), u_.data());
+        return redc(m, normalized_limbs(m, a_.stride));
+      }
       case Op::powm:
       case Op::powm_sliding: {
         const limb_t* m = a_.m + i * a_.stride;
@@ -400,6 +407,7 @@ double instance_cost(const Args& args) {
     case Op::from_mont:
     case Op::mont_mul:
     case Op::mont_sqr:
+    case Op::mont_reduce:
       return 2 * k * k;
     case Op::powm:
     case Op::powm_sliding:

@@ -313,6 +313,24 @@ void montgomery_mul(Batch& r, const Batch& a, const Batch& b, const Batch& m, St
 void montgomery_sqr(Batch& r, const Batch& a, const Batch& m, Stream s) {
   modular("montgomery_sqr", Op::mont_sqr, r, a, nullptr, m, s);
 }
+void montgomery_reduce(Batch& r, const Batch& a, const Batch& m, Stream s) {
+  const char* fn = "montgomery_reduce";
+  require_width(fn, {"m", m});
+  require_like(fn, {"m", m}, {"a", a}, false);
+  if (a.bits() != 2 * m.bits())
+    invalid(fn, "a is " + std::to_string(a.bits()) + " bits wide and m " + std::to_string(m.bits()) +
+                    "; a must be twice as wide as m");
+  require_good_moduli(fn, m, s);
+  Destination d(r, m.count(), m.bits(), m.context(), s);
+  // The backends run in m's class and read the wide value as b (its own stride).
+  Args args = make_args(Op::mont_reduce, m, d.get());
+  args.a = nullptr;
+  args.b = a.data();
+  args.b_stride = a.stride_limbs();
+  args.m = m.data();
+  run(m.context(), s, args);
+  d.commit();
+}
 
 void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream s) {
   // Measured on the H100: sliding windows 1.05-1.07x faster from 512 bits

@@ -192,6 +192,10 @@ void montgomery_mul(Batch& r, const Batch& a, const Batch& b, const Batch& m, St
 /// r = a * a / R mod m for a < m in Montgomery form (the square: about half a product's
 /// multiply-adds on the GPU).
 void montgomery_sqr(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr);
+/// Montgomery reduction of a double-width value: r = a / R mod m, with a twice as wide as m
+/// (a.bits() == 2 * m.bits(), e.g. mul_wide's product) and any value of that width (a below
+/// m R is not required: a's high half is reduced mod m first). r has m's width.
+void montgomery_reduce(Batch& r, const Batch& a, const Batch& m, Stream s = nullptr);
 /// How powm walks the exponent (the result is the same):
 /// - fixed: 4-bit windows, the same schedule for every instance (b squarings
 ///   and b/4 products for a b-bit exponent, 14 to fill the table);

@@ -53,14 +53,16 @@ __device__ void load_live(const E& env, typename E::Num& x, const word_t* base, 
   else mpgpu::batch::set_zero(env, x);
 }
 
-/// Loads an instance stored with fewer words than the class (an exponent).
+/// Loads the class-width of words from word `offset` on of an instance stored with
+/// `stride` words (an exponent narrower than the class; a half of a double-width value);
+/// words past the instance read as 0.
 template <class E>
 __device__ void load_short(const E& env, typename E::Num& x, const word_t* base, std::size_t stride,
-                           std::size_t i, bool live) {
+                           std::size_t i, bool live, std::size_t offset = 0) {
   const word_t* p = base + i * stride;
 #pragma unroll
   for (int k = 0; k < E::per_thread; ++k) {
-    std::size_t j = static_cast<std::size_t>(env.first_word() + k);
+    std::size_t j = offset + static_cast<std::size_t>(env.first_word() + k);
     x.w[k] = (live && j < stride) ? p[j] : 0u;
   }
 }
@@ -229,7 +231,7 @@ struct ModularBody {
   __device__ void operator()(const E& env, std::size_t i, bool live) const {
     namespace mb = mpgpu::batch;
     typename E::Num a, n, r;
-    load_live(env, a, w.a, w.stride, i, live);
+    if constexpr (O != Op::mont_reduce) load_live(env, a, w.a, w.stride, i, live);
     load_live(env, n, w.m, w.stride, i, live);
     mb::Modulus<E> mod;
     mb::setup_modulus(env, mod, n);
@@ -239,6 +241,12 @@ struct ModularBody {
       mb::from_montgomery(env, r, a, mod);
     } else if constexpr (O == Op::mont_sqr) {
       mb::montgomery_sqr(env, r, a, mod);
+    } else if constexpr (O == Op::mont_reduce) {
+      // The double-width value is b, stored with its own stride: its low and high class-widths.
+      typename E::Num lo, hi;
+      load_short(env, lo, w.b, w.b_stride, i, live);
+      load_short(env, hi, w.b, w.b_stride, i, live, E::words);
+      mb::montgomery_reduce(env, r, lo, hi, mod);
     } else if constexpr (O == Op::mont_mul) {
       typename E::Num b;
       load_live(env, b, w.b, w.stride, i, live);

@@ -18,6 +18,7 @@ void run(ContextState&, Stream stream, const Args& args) {
     case Op::from_mont:
     case Op::mont_mul:
     case Op::mont_sqr:
+    case Op::mont_reduce:
       return run_modular(args, stream);
     case Op::powm:
     case Op::powm_sliding:

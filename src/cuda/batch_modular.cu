@@ -9,6 +9,7 @@ void run_modular(const Args& args, cudaStream_t stream) {
     case Op::from_mont: return launch_op<ModularBody, Op::from_mont, Scratch::full>(args, stream);
     case Op::mont_mul: return launch_op<ModularBody, Op::mont_mul, Scratch::full>(args, stream);
     case Op::mont_sqr: return launch_op<ModularBody, Op::mont_sqr, Scratch::full>(args, stream);
+    case Op::mont_reduce: return launch_op<ModularBody, Op::mont_reduce, Scratch::full>(args, stream);
     default: throw InvalidArgument("batch: operation is not a modular one");
   }
 }

@@ -333,6 +333,13 @@ TYPED_TEST(DeviceApiOnHost, MontgomeryAndPowm) {
       mpz_mul(want, want, rinv);
       mpz_mod(want, want, m);
       CHECK_EQ_MPZ(H::mpz(r), want, "montgomery_mul");
+      // A double-width value with a high half >= m: a (any value below R) above y.
+      mb::montgomery_reduce(h.env, r, H::num(y), H::num(a), mod);
+      mpz_mul(want, a, R);
+      mpz_add(want, want, y);
+      mpz_mul(want, want, rinv);
+      mpz_mod(want, want, m);
+      CHECK_EQ_MPZ(H::mpz(r), want, "montgomery_reduce");
       // Every exponent for a third of the bases, the last three (random ones)
       // for the others: the exponents' shapes matter more than the bases'.
       const std::vector<Mpz> exponents = powm_exponents<H>(gen);

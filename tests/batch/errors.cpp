@@ -61,18 +61,24 @@ TEST_P(BatchErrors, BadModuli) {
   m[4] = Mpz();
   const Batch zero = to_batch(m, 64, ctx());
   const Batch wide_exp = Batch::random(6, 256, 4, ctx());  // class 4 limbs > m's 2
-  const std::vector<const Batch*> all = {&a, &b, &r, &good, &even, &one, &zero, &wide_exp};
+  const Batch wide_a = Batch::random(6, 128, 7, ctx());    // montgomery_reduce's double width
+  const std::vector<const Batch*> all = {&a, &b, &r, &good, &even, &one, &zero, &wide_exp, &wide_a};
   for (const Batch* bad : {&even, &one, &zero}) {
     EXPECT_TRUE(rejects([&] { mpgpu::to_montgomery(r, a, *bad); }, "to_montgomery", "odd and > 1", all));
     EXPECT_TRUE(rejects([&] { mpgpu::from_montgomery(r, a, *bad); }, "from_montgomery", "odd and > 1", all));
     EXPECT_TRUE(rejects([&] { mpgpu::montgomery_mul(r, a, b, *bad); }, "montgomery_mul", "odd and > 1", all));
     EXPECT_TRUE(rejects([&] { mpgpu::montgomery_sqr(r, a, *bad); }, "montgomery_sqr", "odd and > 1", all));
+    EXPECT_TRUE(rejects([&] { mpgpu::montgomery_reduce(r, wide_a, *bad); }, "montgomery_reduce", "odd and > 1", all));
     EXPECT_TRUE(rejects([&] { mpgpu::powm(r, a, b, *bad); }, "powm", "odd and > 1", all));
   }
   EXPECT_TRUE(rejects([&] { mpgpu::powm(r, a, wide_exp, good); }, "powm", "stride_limbs", all));
   const Batch b9 = Batch::random(9, 64, 5, ctx());
   EXPECT_TRUE(rejects([&] { mpgpu::powm(r, a, b9, good); }, "powm", "instances", all));
   EXPECT_TRUE(rejects([&] { mpgpu::montgomery_mul(r, a, b9, good); }, "montgomery_mul", "instances", all));
+  EXPECT_TRUE(rejects([&] { mpgpu::montgomery_reduce(r, a, good); }, "montgomery_reduce", "twice as wide", all));
+  EXPECT_TRUE(rejects([&] { mpgpu::montgomery_reduce(r, wide_exp, good); }, "montgomery_reduce", "twice as wide", all));
+  const Batch wide9 = Batch::random(9, 128, 8, ctx());
+  EXPECT_TRUE(rejects([&] { mpgpu::montgomery_reduce(r, wide9, good); }, "montgomery_reduce", "instances", all));
   // Every instance of an odd batch is fine, also with a narrower exponent.
   mpgpu::powm(r, a, Batch::random(6, 3, 6, ctx()), good);
   EXPECT_EQ(r.count(), 6u);

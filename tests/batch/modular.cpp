@@ -95,6 +95,55 @@ TEST_P(BatchModular, MontgomeryForm) {
   }
 }
 
+TEST_P(BatchModular, MontgomeryReduceOfDoubleWidth) {
+  // Any value of twice m's width: 0, all ones (high half >= m), m R - 1 (the
+  // largest REDC takes without the high half reduced), (m - 1)^2, m R, then random.
+  Operands gen(35);
+  for (std::size_t bits : modular_widths()) {
+    if (2 * bits > Batch::max_bits) break;
+    const std::size_t n = instances_for(bits);
+    const std::vector<Mpz> m = make_moduli(gen, bits, n);
+    const Mpz R = Mpz::pow2(64 * mpgpu::batch_stride_limbs(bits));
+    std::vector<Mpz> a = make_operands(gen, 2 * bits, n, 0), want(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      switch (i % 6) {
+        case 0: a[i] = Mpz(); break;
+        case 1: a[i] = Mpz::all_ones(2 * bits); break;
+        case 2: mpz_mul(a[i], m[i], R); mpz_sub_ui(a[i], a[i], 1); break;
+        case 3: mpz_sub_ui(a[i], m[i], 1); mpz_mul(a[i], a[i], a[i]); break;
+        case 4: mpz_mul(a[i], m[i], R); break;
+        default: break;
+      }
+      a[i] = mod2exp(a[i], 2 * bits);  // m R can exceed 2^(2 bits) when the class is wider than bits
+      Mpz rinv;
+      ASSERT_NE(mpz_invert(rinv, R, m[i]), 0);
+      mpz_mul(want[i], a[i], rinv);
+      mpz_mod(want[i], want[i], m[i]);
+    }
+    const Batch M = to_batch(m, bits, ctx());
+    Batch A = to_batch(a, 2 * bits, ctx());
+    Batch r;
+    mpgpu::montgomery_reduce(r, A, M);
+    ASSERT_EQ(r.bits(), bits);
+    ASSERT_TRUE(equals(r, bits, want, "montgomery_reduce", operands_of({{"a", &a}, {"m", &m}})));
+    // The usual use: mul_wide of two Montgomery forms, then the reduction.
+    const std::vector<Mpz> x = below_moduli(make_operands(gen, bits, n, 1), m);
+    const std::vector<Mpz> y = below_moduli(make_operands(gen, bits, n, 2), m);
+    std::vector<Mpz> prod(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Mpz rinv;
+      ASSERT_NE(mpz_invert(rinv, R, m[i]), 0);
+      mpz_mul(prod[i], x[i], y[i]);
+      mpz_mul(prod[i], prod[i], rinv);
+      mpz_mod(prod[i], prod[i], m[i]);
+    }
+    mpgpu::mul_wide(A, to_batch(x, bits, ctx()), to_batch(y, bits, ctx()));
+    mpgpu::montgomery_reduce(r, A, M);
+    ASSERT_TRUE(equals(r, bits, prod, "montgomery_reduce(mul_wide(x, y))",
+                       operands_of({{"x", &x}, {"y", &y}, {"m", &m}})));
+  }
+}
+
 TEST_P(BatchModular, MontgomeryMulChainsAsMultiplication) {
   // x y mod m through the Montgomery domain: to, mul, from.
   Operands gen(32);

@@ -93,6 +93,16 @@ MPGPU_HD void montgomery_sqr(const E& env, typename E::Num& r, const typename E:
   redc(env, r, lo, hi, m);
 }
 
+/// r = (hi:lo) / R mod n for any hi, lo < R: hi mod n first (hi r_mod / R, one
+/// product below n R), then REDC of ((hi mod n):lo) < n R.
+template <class E>
+MPGPU_HD void montgomery_reduce(const E& env, typename E::Num& r, const typename E::Num& lo,
+                                const typename E::Num& hi, const Modulus<E>& m) {
+  typename E::Num high;
+  montgomery_mul(env, high, hi, m.r_mod, m);
+  redc(env, r, lo, high, m);
+}
+
 /// r = a R mod n for any a < R (also a >= n).
 template <class E>
 MPGPU_HD void to_montgomery(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
