@@ -10,12 +10,15 @@
 
 namespace mpgpu::detail::batch::cuda {
 
-/// Which tuning table picks the group size: products or everything else.
-enum class Tuning { general, products };
+/// Which tuning table picks the group size: products, streaming operations
+/// of one pass, or everything else.
+enum class Tuning { general, products, linear };
 
 template <int W, Tuning T>
 constexpr int group_size() {
-  return T == Tuning::products ? mpgpu::batch::tuned_product_group_size(W) : mpgpu::batch::tuned_group_size(W);
+  if constexpr (T == Tuning::products) return mpgpu::batch::tuned_product_group_size(W);
+  else if constexpr (T == Tuning::linear) return mpgpu::batch::tuned_linear_group_size(W);
+  else return mpgpu::batch::tuned_group_size(W);
 }
 
 /// Calls f.template operator()<W, G>() for the class of `words` 32-bit words.

@@ -1,5 +1,6 @@
 // Batch operations without products: add, sub, scalars, bitwise, shifts,
-// rotates, and the per-instance answers.
+// rotates, and the per-instance answers; one pass over the operands, with
+// the group sizes of the streaming table (tuned by 1-Add).
 #include "batch_launch.cuh"
 
 namespace mpgpu::detail::batch::cuda {
@@ -7,7 +8,7 @@ namespace mpgpu::detail::batch::cuda {
 void run_linear(const Args& args, cudaStream_t stream) {
   switch (args.op) {
 #define MPGPU_LINEAR(op) \
-  case Op::op: return launch_op<LinearBody, Op::op, Scratch::linear>(args, stream);
+  case Op::op: return launch_op<LinearBody, Op::op, Scratch::linear, Tuning::linear>(args, stream);
     MPGPU_LINEAR(add)
     MPGPU_LINEAR(sub)
     MPGPU_LINEAR(add_ui)

@@ -149,6 +149,21 @@ void measure_row(BenchRow& row, const std::function<std::unique_ptr<OpCase>()>& 
   }
 }
 
+/// Keeps the device busy for about `seconds` before the first timed row. A
+/// GPU that has idled (a fresh process spends a while creating its context)
+/// runs at a low clock for its first milliseconds of work, so the first rows
+/// of a table of microsecond calls would read slow.
+void warm_device(const Context& ctx, double seconds) {
+  if (!ctx.is_cuda()) return;
+  const Integer a = Integer::all_ones(std::size_t{1} << 26, ctx), b = Integer::power_of_two(1, ctx);
+  Integer r;
+  const auto t0 = Clock::now();
+  do {
+    for (int i = 0; i < 16; ++i) add(r, a, b);
+    ctx.synchronize();
+  } while (seconds_since(t0) < seconds);
+}
+
 }  // namespace
 
 double BenchRow::speedup() const {
@@ -202,6 +217,8 @@ BenchReport run_bench_table(const Context& ctx, const BenchOptions& opt) {
     report.rows.push_back(std::move(row));
     if (opt.progress) progress_line(report.rows.back(), report.rows.size(), total);
   };
+
+  warm_device(ctx, 0.3);
 
   // Integer rows: size by size, every operation on one workload.
   for (std::uint64_t bits : sizes) {
