@@ -289,6 +289,12 @@ std::vector<int> compare(const Batch& a, const Batch& b, Stream s) {
   for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<std::int32_t>(raw[i]);  // int32 on the wire
   return out;
 }
+std::vector<bool> equals(const Batch& a, const Batch& b, Stream s) {
+  const std::vector<std::uint32_t> raw = per_instance("equals", Op::compare, a, &b, s);
+  std::vector<bool> out(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) out[i] = raw[i] == 0;
+  return out;
+}
 std::vector<std::uint32_t> popcount(const Batch& a, Stream s) {
   return per_instance("popcount", Op::popcount, a, nullptr, s);
 }

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "mpgpu/context.hpp"
@@ -88,6 +89,8 @@ class Batch {
   /// Copy to another context.
   Batch to_context(const Context& ctx) const;
   Batch clone() const { return to_context(ctx_); }
+  /// Exchanges the two handles (shape, context and storage): O(1), no device work.
+  void swap(Batch& other) noexcept { std::swap(*this, other); }
 
  private:
   /// Adopts storage already laid out for (count, bits): the conversions' way in.
@@ -98,6 +101,8 @@ class Batch {
   Context ctx_ = Context::cpu();
   std::shared_ptr<limb_t> data_;
 };
+
+inline void swap(Batch& a, Batch& b) noexcept { a.swap(b); }
 
 /// Width class (in 64-bit limbs) that a width in bits runs on.
 std::size_t batch_stride_limbs(std::size_t bits);
@@ -176,6 +181,8 @@ void mul_high_signed(Batch& r, const Batch& a, const Batch& b, Stream s = nullpt
 // ---- per-instance answers (returned to the host; these synchronize) -------------------
 /// Sign of a - b per instance (-1, 0, 1).
 std::vector<int> compare(const Batch& a, const Batch& b, Stream s = nullptr);
+/// Per instance: a == b (the same kernel as compare).
+std::vector<bool> equals(const Batch& a, const Batch& b, Stream s = nullptr);
 /// Per instance: set bits, leading zeros within bits(), trailing zeros (bits() for 0).
 std::vector<std::uint32_t> popcount(const Batch& a, Stream s = nullptr);
 std::vector<std::uint32_t> count_leading_zeros(const Batch& a, Stream s = nullptr);

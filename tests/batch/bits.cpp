@@ -110,6 +110,21 @@ TEST_P(BatchBits, CompareAndBitCounts) {
     const Describe ops = operands_of({{"a", &a}, {"b", &b}});
     ASSERT_TRUE(equals(mpgpu::compare(x, y), cmp, "compare", bits, ops));
     ASSERT_TRUE(equals(mpgpu::compare(x, x), same, "compare(a, a)", bits, ops));
+    // equals: every third instance of b replaced by a's, the others equal only by chance.
+    std::vector<Mpz> c = b;
+    std::vector<bool> eq(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % 3 == 0) c[i] = a[i];
+      eq[i] = mpz_cmp(a[i], c[i]) == 0;
+    }
+    const std::vector<bool> got = mpgpu::equals(x, to_batch(c, bits, ctx()));
+    ASSERT_EQ(got, eq) << "equals at " << bits << " bits";
+    ASSERT_EQ(mpgpu::equals(x, x), std::vector<bool>(n, true)) << "equals(a, a) at " << bits << " bits";
+    // swap exchanges the handles: p takes y's values, q x's.
+    Batch p = x.clone(), q = y.clone();
+    swap(p, q);
+    ASSERT_EQ(mpgpu::equals(p, y), std::vector<bool>(n, true)) << "swap at " << bits << " bits";
+    ASSERT_EQ(mpgpu::equals(q, x), std::vector<bool>(n, true)) << "swap at " << bits << " bits";
     ASSERT_TRUE(equals(mpgpu::popcount(x), pop, "popcount", bits, ops));
     ASSERT_TRUE(equals(mpgpu::count_leading_zeros(x), clz, "count_leading_zeros", bits, ops));
     ASSERT_TRUE(equals(mpgpu::count_trailing_zeros(x), ctz, "count_trailing_zeros", bits, ops));

@@ -113,6 +113,11 @@ TYPED_TEST(DeviceApiOnHost, LinearAndProducts) {
       ASSERT_EQ(borrow, want.sgn() < 0 ? 1u : 0u) << "sub's borrow";
       const int c = mpz_cmp(a, b);
       ASSERT_EQ(mb::compare(h.env, x, y), (c > 0) - (c < 0));
+      {
+        typename H::Num u = x, v = y;
+        mb::swap(h.env, u, v);
+        ASSERT_TRUE(H::mpz(u) == b && H::mpz(v) == a) << "swap";
+      }
       mb::mul(h.env, r, x, y);
       mpz_mul(want, a, b);
       CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "mul");

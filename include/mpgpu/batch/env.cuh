@@ -402,6 +402,14 @@ MPGPU_HD void set(const E&, typename E::Num& r, const typename E::Num& a) {
   r = a;
 }
 
+/// Swaps two numbers (each thread its own words: no communication).
+template <class E>
+MPGPU_HD void swap(const E&, typename E::Num& a, typename E::Num& b) {
+  const typename E::Num t = a;
+  a = b;
+  b = t;
+}
+
 /// Swaps two numbers when `condition` (same in all threads of the instance).
 template <class E>
 MPGPU_HD void swap_if(const E&, bool condition, typename E::Num& a, typename E::Num& b) {
