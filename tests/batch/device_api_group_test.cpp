@@ -273,7 +273,7 @@ void check_ntt_products(unsigned long salt) {
 /// The staged products and squares (mul.cuh: product runs, and square runs
 /// of the pairs i < j doubled plus the diagonal) of classes between the
 /// register and the NTT products, with 32 / G instances in a warp: mul,
-/// mul_wide, mul_high, sqr and sqr_wide against GMP. Operands cycle over
+/// mul_wide, mul_high, sqr, sqr_wide and mul_add (a b + a) against GMP. Operands cycle over
 /// all ones, the single high bit, zero, one, alternating bits, the low
 /// half all ones, a high word next to a low one, and random values.
 template <int W, int G>
@@ -306,22 +306,23 @@ void check_staged_products(int warps, unsigned long salt) {
       y[i] = value(k / 8 + 3 * k);
     }
     std::vector<std::vector<word_t>> X(per_warp), Y(per_warp);
-    std::vector<std::vector<std::vector<word_t>>> out(5, std::vector<std::vector<word_t>>(per_warp, std::vector<word_t>(W)));
+    std::vector<std::vector<std::vector<word_t>>> out(6, std::vector<std::vector<word_t>>(per_warp, std::vector<word_t>(W)));
     std::vector<std::vector<word_t>> out_hi(2 * per_warp, std::vector<word_t>(W));
     std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(E::scratch_words, 0xdeadbeefu));
     for (int i = 0; i < per_warp; ++i) X[i] = words_of<W>(x[i]), Y[i] = words_of<W>(y[i]);
     const bool ok = group_emulation::run_warp([&](int lane) {
       const int inst = lane / G, rank = lane % G;
       E env(rank, scratch[inst].data());
-      typename E::Num a, b, r[5], h[2];
+      typename E::Num a, b, r[6], h[2];
       for (int k = 0; k < L; ++k) a.w[k] = X[inst][rank * L + k], b.w[k] = Y[inst][rank * L + k];
       mb::mul(env, r[0], a, b);
       mb::mul_wide(env, r[1], h[0], a, b);
       mb::mul_high(env, r[2], a, b);
       mb::sqr(env, r[3], a);
       mb::sqr_wide(env, r[4], h[1], a);
+      mb::mul_add(env, r[5], a, b, a);
       for (int k = 0; k < L; ++k) {
-        for (int o = 0; o < 5; ++o) out[o][inst][rank * L + k] = r[o].w[k];
+        for (int o = 0; o < 6; ++o) out[o][inst][rank * L + k] = r[o].w[k];
         for (int o = 0; o < 2; ++o) out_hi[2 * inst + o][rank * L + k] = h[o].w[k];
       }
     });
@@ -341,6 +342,8 @@ void check_staged_products(int warps, unsigned long salt) {
       ASSERT_TRUE(mpz_of<W>(out[3][i]) == mod2exp(square, bits)) << "sqr, " << where;
       ASSERT_TRUE(mpz_of<W>(out[4][i]) == mod2exp(square, bits)) << "sqr_wide low, " << where;
       ASSERT_TRUE(mpz_of<W>(out_hi[2 * i + 1]) == square_high) << "sqr_wide high, " << where;
+      mpz_add(wide, wide, x[i]);
+      ASSERT_TRUE(mpz_of<W>(out[5][i]) == mod2exp(wide, bits)) << "mul_add, " << where;
     }
   }
 }

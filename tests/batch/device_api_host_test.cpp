@@ -121,6 +121,18 @@ TYPED_TEST(DeviceApiOnHost, LinearAndProducts) {
       mb::mul(h.env, r, x, y);
       mpz_mul(want, a, b);
       CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "mul");
+      {
+        typename H::Num u = y;
+        mb::mul_add(h.env, r, x, y, x);  // a b + a
+        Mpz sum;
+        mpz_addmul(sum, a, b);
+        mpz_add(sum, sum, a);
+        CHECK_EQ_MPZ(H::mpz(r), H::wrap(sum), "mul_add");
+        mb::mul_add(h.env, u, x, u, u);  // b = a b + b, the result in place of two operands
+        mpz_sub(sum, sum, a);
+        mpz_add(sum, sum, b);
+        CHECK_EQ_MPZ(H::mpz(u), H::wrap(sum), "mul_add in place");
+      }
       mb::mul_wide(h.env, r, hi, x, y);
       Mpz high;
       mpz_fdiv_q_2exp(high, want, H::bits);

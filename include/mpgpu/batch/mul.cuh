@@ -248,6 +248,27 @@ MPGPU_HD void mul(const E& env, typename E::Num& r, const typename E::Num& a, co
   mul_runs<E, false>(env, r, nullptr, a, b);
 }
 
+/// r = a * b + c mod 2^(32W) (GMP's addmul, truncated to the class). For a
+/// thread per instance in registers the product accumulates onto c, so the
+/// addition is free; other groups multiply, then add. r may alias any of a,
+/// b and c.
+template <class E>
+MPGPU_HD void mul_add(const E& env, typename E::Num& r, const typename E::Num& a, const typename E::Num& b,
+                      const typename E::Num& c) {
+  if constexpr (E::register_products) {
+    word_t acc[E::words];
+#pragma unroll
+    for (int i = 0; i < E::words; ++i) acc[i] = c.w[i];
+    register_product_onto<E::words>(a.w, b.w, acc);
+#pragma unroll
+    for (int i = 0; i < E::words; ++i) r.w[i] = acc[i];
+  } else {
+    typename E::Num p;
+    mul(env, p, a, b);
+    add(env, r, p, c);
+  }
+}
+
 /// (hi, lo) = a * b, the whole 64W-bit product.
 template <class E>
 MPGPU_HD void mul_wide(const E& env, typename E::Num& lo, typename E::Num& hi, const typename E::Num& a,

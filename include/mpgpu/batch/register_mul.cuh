@@ -126,6 +126,28 @@ __device__ __forceinline__ void add_diagonal(const word_t* a, word_t* r) {
 
 }  // namespace register_mul_detail
 
+/// r = r + a * b mod 2^(32W): the low half of a product accumulated onto
+/// what r holds. Each row's chains run to the top word, so any starting
+/// value works, and an addend costs nothing (the multiply-adds add r in
+/// anyway). r must not alias a or b.
+template <int W>
+MPGPU_HD void register_product_onto(const word_t (&a)[W], const word_t (&b)[W], word_t (&r)[W]) {
+  static_assert(W <= kRegisterProductMaxWords, "register products: at most kRegisterProductMaxWords words");
+#if defined(__CUDA_ARCH__)
+  register_mul_detail::rows_low<W, 0>(a, b, r);
+#else
+  // The host (G == 1 in CPU tests): the same rows with 64-bit arithmetic.
+  for (int i = 0; i < W; ++i) {
+    std::uint64_t carry = 0;
+    for (int j = 0; i + j < W; ++j) {
+      const std::uint64_t t = static_cast<std::uint64_t>(a[i]) * b[j] + r[i + j] + carry;
+      r[i + j] = static_cast<word_t>(t);
+      carry = t >> 32;
+    }
+  }
+#endif
+}
+
 /// r = a * b: the low W words (Wide: all 2W words). r must not alias a or b.
 template <int W, bool Wide>
 MPGPU_HD void register_product(const word_t (&a)[W], const word_t (&b)[W], word_t (&r)[Wide ? 2 * W : W]) {
@@ -133,22 +155,24 @@ MPGPU_HD void register_product(const word_t (&a)[W], const word_t (&b)[W], word_
   constexpr int R = Wide ? 2 * W : W;
 #pragma unroll
   for (int k = 0; k < R; ++k) r[k] = 0;
+  if constexpr (!Wide) {
+    register_product_onto<W>(a, b, r);
+  } else {
 #if defined(__CUDA_ARCH__)
-  if constexpr (Wide) register_mul_detail::rows_wide<W, 0>(a, b, r);
-  else register_mul_detail::rows_low<W, 0>(a, b, r);
+    register_mul_detail::rows_wide<W, 0>(a, b, r);
 #else
-  // The host (G == 1 in CPU tests): the same rows with 64-bit arithmetic.
-  for (int i = 0; i < W; ++i) {
-    std::uint64_t carry = 0;
-    const int n = Wide ? W : W - i;
-    for (int j = 0; j < n; ++j) {
-      const std::uint64_t t = static_cast<std::uint64_t>(a[i]) * b[j] + r[i + j] + carry;
-      r[i + j] = static_cast<word_t>(t);
-      carry = t >> 32;
+    // The host: the same rows with 64-bit arithmetic.
+    for (int i = 0; i < W; ++i) {
+      std::uint64_t carry = 0;
+      for (int j = 0; j < W; ++j) {
+        const std::uint64_t t = static_cast<std::uint64_t>(a[i]) * b[j] + r[i + j] + carry;
+        r[i + j] = static_cast<word_t>(t);
+        carry = t >> 32;
+      }
+      r[i + W] = static_cast<word_t>(carry);
     }
-    if (Wide) r[i + W] = static_cast<word_t>(carry);
-  }
 #endif
+  }
 }
 
 /// r = a^2: the low W words (Wide: all 2W words), with each off-diagonal
