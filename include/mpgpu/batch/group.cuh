@@ -41,6 +41,21 @@ struct Group {
 
   int rank = 0;           ///< 0..G-1 inside the instance
   word_t* comm = nullptr; ///< comm_words words of shared memory (G > 32)
+#if !defined(MPGPU_GROUP_TWO_BARRIER_CARRY)
+  /// G > 32: the half of comm (words 0-31 or 32-63) that the next carry
+  /// resolve writes. Alternating halves lets a resolve go with one barrier
+  /// instead of two: its write to half h cannot overtake a reader of h,
+  /// since that reader's resolve (two calls back) was followed by the
+  /// previous resolve's barrier. The other group operations use half 0 and
+  /// set `next_half` to 1 after their reads. Every thread of the block makes
+  /// the same calls, so the state agrees across the block -- as long as the
+  /// Env is not copied: a copy would diverge, so Group cannot be copied.
+  mutable int next_half = 0;
+
+  Group() = default;
+  Group(const Group&) = delete;
+  Group& operator=(const Group&) = delete;
+#endif
 
   MPGPU_HD void sync() const {
 #if defined(__CUDA_ARCH__)
@@ -78,10 +93,16 @@ struct Group {
         std::uint64_t wc = group_detail::carries(g, p, 0);
         word_t warp_gen = static_cast<word_t>((wc >> 32) & 1u);
         word_t warp_prop = p == 0xffffffffull;
+#if defined(MPGPU_GROUP_TWO_BARRIER_CARRY)
+        word_t* flags = comm;
         sync();
-        if (lane == 0) comm[warp] = warp_gen | (warp_prop << 1);
+#else
+        word_t* flags = comm + 32 * next_half;
+        next_half ^= 1;
+#endif
+        if (lane == 0) flags[warp] = warp_gen | (warp_prop << 1);
         sync();
-        word_t f = lane < static_cast<unsigned>(warps) ? comm[lane] : 0u;
+        word_t f = lane < static_cast<unsigned>(warps) ? flags[lane] : 0u;
         std::uint64_t wg = __ballot_sync(0xffffffffu, f & 1u);
         std::uint64_t wp = __ballot_sync(0xffffffffu, (f >> 1) & 1u);
         std::uint64_t wcar = group_detail::carries(wg, wp, cin);
@@ -112,6 +133,7 @@ struct Group {
         sync();
         if (rank == src) comm[0] = v;
         sync();
+        after_half0();
         return comm[0];
       }
 #else
@@ -134,6 +156,7 @@ struct Group {
         sync();
         word_t total = 0;
         for (int w = 0; w < warps; ++w) total += comm[w];
+        after_half0();
         return total;
       }
       return v;
@@ -144,6 +167,14 @@ struct Group {
   }
 
  private:
+  /// After an operation that used comm's half 0 (its reads may still be
+  /// going on): the next carry resolve writes half 1.
+  MPGPU_HD void after_half0() const {
+#if !defined(MPGPU_GROUP_TWO_BARRIER_CARRY)
+    next_half = 1;
+#endif
+  }
+
   template <bool Highest>
   MPGPU_HD int extreme_flag(bool flag) const {
     if constexpr (G == 1) {
@@ -170,6 +201,7 @@ struct Group {
             break;
           }
         }
+        after_half0();
         return found;
       }
 #else

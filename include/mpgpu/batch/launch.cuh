@@ -25,9 +25,9 @@ constexpr int instances_per_block() {
 }
 
 #if defined(__CUDACC__)
-template <class E, int ScratchWords, int MinBlocksPerSM, class Body>
-__global__ void __launch_bounds__(E::threads > 32 ? E::threads : 128, MinBlocksPerSM)
-    group_kernel(Body body, std::size_t count) {
+namespace launch_detail {
+template <class E, int ScratchWords, class Body>
+__device__ __forceinline__ void run_group(const Body& body, std::size_t count) {
   extern __shared__ word_t scratch[];
   constexpr int ipb = instances_per_block<E>();
   const int local = static_cast<int>(threadIdx.x) / E::threads;
@@ -35,26 +35,45 @@ __global__ void __launch_bounds__(E::threads > 32 ? E::threads : 128, MinBlocksP
   E env(static_cast<int>(threadIdx.x) % E::threads, scratch + static_cast<std::size_t>(local) * ScratchWords);
   body(env, instance, instance < count);
 }
+}  // namespace launch_detail
+
+template <class E, int ScratchWords, class Body>
+__global__ void __launch_bounds__(E::threads > 32 ? E::threads : 128) group_kernel(Body body, std::size_t count) {
+  launch_detail::run_group<E, ScratchWords>(body, count);
+}
+
+/// The same with a minimum of resident blocks per SM for the compiler. (A
+/// separate kernel: `__launch_bounds__(T, 1)` is not the same as
+/// `__launch_bounds__(T)` -- with the 1, 1-Mul at 4096 bits and the NTT
+/// products of 2^16-2^17 bits ran 7-11% slower on an H100.)
+template <class E, int ScratchWords, int MinBlocksPerSM, class Body>
+__global__ void __launch_bounds__(E::threads > 32 ? E::threads : 128, MinBlocksPerSM)
+    group_kernel_min_blocks(Body body, std::size_t count) {
+  launch_detail::run_group<E, ScratchWords>(body, count);
+}
 
 /// Launches body over `count` instances with `ScratchWords` shared words per
 /// instance: E::scratch_words for anything (powm, division, shifts),
 /// E::product_scratch_words for products mixed with linear operations,
-/// E::comm_words for add/sub/compare/bitwise alone. MinBlocksPerSM is the
-/// kernel's `__launch_bounds__` hint: resident blocks of the skeleton per SM
-/// that the compiler must fit in the registers (65536 / (MinBlocksPerSM x
-/// threads a block) a thread at most). The default 1 leaves the compiler
-/// free; a fused body of thread-per-instance products (G == 1, 128-thread
-/// blocks) holds its intermediates in registers and runs latency-bound
-/// carry chains, so more warps pay: seed 000's Poly at 1024 bits asks for 4
-/// (128 registers) and ran 1.12x faster on an H100 than without the hint
-/// (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-probes.md). Returns the launch error, if any.
-template <class E, int ScratchWords = E::scratch_words, int MinBlocksPerSM = 1, class Body>
+/// E::comm_words for add/sub/compare/bitwise alone. MinBlocksPerSM, when
+/// nonzero, is the kernel's `__launch_bounds__` minimum of resident blocks
+/// per SM: the compiler must then fit a thread in 65536 / (MinBlocksPerSM x
+/// threads a block) registers. The default 0 gives no minimum. A fused body
+/// of thread-per-instance products (G == 1, 128-thread blocks) holds its
+/// intermediates in registers and runs carry chains that wait on each
+/// other, so more warps pay: seed 000's Poly at 1024 bits asks for 4 (128
+/// registers) and ran 1.12x faster on an H100 than without
+/// (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-probes.md). Returns the
+/// launch error, if any.
+template <class E, int ScratchWords = E::scratch_words, int MinBlocksPerSM = 0, class Body>
 cudaError_t launch(const Body& body, std::size_t count, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
   constexpr int ipb = instances_per_block<E>();
   const std::size_t blocks = (count + ipb - 1) / ipb;
   const std::size_t smem = static_cast<std::size_t>(ipb) * ScratchWords * sizeof(word_t);
-  auto kernel = group_kernel<E, ScratchWords, MinBlocksPerSM, Body>;
+  void (*kernel)(Body, std::size_t) = nullptr;
+  if constexpr (MinBlocksPerSM > 0) kernel = group_kernel_min_blocks<E, ScratchWords, MinBlocksPerSM, Body>;
+  else kernel = group_kernel<E, ScratchWords, Body>;
   if (smem > 48 * 1024) {
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
     if (e != cudaSuccess) return e;
