@@ -10,7 +10,11 @@
 // the group synchronizes inside operations:
 //  - every thread of a block makes the same calls in the same order (give
 //    instances past the end of the batch zeros, and skip only their stores);
-//  - with G > 32, a block holds exactly one instance.
+//  - with G > 32, a block holds exactly one instance;
+//  - an Env is not copied (pass `const E&`), and a thread keeps one Env
+//    over a scratch area: the group's carry resolves alternate halves of
+//    its shared words and track which one is next (group.cuh). A kernel
+//    that makes a new Env over the same scratch must __syncthreads() first.
 // Inside the library the same rule holds: group operations are never skipped
 // by a data-dependent branch (e.g. compare broadcasts even when the operands
 // are equal), because lanes of other instances in the warp take part.
