@@ -122,6 +122,22 @@ __device__ __forceinline__ void add_diagonal(const word_t* a, word_t* r) {
     else r[k] = k + 1 < R ? lo_next(x, x, r[k]) : lo_last(x, x, r[k]);
   }
 }
+
+#else
+/// The host's rows (G == 1 in CPU tests): r += a * b with 64-bit arithmetic,
+/// the low W words (Wide: all 2W words, r[W..2W) zero on entry).
+template <int W, bool Wide>
+void host_rows(const word_t* a, const word_t* b, word_t* r) {
+  for (int i = 0; i < W; ++i) {
+    std::uint64_t carry = 0;
+    for (int j = 0; j < (Wide ? W : W - i); ++j) {
+      const std::uint64_t t = static_cast<std::uint64_t>(a[i]) * b[j] + r[i + j] + carry;
+      r[i + j] = static_cast<word_t>(t);
+      carry = t >> 32;
+    }
+    if constexpr (Wide) r[i + W] = static_cast<word_t>(carry);
+  }
+}
 #endif
 
 }  // namespace register_mul_detail
@@ -136,15 +152,7 @@ MPGPU_HD void register_product_onto(const word_t (&a)[W], const word_t (&b)[W], 
 #if defined(__CUDA_ARCH__)
   register_mul_detail::rows_low<W, 0>(a, b, r);
 #else
-  // The host (G == 1 in CPU tests): the same rows with 64-bit arithmetic.
-  for (int i = 0; i < W; ++i) {
-    std::uint64_t carry = 0;
-    for (int j = 0; i + j < W; ++j) {
-      const std::uint64_t t = static_cast<std::uint64_t>(a[i]) * b[j] + r[i + j] + carry;
-      r[i + j] = static_cast<word_t>(t);
-      carry = t >> 32;
-    }
-  }
+  register_mul_detail::host_rows<W, false>(a, b, r);
 #endif
 }
 
@@ -161,16 +169,7 @@ MPGPU_HD void register_product(const word_t (&a)[W], const word_t (&b)[W], word_
 #if defined(__CUDA_ARCH__)
     register_mul_detail::rows_wide<W, 0>(a, b, r);
 #else
-    // The host: the same rows with 64-bit arithmetic.
-    for (int i = 0; i < W; ++i) {
-      std::uint64_t carry = 0;
-      for (int j = 0; j < W; ++j) {
-        const std::uint64_t t = static_cast<std::uint64_t>(a[i]) * b[j] + r[i + j] + carry;
-        r[i + j] = static_cast<word_t>(t);
-        carry = t >> 32;
-      }
-      r[i + W] = static_cast<word_t>(carry);
-    }
+    register_mul_detail::host_rows<W, true>(a, b, r);
 #endif
   }
 }
