@@ -20,6 +20,9 @@ struct ContextState {
   Backend backend = Backend::cpu;
   int device = -1;
   Stream stream = nullptr;       // owned (CUDA)
+  // Recorded on `stream` and waited for by an operation on another stream
+  // (cuda/words.cuh: OpWords), so that it runs after the work queued here.
+  void* stream_order_event = nullptr;  // owned (CUDA): cudaEvent_t
   void* mem_pool = nullptr;      // cudaMemPool_t of the device (not owned)
   // Small results of device operations (sizes, flags) travel through "word
   // slots": each operation in flight owns one slot, whose kernels combine

@@ -24,9 +24,9 @@ void queue_scan_add(ContextState& st, Stream s, OpWords& ow, limb_t* r, Operand 
     throw Overflow("mpgpu: add/sub of " + std::to_string(a.size) + " limbs exceeds the tile count limit");
   EpochTiles statuses(st, s, st.carry_tiles, tiles, sizeof(unsigned long long));
   const device::CarryTiles carry{static_cast<unsigned long long*>(statuses.words()), statuses.epoch()};
-  device::scan_add_kernel<kSubtract><<<static_cast<unsigned>(tiles), Policy::kThreads, 0, s>>>(
-      r, a.limbs, a.size, b, carry, ow.words(), order_from_slot);
-  MPGPU_CHECK_LAUNCH("scan_add_kernel");
+  MPGPU_CUDA_CHECK(device::launch_dependent(device::scan_add_kernel<kSubtract>, static_cast<unsigned>(tiles),
+                                            Policy::kThreads, s, r, a.limbs, a.size, b, carry, ow.words(),
+                                            order_from_slot, publish_early(st, s)));
 }
 
 template <bool kSubtract>
@@ -58,7 +58,7 @@ Pending sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, 
   OpWords ow(st, s);
   if (n <= Policy::kTile) {  // one block compares and subtracts: one launch
     device::scan_add_kernel<true, true><<<1, Policy::kThreads, 0, s>>>(r, a, n, {b, n, 0}, {nullptr, 0},
-                                                                        ow.words(), false);
+                                                                        ow.words(), false, false);
     MPGPU_CHECK_LAUNCH("scan_add_kernel (ordered in block)");
     return ow.defer();
   }

@@ -27,9 +27,9 @@ Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Opera
     MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::BitwiseResultNonzero{op, ta, tb}, L, words,
                                                        kSlotLowR, false, s));
   constexpr std::size_t per_block = Policy::kTile;
-  device::bitwise_kernel<<<static_cast<unsigned>((L + 1 + per_block - 1) / per_block), Policy::kThreads, 0, s>>>(
-      r, op, ta, tb, r_negative, words);
-  MPGPU_CHECK_LAUNCH("bitwise_kernel");
+  const auto blocks = static_cast<unsigned>((L + 1 + per_block - 1) / per_block);
+  MPGPU_CUDA_CHECK(device::launch_dependent(device::bitwise_kernel<>, blocks, Policy::kThreads, s, r, op, ta, tb,
+                                            r_negative, words, publish_early(st, s)));
   return ow.defer();
 }
 

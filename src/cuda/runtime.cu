@@ -24,6 +24,9 @@ void init_context(ContextState& st, int device) {
   cudaStream_t stream = nullptr;
   MPGPU_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   st.stream = stream;
+  cudaEvent_t order = nullptr;
+  MPGPU_CUDA_CHECK(cudaEventCreateWithFlags(&order, cudaEventDisableTiming));
+  st.stream_order_event = order;
   st.device = device;
   // The device's default pool, told to keep freed memory: after warm-up,
   // cudaMallocAsync is a pool lookup, never a driver allocation.
@@ -48,6 +51,8 @@ void destroy_context(ContextState& st) noexcept {
     *b = {};
   }
   free_word_slots(st);
+  if (st.stream_order_event) cudaEventDestroy(static_cast<cudaEvent_t>(st.stream_order_event));
+  st.stream_order_event = nullptr;
   if (st.stream) cudaStreamDestroy(st.stream);
   st.stream = nullptr;
 }

@@ -17,18 +17,18 @@ unsigned blocks_for(std::size_t items) {
 Pending shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
   OpWords ow(st, s);
   const std::size_t q = bits / 64;  // the kernel also writes the q zero limbs
-  device::shift_left_kernel<<<blocks_for(a.size + q + 1), Policy::kThreads, 0, s>>>(
-      r, a.limbs, a.size, q, static_cast<unsigned>(bits % 64), ow.words());
-  MPGPU_CHECK_LAUNCH("shift_left_kernel");
+  MPGPU_CUDA_CHECK(device::launch_dependent(device::shift_left_kernel<>, blocks_for(a.size + q + 1),
+                                            Policy::kThreads, s, r, a.limbs, a.size, q,
+                                            static_cast<unsigned>(bits % 64), ow.words(), publish_early(st, s)));
   return ow.defer();
 }
 
 Pending shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
   OpWords ow(st, s);
   const std::size_t q = bits / 64;
-  device::shift_right_kernel<<<blocks_for(a.size - q), Policy::kThreads, 0, s>>>(
-      r, a.limbs, a.size, q, static_cast<unsigned>(bits % 64), ow.words());
-  MPGPU_CHECK_LAUNCH("shift_right_kernel");
+  MPGPU_CUDA_CHECK(device::launch_dependent(device::shift_right_kernel<>, blocks_for(a.size - q), Policy::kThreads,
+                                            s, r, a.limbs, a.size, q, static_cast<unsigned>(bits % 64), ow.words(),
+                                            publish_early(st, s)));
   return ow.defer();
 }
 

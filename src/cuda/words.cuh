@@ -45,6 +45,22 @@ void wait_for_done(const ContextState& st, int slot, std::uint64_t sequence, cud
 /// the stream as wait_for_done does.
 void wait_for_ready(const ContextState& st, int slot, cudaStream_t s);
 
+/// Whether an operation's final kernel may publish its words before the
+/// kernel ends (ResultWords::publish_now): only on the context's own
+/// stream, where the host reads results, reuses buffers and frees operands
+/// in stream order.
+inline bool publish_early(const ContextState& st, cudaStream_t s) { return s == st.stream; }
+
+/// Makes `s` wait for the work queued so far on the context's stream, when
+/// it is another stream: an operand written there may still be in flight
+/// even once its size is known (ResultWords::publish_now). No host wait.
+inline void order_after_context_stream(const ContextState& st, cudaStream_t s) {
+  if (s == st.stream) return;
+  const auto event = static_cast<cudaEvent_t>(st.stream_order_event);
+  MPGPU_CUDA_CHECK(cudaEventRecord(event, st.stream));
+  MPGPU_CUDA_CHECK(cudaStreamWaitEvent(s, event, 0));
+}
+
 /// One operation's use of a word slot: holds the context's lock while the
 /// operation queues its kernels, hands them the slot's ResultWords, and then
 /// either waits for the published words or hands them, unread, to a
@@ -53,7 +69,9 @@ class OpWords {
  public:
   OpWords(ContextState& st, cudaStream_t s)
       : st_(st), lock_(st.mutex), stream_(s), slot_((use_device(st.device), acquire_slot(st))),
-        sequence_(++st.sequence) {}
+        sequence_(++st.sequence) {
+    order_after_context_stream(st, s);
+  }
   OpWords(const OpWords&) = delete;
   OpWords& operator=(const OpWords&) = delete;
   ~OpWords();

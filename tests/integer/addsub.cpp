@@ -181,6 +181,38 @@ TEST_P(AddSub, ResultsThatShrinkOrVanish) {
   }
 }
 
+/// A number of `limbs` limbs (or fewer, when `top` is 0) whose top limb is
+/// `top` and whose lower limbs are runs of ones and zeros.
+Mpz with_top_limb(Operands& gen, std::size_t limbs, std::uint64_t top) {
+  Mpz v = gen.runs(64 * (limbs - 1)), t = Mpz::from_ui(top);
+  mpz_mul_2exp(t, t, 64 * (limbs - 1));
+  mpz_add(v, v, t);
+  return v;
+}
+
+// On the device the top limbs decide the size of a multi-tile sum or
+// difference, and the order of an equal-size difference, when they differ by
+// 2 or more (scan_add.cuh: early publication); otherwise every block reports
+// its highest limb. Both sides of that line, and borrows into the top limb.
+TEST_P(AddSub, TopLimbsThatDecideTheSizeOrNot) {
+  Operands gen;
+  const std::uint64_t max = ~std::uint64_t{0};
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> tops = {
+      {9, 5}, {5, 9}, {6, 5}, {5, 6}, {7, 7}, {2, 0}, {1, 0}, {max, max}, {max, 1}, {max - 1, max}, {1, 1}};
+  for (std::size_t limbs : {std::size_t{2049}, std::size_t{4100}, std::size_t{70001}}) {
+    for (const auto& [x, y] : tops) {
+      for (int round = 0; round < 2; ++round) {
+        const Mpz a = with_top_limb(gen, limbs, x), b = with_top_limb(gen, limbs, y);
+        ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs, tops " << x << " and " << y;
+      }
+    }
+    // The borrow empties the top limb: 2^(64(n-1)) + 3 - (2^(64(n-1)) - 1).
+    Mpz a = Mpz::pow2(64 * (limbs - 1)), b = Mpz::all_ones(64 * (limbs - 1));
+    mpz_add_ui(a, a, 3);
+    ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs, top 1 against none";
+  }
+}
+
 TEST_P(AddSub, NegAbsSgn) {
   for (const Mpz& a : edge_values()) {
     const Integer x = make(a);

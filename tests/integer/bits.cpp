@@ -141,6 +141,30 @@ TEST_P(Bits, BitwiseSpecialCases) {
   }
 }
 
+// On the device a nonzero top limb of the result of non-negative operands
+// decides its size (bitwise.cuh: early publication); a zero top limb makes
+// every block report its highest limb. Multi-tile operands of equal and
+// unequal sizes whose top limbs do either for and, ior, xor.
+TEST_P(Bits, BitwiseTopLimbsThatDecideTheSizeOrNot) {
+  Operands gen;
+  const std::uint64_t max = ~std::uint64_t{0};
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> tops = {
+      {0xF0, 0x0F}, {0xFF, 0xFF}, {max, max}, {max, 1}, {1, 1}, {3, 5}};
+  for (std::size_t limbs : {std::size_t{2049}, std::size_t{4100}, std::size_t{70001}}) {
+    for (const auto& [x, y] : tops) {
+      Mpz a = gen.runs(64 * (limbs - 1)), b = gen.runs(64 * (limbs - 1)), tx = Mpz::from_ui(x), ty = Mpz::from_ui(y);
+      mpz_mul_2exp(tx, tx, 64 * (limbs - 1));
+      mpz_mul_2exp(ty, ty, 64 * (limbs - 1));
+      mpz_add(a, a, tx);
+      mpz_add(b, b, ty);
+      ASSERT_TRUE(check_bitwise(make(a), make(b), a, b)) << limbs << " limbs, tops " << x << " and " << y;
+      const Mpz shorter = gen.runs(64 * (limbs / 2));
+      ASSERT_TRUE(check_bitwise(make(a), make(shorter), a, shorter)) << limbs << " limbs against " << limbs / 2;
+      ASSERT_TRUE(check_bitwise(make(shorter), make(a), shorter, a)) << limbs / 2 << " limbs against " << limbs;
+    }
+  }
+}
+
 TEST_P(Bits, ComplementAndAliasing) {
   Operands gen;
   std::vector<Mpz> values = edge_values();

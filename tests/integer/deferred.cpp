@@ -176,4 +176,31 @@ TEST_P(Deferred, OtherStreamsWaitForTheirResults) {
   EXPECT_TRUE(matches(u, want));
 }
 
+// A result whose size the device published before its kernel ended
+// (ResultWords::publish_now: multi-tile add, shift, bitwise map) read by an
+// operation on another stream: that stream must wait for the context's
+// stream's kernels, not only for the size. Large operands keep those
+// kernels running while the other stream's work is queued.
+TEST_P(Deferred, OtherStreamsWaitForTheContextStreamsKernels) {
+  if (!on_gpu()) GTEST_SKIP() << "streams are a CUDA matter";
+  const mpgpu::Context other = mpgpu::Context::cuda(ctx().device());
+  const mpgpu::Stream s = other.stream();
+  Operands gen;
+  const Mpz a = gen.uniform(64 * (1 << 20)), b = gen.uniform(64 * (1 << 20));
+  const Integer x = make(a), y = make(b);
+  for (int round = 0; round < 3; ++round) {
+    Integer u = x + y;           // the context's stream
+    (void)u.size();              // known, perhaps before the kernel ends
+    Integer v(ctx()), w(ctx());
+    mpgpu::mul_2exp(v, u, 3);    // the context's stream again
+    (void)v.size();
+    mpgpu::xor_(w, v, u, s);     // the other stream reads u and v
+    Mpz want_u, want_v, want_w;
+    mpz_add(want_u, a, b);
+    mpz_mul_2exp(want_v, want_u, 3);
+    mpz_xor(want_w, want_v, want_u);
+    ASSERT_TRUE(matches(w, want_w)) << "round " << round;
+  }
+}
+
 }  // namespace

@@ -6,6 +6,7 @@
 #pragma once
 
 
+#include "mpgpu/device/dependent_launch.cuh"
 #include "mpgpu/device/limb_pairs.cuh"
 #include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/twos_complement.cuh"
@@ -53,11 +54,22 @@ struct BitwiseResultNonzero {
 /// r[0..L] = magnitude of op(a, b), L = max(a.size, b.size). For a negative
 /// result, slot kSlotLowR holds the lowest-nonzero search over its two's
 /// complement. Publishes 1 + highest nonzero index as kSlotSize.
+///
+/// With `publish_early` (only on the context's stream: ResultWords::
+/// publish_now), operands that are both non-negative, and a nonzero limb
+/// L - 1 of the result, the size is L: block 0 publishes it and no block
+/// reduces its highest limb or counts its arrival (no block reads a slot
+/// then, since no search ran). Every block computes that limb from the
+/// same two operand limbs, so the choice is uniform. Launched as a
+/// dependent grid (dependent_launch.cuh).
 template <class Policy = BitwisePolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     bitwise_kernel(limb_t* __restrict__ r, limb::BitwiseOp op, TwosComplementOperand a, TwosComplementOperand b,
-                   bool r_negative, ResultWords words) {
+                   bool r_negative, ResultWords words, bool publish_early) {
+  wait_for_prior_grids();
   const std::size_t L = a.size > b.size ? a.size : b.size;
+  const bool early = publish_early && !a.negative && !b.negative && L > 0 &&
+                     limb::apply_bitwise(op, L <= a.size ? a.limbs[L - 1] : 0, L <= b.size ? b.limbs[L - 1] : 0) != 0;
   const std::size_t za = a.lowest_nonzero(), zb = b.lowest_nonzero();
   std::size_t zr = L;
   if (r_negative) {
@@ -89,6 +101,11 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
       if (v[h] && j <= L) top = j + 1;
     }
     store_pair(r, i, L + 1, vec, v[0], v[1]);
+  }
+  allow_dependent_grids();
+  if (early) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) words.publish_now(L);
+    return;
   }
   block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
   words.publish_when_last();

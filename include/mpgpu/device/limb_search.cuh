@@ -12,6 +12,7 @@
 // on an H100, for operands that differ in their top limb).
 #pragma once
 
+#include "mpgpu/device/dependent_launch.cuh"
 #include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/config.cuh"
 
@@ -29,9 +30,13 @@ struct LimbSearchPolicy {
 /// The result goes to words.slots[slot]; with `publish`, this kernel ends
 /// the operation and publishes the slots.
 /// Only the first `max_chunks` chunks in search order are visited (a probe).
+/// Launched as a dependent grid (dependent_launch.cuh), and lets the next
+/// kernel launch at once: a search is short, and that kernel waits for it.
 template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
     limb_search_kernel(Pred pred, std::size_t n, ResultWords words, int slot, bool publish, std::size_t max_chunks) {
+  wait_for_prior_grids();
+  allow_dependent_grids();
   unsigned long long* out = &words.slots[slot];
   __shared__ bool skip;
   const std::size_t all_chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
@@ -102,15 +107,13 @@ cudaError_t launch_limb_search(Pred pred, std::size_t n, ResultWords words, int 
   constexpr std::size_t kProbeChunks = 4, kProbeFrom = 16;
   const std::size_t chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
   if (chunks > kProbeFrom) {
-    limb_search_kernel<kHighest, Pred, Policy><<<kProbeChunks, Policy::kThreads, 0, stream>>>(
-        pred, n, words, slot, false, kProbeChunks);
-    const cudaError_t e = cudaGetLastError();
+    const cudaError_t e = launch_dependent(limb_search_kernel<kHighest, Pred, Policy>, kProbeChunks,
+                                           Policy::kThreads, stream, pred, n, words, slot, false, kProbeChunks);
     if (e != cudaSuccess) return e;
   }
   const std::size_t blocks = chunks < kMaxBlocks ? chunks : kMaxBlocks;
-  limb_search_kernel<kHighest, Pred, Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, stream>>>(
-      pred, n, words, slot, publish, chunks);
-  return cudaGetLastError();
+  return launch_dependent(limb_search_kernel<kHighest, Pred, Policy>, static_cast<unsigned>(blocks),
+                          Policy::kThreads, stream, pred, n, words, slot, publish, chunks);
 }
 
 /// a[i] != 0

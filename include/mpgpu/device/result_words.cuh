@@ -64,6 +64,22 @@ struct ResultWords {
     *static_cast<volatile unsigned long long*>(&published[kSlotCount]) = sequence;
   }
 
+  /// The early publication of an operation whose published words are only
+  /// a size and a comparison key that one thread of its final kernel knows
+  /// before the kernel ends (the top of an addition, of a shift, of a
+  /// bitwise map: see their kernels). That thread writes them, zeros for the
+  /// other words, and "done" directly: no slot, no arrival count, no
+  /// per-block fence, so "done" can precede the end of the kernel's other
+  /// blocks. Hence the contract: the kernel's other blocks touch no slot,
+  /// and it is used only on the context's own stream, where the host reads
+  /// results and frees operands in stream order (cuda/words.cuh orders
+  /// other streams after it). Call from one thread.
+  __device__ void publish_now(unsigned long long size, unsigned long long order_key = 0) const {
+    for (int k = 0; k < kSlotCount; ++k) published[k] = k == kSlotSize ? size : k == kSlotOrder ? order_key : 0;
+    __threadfence_system();  // the words reach the host before "done"
+    *static_cast<volatile unsigned long long*>(&published[kSlotCount]) = sequence;
+  }
+
   /// The fast path of a one-block operation whose only result is `value`
   /// (< 2^63) and that the host waits for (OpWords::arm_ready/wait_ready):
   /// one 8-byte store of 2 value + 1 to the word the host cleared before

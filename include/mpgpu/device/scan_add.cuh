@@ -11,6 +11,7 @@
 #pragma once
 
 #include "mpgpu/device/carry_tiles.cuh"
+#include "mpgpu/device/dependent_launch.cuh"
 #include "mpgpu/limb/arith.cuh"
 #include "mpgpu/device/limb_pairs.cuh"
 #include "mpgpu/device/result_words.cuh"
@@ -89,12 +90,25 @@ __device__ __forceinline__ std::uint32_t look_back_carry(const CarryTiles& state
 /// block compares a and b itself, publishes the comparison key as
 /// kSlotOrder (limb_search.cuh's encoding) and subtracts the smaller: a
 /// small subtraction is then one launch.
+///
+/// With `publish_early` (only on the context's stream: ResultWords::
+/// publish_now), when the top limbs decide the result's size, the thread
+/// of limb an - 1 publishes it and no block reduces its highest limb or
+/// counts its arrival: 4 us of a 2^28-bit addition on an H100
+/// (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-probes.md, sections
+/// 5-6). The tops decide it for an addition whose a is normalized (size
+/// an + carry out), and for a subtraction whose top limbs differ by 2 or
+/// more (size an: a borrow takes at most 1); for an ordered subtraction
+/// they then decide the order too, and the search's slot is not read.
+/// Every block reads the same two limbs, so the choice is uniform.
+/// Launched as a dependent grid (dependent_launch.cuh).
 template <bool kSubtract, bool kOrderInBlock = false, class Policy = ScanAddPolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
-                    CarryTiles tile_state, ResultWords words, bool order_from_slot) {
+                    CarryTiles tile_state, ResultWords words, bool order_from_slot, bool publish_early) {
   __shared__ std::uint32_t warp_status[Policy::kWarps];
   constexpr limb::CarryCombine combine{};
+  wait_for_prior_grids();
 
   if constexpr (kOrderInBlock) {
     static_assert(kSubtract, "ordering is for subtractions");
@@ -117,8 +131,18 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
       b.limbs = t;
     }
   }
+  bool early = false, a_above = false;  // a_above: a[an - 1] > b[an - 1]
+  if (!kOrderInBlock && publish_early) {
+    const limb_t x = a[an - 1];
+    const limb_t y = b.limbs ? (an - 1 < b.size ? b.limbs[an - 1] : 0) : (an == 1 ? b.scalar : 0);
+    a_above = x > y;
+    if (!kSubtract) early = x != 0;
+    else if (!order_from_slot) early = a_above && x - y >= 2;
+    else early = (a_above ? x - y : y - x) >= 2;
+  }
   if (order_from_slot) {
-    const unsigned long long key = words.slots[kSlotOrder];
+    // limb_search.cuh's key of the differing limb an - 1, when the tops differ.
+    const unsigned long long key = early ? 2ull * an + a_above : words.slots[kSlotOrder];
     if (key != 0 && (key & 1) == 0) {  // |a| < |b|: swap (equal sizes)
       const limb_t* t = a;
       a = b.limbs;
@@ -239,6 +263,18 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     }
     store_pair(r, i, an, r_vec, v[0], v[1]);
     row_in = combine(row_in, (total_bits >> (2 * k)) & 3);
+  }
+  allow_dependent_grids();
+  if (early) {
+    // The thread of limb an - 1 knows the size: its `top`, an + carry out
+    // for an addition (a[an - 1] != 0), an for a subtraction (r[an - 1] >= 1).
+    if (top >= an) {
+      // The search's slot, read by no block here, is left clean for the
+      // next operation (the search kernel has finished: stream order).
+      if (order_from_slot) words.slots[kSlotOrder] = 0;
+      words.publish_now(top, order_from_slot ? 2ull * an + a_above : 0);
+    }
+    return;
   }
   block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
   words.publish_when_last();

@@ -3,10 +3,18 @@
 // one by warp shuffle). Bytes moved: read n, write n.
 #pragma once
 
+#include "mpgpu/device/dependent_launch.cuh"
 #include "mpgpu/device/result_words.cuh"
 #include "mpgpu/limb/config.cuh"
 
 namespace mpgpu::device {
+
+/// The shift's size, from the one thread that knows it: published at once,
+/// or left in the slot for the last block (publish_when_last).
+__device__ __forceinline__ void publish_size(const ResultWords& words, std::size_t size, bool publish_early) {
+  if (publish_early) words.publish_now(size);
+  else atomicMax(&words.slots[kSlotSize], size);
+}
 
 struct ShiftPolicy {
   static constexpr int kThreads = 256;
@@ -20,11 +28,16 @@ struct ShiftPolicy {
 /// shift, built this way, ran 101 us at 2^30 bits against 109 us for the left
 /// shift when it stored misaligned, b301919). Consecutive lanes own
 /// consecutive o, so a[o-q-1] comes from the neighbouring lane by shuffle:
-/// one coalesced load per limb. Publishes the result size (kSlotSize).
+/// one coalesced load per limb. Publishes the result size (kSlotSize),
+/// which the thread of the top limb knows (a is normalized, n >= 1): with
+/// `publish_early` (only on the context's stream) that thread publishes it
+/// at once (ResultWords::publish_now) and no block counts its arrival.
+/// Launched as a dependent grid (dependent_launch.cuh).
 template <class Policy = ShiftPolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     shift_left_kernel(limb_t* __restrict__ r, const limb_t* __restrict__ a, std::size_t n, std::size_t q,
-                      unsigned s, ResultWords words) {
+                      unsigned s, ResultWords words, bool publish_early) {
+  wait_for_prior_grids();
   const std::size_t base = std::size_t(blockIdx.x) * Policy::kThreads * Policy::kItems + threadIdx.x;
   const int lane = threadIdx.x % 32;
   limb_t hi[Policy::kItems];
@@ -41,19 +54,21 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     if (o <= n + q) {
       const limb_t v = s ? (hi[it] << s) | (lo >> (64 - s)) : hi[it];  // 0 below q
       r[o] = v;
-      if (o == n + q) atomicMax(&words.slots[kSlotSize], v ? n + q + 1 : n + q);
+      if (o == n + q) publish_size(words, v ? n + q + 1 : n + q, publish_early);
     }
   }
-  words.publish_when_last();
+  allow_dependent_grids();
+  if (!publish_early) words.publish_when_last();
 }
 
 /// r[k] = (a[k+q] >> s) | (a[k+q+1] << (64 - s)) for k in [0, n - q),
 /// requires q < n; a[k+q+1] comes from the next lane by shuffle. Publishes
-/// the result size (kSlotSize).
+/// the result size (kSlotSize) as shift_left_kernel does.
 template <class Policy = ShiftPolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     shift_right_kernel(limb_t* __restrict__ r, const limb_t* __restrict__ a, std::size_t n, std::size_t q,
-                       unsigned s, ResultWords words) {
+                       unsigned s, ResultWords words, bool publish_early) {
+  wait_for_prior_grids();
   const std::size_t m = n - q;
   const std::size_t base = std::size_t(blockIdx.x) * Policy::kThreads * Policy::kItems + threadIdx.x;
   const int lane = threadIdx.x % 32;
@@ -71,10 +86,11 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     if (k < m) {
       const limb_t v = s ? (lo[it] >> s) | (hi << (64 - s)) : lo[it];
       r[k] = v;
-      if (k == m - 1) atomicMax(&words.slots[kSlotSize], v ? m : m - 1);
+      if (k == m - 1) publish_size(words, v ? m : m - 1, publish_early);
     }
   }
-  words.publish_when_last();
+  allow_dependent_grids();
+  if (!publish_early) words.publish_when_last();
 }
 
 }  // namespace mpgpu::device
