@@ -8,9 +8,10 @@ namespace mpgpu::detail::cuda {
 
 namespace {
 using Policy = device::ShiftPolicy;
-unsigned blocks_for(std::size_t items) {
-  constexpr std::size_t per_block = std::size_t(Policy::kThreads) * Policy::kItems;
-  return static_cast<unsigned>((items + per_block - 1) / per_block);
+/// Blocks for `limbs` output limbs (threads own pairs).
+unsigned blocks_for(std::size_t limbs) {
+  const std::size_t pairs = (limbs + 1) / 2;
+  return static_cast<unsigned>((pairs + Policy::kPairsPerBlock - 1) / Policy::kPairsPerBlock);
 }
 }  // namespace
 
