@@ -40,7 +40,15 @@ __global__ void __launch_bounds__(Policy::kThreads)
   unsigned long long* out = &words.slots[slot];
   __shared__ bool skip;
   const std::size_t all_chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
-  const std::size_t chunks = all_chunks < max_chunks ? all_chunks : max_chunks;
+  std::size_t chunks = all_chunks < max_chunks ? all_chunks : max_chunks;
+  // A hit at the index where the search starts is the best key there is
+  // (2n + bit either way): numbers whose top limbs differ, a number whose
+  // low limb is nonzero. Every thread tests that index first (one broadcast
+  // load an operand), so such a search reads no chunk at all.
+  if (const int hit = pred(kHighest ? n - 1 : 0)) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) atomicMax(out, 2ull * n + (hit - 1));
+    chunks = 0;
+  }
   // Blocks stride over the chunks in search order; once a hit lies beyond a
   // block's chunk, it lies beyond all its later chunks too, and the block stops.
   for (std::size_t k = blockIdx.x; k < chunks; k += gridDim.x) {
