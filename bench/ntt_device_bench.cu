@@ -8,7 +8,8 @@
 // Checked against the host plan on the first transform of the batch (up to
 // 2^26 points; 2^27 and 2^28 by the round trip on the device).
 //
-// A second table times each pass of a single transform on its own (forward,
+// A second table does the same on 32-bit words (a 31-bit prime; 8 bytes a
+// point). A third times each pass of a single transform on its own (forward,
 // bit-reversed order), with the bandwidth of that pass (16 bytes a point);
 // the device copy bandwidth is printed as the roof.
 //
@@ -133,6 +134,51 @@ int main(int argc, char** argv) {
                     forward ? "fwd" : "inv", order == mpgpu::NttOrder::natural ? "natural" : "bit-reversed", ms,
                     points / ms / 1e6, 16 * points / ms / 1e6, 100 * (16 * points / ms / 1e6) / copy_gbs, passes,
                     16 * points * passes / ms / 1e6, ok ? "yes" : "NO");
+        std::fflush(stdout);
+      }
+    CHECK(cudaFree(d));
+  }
+
+  // 32-bit words (p < 2^32): up to 2^10 points the team kernel (one pass),
+  // beyond the widened 64-bit passes. 2^25 points a call (128 MiB, as the
+  // table above), data GB/s at 8 bytes a point (4 read, 4 written).
+  const std::uint32_t p32 = static_cast<std::uint32_t>(mpgpu::field::ntt_primes31[0].p);
+  std::printf("\n32-bit words, p = %u:\n\n", p32);
+  std::printf("| log_n | batch | dir | order | ms/call | Gpoints/s | data GB/s | %% of copy | verified |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  for (int log_n : {5, 8, 10, 11, 12}) {
+    if (only_log != 0 && log_n != only_log) continue;
+    const std::size_t n = std::size_t{1} << log_n, batch = (std::size_t{1} << 25) / n;
+    std::vector<std::uint32_t> host(n * batch);
+    std::mt19937_64 gen(log_n);
+    for (auto& x : host) x = static_cast<std::uint32_t>(gen() % p32);
+    std::uint32_t* d = nullptr;
+    CHECK(cudaMalloc(&d, host.size() * 4));
+    for (bool forward : {true, false})
+      for (mpgpu::NttOrder order : {mpgpu::NttOrder::natural, mpgpu::NttOrder::bit_reversed}) {
+        CHECK(cudaMemcpy(d, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+        CHECK(cudaDeviceSynchronize());
+        if (forward) mpgpu::ntt_forward(ctx, d, batch, log_n, p32, order);
+        else mpgpu::ntt_inverse(ctx, d, batch, log_n, p32, order);
+        ctx.synchronize();
+        // The first and the last transform of the batch against the CPU context.
+        bool ok = true;
+        for (std::size_t b : {std::size_t{0}, batch - 1}) {
+          std::vector<std::uint32_t> got(n), want(host.begin() + b * n, host.begin() + (b + 1) * n);
+          CHECK(cudaMemcpy(got.data(), d + b * n, n * 4, cudaMemcpyDeviceToHost));
+          if (forward) mpgpu::ntt_forward(mpgpu::Context::cpu(), want.data(), 1, log_n, p32, order);
+          else mpgpu::ntt_inverse(mpgpu::Context::cpu(), want.data(), 1, log_n, p32, order);
+          ok &= got == want;
+        }
+        all_ok &= ok;
+        const double ms = median_ms(ctx.stream(), reps, [&] {
+          if (forward) mpgpu::ntt_forward(ctx, d, batch, log_n, p32, order);
+          else mpgpu::ntt_inverse(ctx, d, batch, log_n, p32, order);
+        });
+        const double points = static_cast<double>(n) * batch;
+        std::printf("| %d | %zu | %s | %s | %.4g | %.3g | %.0f | %.0f%% | %s |\n", log_n, batch, forward ? "fwd" : "inv",
+                    order == mpgpu::NttOrder::natural ? "natural" : "bit-reversed", ms, points / ms / 1e6,
+                    8 * points / ms / 1e6, 100 * (8 * points / ms / 1e6) / copy_gbs, ok ? "yes" : "NO");
         std::fflush(stdout);
       }
     CHECK(cudaFree(d));

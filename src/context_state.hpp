@@ -58,6 +58,8 @@ struct ContextState {
   // Device twiddles of the public NTT, per (prime, log2 length), made on
   // first use and kept until the context goes (guarded by `mutex`).
   std::map<std::pair<std::uint64_t, int>, std::uint64_t*> ntt_twiddles;
+  // The same for the 32-bit transforms (cuda/ntt_public32.cu): uint2 pairs.
+  std::map<std::pair<std::uint64_t, int>, void*> ntt_twiddles32;
 
   ContextState() = default;
   ContextState(const ContextState&) = delete;

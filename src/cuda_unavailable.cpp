@@ -66,6 +66,10 @@ void ntt_transform(ContextState&, Stream, std::uint64_t*, std::size_t, int, std:
                    bool) {
   unavailable("ntt_transform");
 }
+void ntt_transform32(ContextState&, Stream, std::uint32_t*, std::size_t, int, std::uint32_t, std::uint64_t, bool,
+                     bool) {
+  unavailable("ntt_transform");
+}
 Pending sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
 
 // Never made without CUDA; defined so that the Integer code links.

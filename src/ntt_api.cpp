@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "context_state.hpp"
 #include "cuda/backend.hpp"
@@ -41,7 +42,8 @@ std::uint64_t check_and_generator(const char* fn, const void* data, std::size_t 
   return field::find_generator(p);
 }
 
-void bit_reverse_host(std::uint64_t* x, int log_n) {
+template <class Word>
+void bit_reverse_host(Word* x, int log_n) {
   const std::size_t n = std::size_t{1} << log_n;
   for (std::size_t i = 1, j = 0; i < n; ++i) {
     std::size_t bit = n >> 1;
@@ -51,15 +53,8 @@ void bit_reverse_host(std::uint64_t* x, int log_n) {
   }
 }
 
-void transform(const char* fn, const Context& ctx, std::uint64_t* data, std::size_t batch, int log_n,
-               std::uint64_t p, NttOrder order, Stream s, bool forward) {
-  const std::uint64_t g = check_and_generator(fn, data, batch, log_n, p);
-  if (batch == 0) return;
-  const bool reversed = order == NttOrder::bit_reversed;
-  if (ctx.is_cuda()) {
-    detail::cuda::ntt_transform(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
-    return;
-  }
+/// The CPU backend: the host plan on 64-bit words.
+void transform_host(std::uint64_t* data, std::size_t batch, int log_n, std::uint64_t p, bool reversed, bool forward) {
   const auto plan = ntt::host_plan<field::PrimeField64>(p, log_n);
   const std::size_t n = std::size_t{1} << log_n;
   if (forward) {
@@ -73,6 +68,34 @@ void transform(const char* fn, const Context& ctx, std::uint64_t* data, std::siz
   }
 }
 
+void transform(const char* fn, const Context& ctx, std::uint64_t* data, std::size_t batch, int log_n,
+               std::uint64_t p, NttOrder order, Stream s, bool forward) {
+  const std::uint64_t g = check_and_generator(fn, data, batch, log_n, p);
+  if (batch == 0) return;
+  const bool reversed = order == NttOrder::bit_reversed;
+  if (ctx.is_cuda()) {
+    detail::cuda::ntt_transform(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
+    return;
+  }
+  transform_host(data, batch, log_n, p, reversed, forward);
+}
+
+/// 32-bit words: the device's own path; on the CPU the 64-bit host plan on
+/// a widened copy (the host plan is not where 32-bit users' time goes).
+void transform(const char* fn, const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n,
+               std::uint32_t p, NttOrder order, Stream s, bool forward) {
+  const std::uint64_t g = check_and_generator(fn, data, batch, log_n, p);
+  if (batch == 0) return;
+  const bool reversed = order == NttOrder::bit_reversed;
+  if (ctx.is_cuda()) {
+    detail::cuda::ntt_transform32(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
+    return;
+  }
+  std::vector<std::uint64_t> wide(data, data + (batch << log_n));
+  transform_host(wide.data(), batch, log_n, p, reversed, forward);
+  std::copy(wide.begin(), wide.end(), data);
+}
+
 }  // namespace
 
 void ntt_forward(const Context& ctx, std::uint64_t* data, std::size_t batch, int log_n, std::uint64_t p,
@@ -81,6 +104,16 @@ void ntt_forward(const Context& ctx, std::uint64_t* data, std::size_t batch, int
 }
 
 void ntt_inverse(const Context& ctx, std::uint64_t* data, std::size_t batch, int log_n, std::uint64_t p,
+                 NttOrder input, Stream s) {
+  transform("ntt_inverse", ctx, data, batch, log_n, p, input, s, false);
+}
+
+void ntt_forward(const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n, std::uint32_t p,
+                 NttOrder output, Stream s) {
+  transform("ntt_forward", ctx, data, batch, log_n, p, output, s, true);
+}
+
+void ntt_inverse(const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n, std::uint32_t p,
                  NttOrder input, Stream s) {
   transform("ntt_inverse", ctx, data, batch, log_n, p, input, s, false);
 }

@@ -28,6 +28,17 @@ void ntt_forward(const Context& ctx, std::uint64_t* data, std::size_t batch, int
 void ntt_inverse(const Context& ctx, std::uint64_t* data, std::size_t batch, int log_n, std::uint64_t p,
                  NttOrder input = NttOrder::natural, Stream s = nullptr);
 
+/// The same on 32-bit words for a prime p < 2^32 (the field::ntt_primes31 /
+/// ntt_primes32 tables, or any other such prime, checked the same way): the
+/// same transform (the same root of unity) as the 64-bit functions give for
+/// that p. On the GPU, transforms of up to 2^10 points run in one pass over
+/// the data at 32-bit width (mpgpu/ntt/team_ntt32.cuh); longer ones through
+/// the 64-bit passes on a widened copy.
+void ntt_forward(const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n, std::uint32_t p,
+                 NttOrder output = NttOrder::natural, Stream s = nullptr);
+void ntt_inverse(const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n, std::uint32_t p,
+                 NttOrder input = NttOrder::natural, Stream s = nullptr);
+
 // ---- pointwise and polynomial products mod p (src/ntt_poly_api.cpp) ---------------
 // Same primes as the transforms (checked the same way). Every coefficient of
 // an input must be a canonical residue < p: checked before anything is

@@ -109,6 +109,9 @@ Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a,
 /// root mod p. Twiddles are cached in the context.
 void ntt_transform(ContextState& st, Stream s, std::uint64_t* data, std::size_t batch, int log_n,
                    std::uint64_t p, std::uint64_t generator, bool forward, bool bit_reversed);
+/// The same on 32-bit words, p < 2^32 (ntt_public32.cu).
+void ntt_transform32(ContextState& st, Stream s, std::uint32_t* data, std::size_t batch, int log_n,
+                     std::uint32_t p, std::uint64_t generator, bool forward, bool bit_reversed);
 
 // ---- products mod a word-size prime (ntt_poly.cu) -----------------------------------
 /// Index of the first x[i] >= p (n if none), its value in `value`; synchronizes s.

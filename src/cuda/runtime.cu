@@ -46,6 +46,8 @@ void destroy_context(ContextState& st) noexcept {
   if (st.stream) cudaStreamSynchronize(st.stream);
   for (auto& entry : st.ntt_twiddles) cudaFree(entry.second);
   st.ntt_twiddles.clear();
+  for (auto& entry : st.ntt_twiddles32) cudaFree(entry.second);
+  st.ntt_twiddles32.clear();
   for (ContextState::EpochTileBuffer* b : {&st.carry_tiles, &st.remainder_tiles}) {
     if (b->words) cudaFreeAsync(b->words, st.stream);  // pool memory
     *b = {};
