@@ -30,6 +30,11 @@ namespace mpgpu::ntt {
 
 inline constexpr int kTeamNtt32MaxLog = 10;
 inline constexpr int kTeamNtt32Warps = 8;
+/// Blocks an SM the kernel is compiled for: 3 (<= 85 registers) up to 2^8
+/// points, 2 (<= 128) for 2^9 and 2^10, whose 32 words a lane would spill
+/// at 85 (lazy butterflies on an H100: 2^8 points 83% -> 91% of the copy
+/// rate with 3 blocks, 2^10 85% with 2 and 67% with 3; ...-probes.md).
+constexpr int team_ntt32_min_blocks(int log_n) { return log_n <= 8 ? 3 : 2; }
 
 /// The team layout of a 2^L-point transform.
 template <int L>
@@ -58,6 +63,26 @@ __host__ __device__ constexpr unsigned bit_reverse_low(unsigned i) {
 __host__ __device__ constexpr int padded32(int i) { return i + (i >> 5); }
 
 #if defined(__CUDACC__)
+/// The decimation-in-frequency butterfly on canonical residues:
+/// (a, b) -> (a + b, (a - b) w). With kLazy (p < 2^31, so 2p < 2^32) the
+/// sums stay in 32 bits and each reduction is min(x, x - p) (x < 2p; a
+/// wrapped x - p is larger than x), and the product is Shoup's without its
+/// 64-bit correction: ~10 instructions a butterfly instead of ~20.
+template <bool kLazy>
+__device__ __forceinline__ void dif_butterfly(const field::PrimeField32& f, std::uint32_t& a, std::uint32_t& b,
+                                              uint2 w) {
+  if constexpr (kLazy) {
+    const std::uint32_t s = a + b;
+    const std::uint32_t r = f.mul_shoup_lazy(a - b + f.p, w.x, w.y);  // a - b + p in (0, 2p)
+    a = min(s, s - f.p);
+    b = min(r, r - f.p);
+  } else {
+    const std::uint32_t d = f.sub(a, b);
+    a = f.add(a, b);
+    b = f.mul_shoup(d, w.x, w.y);
+  }
+}
+
 /// table[e] = (w^e, shoup(w^e)) for e < max(n/2, 1).
 __global__ void team_ntt32_table_kernel(uint2* table, field::PrimeField32 f, std::uint32_t w, int log_n) {
   const std::size_t half = log_n > 0 ? std::size_t{1} << (log_n - 1) : 1;
@@ -71,9 +96,10 @@ __global__ void team_ntt32_table_kernel(uint2* table, field::PrimeField32 f, std
 /// stage twiddles of w (forward) or w^-1 (inverse), n/2 pairs. With
 /// `scale_output`, every output is multiplied by `scale` (1/n for the
 /// inverse). `in_reversed` / `out_reversed`: the input / output is in
-/// bit-reversed index order instead of natural order.
-template <int L>
-__global__ void __launch_bounds__(kTeamNtt32Warps * 32)
+/// bit-reversed index order instead of natural order. kLazy: p < 2^31
+/// (dif_butterfly). kMinBlocks: the __launch_bounds__ minimum.
+template <int L, bool kLazy, int kMinBlocks = team_ntt32_min_blocks(L)>
+__global__ void __launch_bounds__(kTeamNtt32Warps * 32, kMinBlocks)
     team_ntt32_kernel(std::uint32_t* __restrict__ data, std::size_t batch, const uint2* __restrict__ table,
                       field::PrimeField32 f, std::uint32_t scale, std::uint32_t scale_shoup, bool scale_output,
                       bool in_reversed, bool out_reversed) {
@@ -88,25 +114,46 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32)
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int team = lane / T, l = lane % T;
   std::uint32_t* sb = buffer[warp] + team * S::kTeamWords;
+  // Teams of fewer than 8 lanes read 16-byte runs at x[l + T j]: half a
+  // 32-byte sector. They go through shared memory instead (2^5 points:
+  // 66% of the copy rate with direct loads, bench/results/...-probes.md).
+  constexpr bool kStaged = T < 8;
+  // Shared-memory word of the warp's g-th global word (team g / n).
+  const auto warp_slot = [](int g) { return (g / n) * S::kTeamWords + padded32(g % n); };
   const std::size_t per_step = std::size_t(gridDim.x) * kTeamNtt32Warps * S::kTeamsPerWarp;
   for (std::size_t first = (std::size_t(blockIdx.x) * kTeamNtt32Warps + warp) * S::kTeamsPerWarp; first < batch;
        first += per_step) {
     const std::size_t t = first + team;
     const bool live = t < batch;
     std::uint32_t* x = data + t * n;
+    std::uint32_t* warp_data = data + first * n;  // the warp's transforms: 32 E consecutive words
     std::uint32_t v[E];
-    // Load: lane l takes x[l + T j] (coalesced), through shared memory
-    // when the input is bit-reversed.
-    if (!in_reversed) {
+    // Load: lane l takes x[l + T j]. With teams of 8 lanes or more that is
+    // coalesced (32-byte runs); smaller teams stage the warp's 32 E words
+    // through shared memory (lane, lane + 32, ...), as does a bit-reversed
+    // input.
+    if (kStaged) {
 #pragma unroll
-      for (int j = 0; j < E; ++j) v[j] = live ? x[l + T * j] : 0;
-    } else {
+      for (int k = 0; k < E; ++k) {
+        const int g = lane + 32 * k;
+        buffer[warp][warp_slot(g)] = first + g / n < batch ? warp_data[g] : 0;
+      }
+      __syncwarp();
+    } else if (in_reversed) {
 #pragma unroll
       for (int j = 0; j < E; ++j) sb[padded32(l + T * j)] = live ? x[l + T * j] : 0;
       __syncwarp();
+    }
+    if (kStaged || in_reversed) {
 #pragma unroll
-      for (int j = 0; j < E; ++j) v[j] = sb[padded32(bit_reverse_low<L>(l + T * j))];
+      for (int j = 0; j < E; ++j) {
+        const int i = l + T * j;
+        v[j] = sb[padded32(in_reversed ? static_cast<int>(bit_reverse_low<L>(i)) : i)];
+      }
       __syncwarp();
+    } else {
+#pragma unroll
+      for (int j = 0; j < E; ++j) v[j] = live ? x[l + T * j] : 0;
     }
     // Phase A: distance h = T d; pair (j, j + d), index i = l + T j,
     // twiddle exponent (i mod h) n / (2h) = (l + T (j mod d)) E / (2d).
@@ -115,10 +162,7 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32)
 #pragma unroll
       for (int j = 0; j < E; ++j) {
         if (j & d) continue;
-        const std::uint32_t a = v[j], b = v[j + d];
-        const uint2 w = tw[(l + T * (j % d)) * (E / (2 * d))];
-        v[j] = f.add(a, b);
-        v[j + d] = f.mul_shoup(f.sub(a, b), w.x, w.y);
+        dif_butterfly<kLazy>(f, v[j], v[j + d], tw[(l + T * (j % d)) * (E / (2 * d))]);
       }
     }
     // Transpose: lane l now holds x[E l + j].
@@ -138,15 +182,19 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32)
 #pragma unroll
       for (int j = 0; j < E; ++j) {
         if (j & h) continue;
-        const std::uint32_t a = v[j], b = v[j + h];
-        const uint2 w = tw[(j % h) * (n / (2 * h))];
-        v[j] = f.add(a, b);
-        v[j + h] = f.mul_shoup(f.sub(a, b), w.x, w.y);
+        dif_butterfly<kLazy>(f, v[j], v[j + h], tw[(j % h) * (n / (2 * h))]);
       }
     }
     if (scale_output) {
 #pragma unroll
-      for (int j = 0; j < E; ++j) v[j] = f.mul_shoup(v[j], scale, scale_shoup);
+      for (int j = 0; j < E; ++j) {
+        if constexpr (kLazy) {
+          const std::uint32_t r = f.mul_shoup_lazy(v[j], scale, scale_shoup);  // [0, 2p)
+          v[j] = min(r, r - f.p);
+        } else {
+          v[j] = f.mul_shoup(v[j], scale, scale_shoup);
+        }
+      }
     }
     // v[j] is output bit_reverse(E l + j). Store through shared memory so
     // that lane l writes x[l + T j] (coalesced).
@@ -157,7 +205,13 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32)
       sb[padded32(out_reversed ? k : static_cast<int>(bit_reverse_low<L>(k)))] = v[j];
     }
     __syncwarp();
-    if (live) {
+    if (kStaged) {
+#pragma unroll
+      for (int k = 0; k < E; ++k) {
+        const int g = lane + 32 * k;
+        if (first + g / n < batch) warp_data[g] = buffer[warp][warp_slot(g)];
+      }
+    } else if (live) {
 #pragma unroll
       for (int j = 0; j < E; ++j) x[l + T * j] = sb[padded32(l + T * j)];
     }
