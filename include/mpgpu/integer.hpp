@@ -14,9 +14,13 @@
 // are queued: the result's size (and, for a subtraction, its sign) is read
 // back from the device the first time it is needed (size(), sign(), a
 // conversion, or an operation that uses the result), so a chain of such
-// operations costs one launch each and no host-device round trip. On any
-// other stream, operations that change a result's size wait for it before
-// returning. Operands and results of one call must share a Context.
+// operations costs one launch each and no host-device round trip. A size
+// may be published before the kernel that writes the limbs has ended: read
+// device_limbs() in stream order on the context's stream (or synchronize
+// it). On any other stream, an operation first waits (on the device) for
+// the work queued on the context's stream, and operations that change a
+// result's size wait for it before returning. Operands and results of one
+// call must share a Context.
 //
 // Threads: distinct Integers may be used from distinct threads; one Integer
 // whose size is still on the device must not be queried from two threads at
