@@ -60,8 +60,9 @@ struct TeamLaunch {
     constexpr std::size_t per_block = ntt::kTeamNtt32Warps * ntt::TeamShape32<L>::kTeamsPerWarp;
     // Blocks stride over the batch beyond 2^20 blocks.
     const auto blocks = static_cast<unsigned>(std::min<std::size_t>((batch + per_block - 1) / per_block, 1u << 20));
-    ntt::team_ntt32_kernel<L><<<blocks, ntt::kTeamNtt32Warps * 32, 0, s>>>(
-        data, batch, table, f, scale, scale_shoup, scale_output, in_reversed, out_reversed);
+    const auto kernel = f.p < (1u << 31) ? ntt::team_ntt32_kernel<L, true> : ntt::team_ntt32_kernel<L, false>;
+    kernel<<<blocks, ntt::kTeamNtt32Warps * 32, 0, s>>>(data, batch, table, f, scale, scale_shoup, scale_output,
+                                                        in_reversed, out_reversed);
     MPGPU_CHECK_LAUNCH("team_ntt32_kernel");
   }
   void run(int log_n) const {
