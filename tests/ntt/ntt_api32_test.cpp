@@ -14,6 +14,7 @@
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt.hpp"
+#include "ntt_test_context.hpp"
 #include "mpgpu/ntt/ntt_host.hpp"
 #include "naive.hpp"
 
@@ -31,16 +32,8 @@ using Words = std::vector<std::uint32_t>;
 const std::uint32_t kPrimes[] = {static_cast<std::uint32_t>(mpgpu::field::ntt_primes31[0].p),
                                  static_cast<std::uint32_t>(mpgpu::field::ntt_primes32[0].p)};
 
-class NttApi32 : public ::testing::Test {
+class NttApi32 : public mpgpu_test::NttContextTest {
  protected:
-  void SetUp() override {
-#if MPGPU_NTT_TEST_CUDA
-    if (Context::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-    ctx_ = Context::cuda(0);
-#else
-    ctx_ = Context::cpu();
-#endif
-  }
 
   /// Forward or inverse in the test's context (through device memory on CUDA).
   template <class Word>
@@ -77,7 +70,6 @@ class NttApi32 : public ::testing::Test {
     return ::testing::AssertionSuccess();
   }
 
-  Context ctx_ = Context::cpu();
 };
 
 Words random_residues(std::size_t n, std::uint32_t p, std::uint64_t seed) {

@@ -11,6 +11,7 @@
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/field/roots.hpp"
 #include "mpgpu/ntt.hpp"
+#include "ntt_test_context.hpp"
 #include "mpgpu/ntt/ntt_host.hpp"
 
 #if MPGPU_NTT_TEST_CUDA
@@ -22,16 +23,8 @@ namespace {
 using mpgpu::Context;
 using mpgpu::NttOrder;
 
-class NttApi : public ::testing::Test {
+class NttApi : public mpgpu_test::NttContextTest {
  protected:
-  void SetUp() override {
-#if MPGPU_NTT_TEST_CUDA
-    if (Context::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-    ctx_ = Context::cuda(0);
-#else
-    ctx_ = Context::cpu();
-#endif
-  }
 
   /// Runs forward or inverse on `data` in the test's context (copying to and
   /// from the device when on CUDA).
@@ -54,7 +47,6 @@ class NttApi : public ::testing::Test {
 #endif
   }
 
-  Context ctx_ = Context::cpu();
 };
 
 std::vector<std::uint64_t> random_residues(std::size_t n, std::uint64_t p, std::uint64_t seed) {

@@ -17,6 +17,7 @@
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt.hpp"
+#include "ntt_test_context.hpp"
 
 #if MPGPU_NTT_TEST_CUDA
 #include <cuda_runtime.h>
@@ -56,16 +57,8 @@ Vec random_residues(std::size_t n, std::uint64_t p, std::uint64_t seed) {
 
 /// Buffers in the test's context: host vectors on the CPU, cudaMalloc'ed
 /// copies on the device (freed by the fixture).
-class PolyMul : public ::testing::Test {
+class PolyMul : public mpgpu_test::NttContextTest {
  protected:
-  void SetUp() override {
-#if MPGPU_NTT_TEST_CUDA
-    if (Context::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-    ctx_ = Context::cuda(0);
-#else
-    ctx_ = Context::cpu();
-#endif
-  }
   void TearDown() override {
 #if MPGPU_NTT_TEST_CUDA
     for (void* d : device_) cudaFree(d);
@@ -114,7 +107,6 @@ class PolyMul : public ::testing::Test {
     return out;
   }
 
-  Context ctx_ = Context::cpu();
   std::list<Vec> host_;  // stable addresses
   std::vector<void*> device_;
 };
