@@ -68,32 +68,30 @@ void transform_host(std::uint64_t* data, std::size_t batch, int log_n, std::uint
   }
 }
 
-void transform(const char* fn, const Context& ctx, std::uint64_t* data, std::size_t batch, int log_n,
-               std::uint64_t p, NttOrder order, Stream s, bool forward) {
+/// Checks, then the device path of the word size or the host plan. 32-bit
+/// words have their own device path; on the CPU they go through the 64-bit
+/// host plan on a widened copy (the host plan is not where 32-bit users'
+/// time goes).
+template <class Word>
+void transform(const char* fn, const Context& ctx, Word* data, std::size_t batch, int log_n, Word p,
+               NttOrder order, Stream s, bool forward) {
   const std::uint64_t g = check_and_generator(fn, data, batch, log_n, p);
   if (batch == 0) return;
   const bool reversed = order == NttOrder::bit_reversed;
   if (ctx.is_cuda()) {
-    detail::cuda::ntt_transform(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
+    if constexpr (sizeof(Word) == 8)
+      detail::cuda::ntt_transform(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
+    else
+      detail::cuda::ntt_transform32(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
     return;
   }
-  transform_host(data, batch, log_n, p, reversed, forward);
-}
-
-/// 32-bit words: the device's own path; on the CPU the 64-bit host plan on
-/// a widened copy (the host plan is not where 32-bit users' time goes).
-void transform(const char* fn, const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n,
-               std::uint32_t p, NttOrder order, Stream s, bool forward) {
-  const std::uint64_t g = check_and_generator(fn, data, batch, log_n, p);
-  if (batch == 0) return;
-  const bool reversed = order == NttOrder::bit_reversed;
-  if (ctx.is_cuda()) {
-    detail::cuda::ntt_transform32(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
-    return;
+  if constexpr (sizeof(Word) == 8) {
+    transform_host(data, batch, log_n, p, reversed, forward);
+  } else {
+    std::vector<std::uint64_t> wide(data, data + (batch << log_n));
+    transform_host(wide.data(), batch, log_n, p, reversed, forward);
+    std::copy(wide.begin(), wide.end(), data);
   }
-  std::vector<std::uint64_t> wide(data, data + (batch << log_n));
-  transform_host(wide.data(), batch, log_n, p, reversed, forward);
-  std::copy(wide.begin(), wide.end(), data);
 }
 
 }  // namespace
