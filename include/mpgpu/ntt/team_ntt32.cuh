@@ -21,7 +21,10 @@
 // global loads and stores are coalesced: lane l touches x[l + T j].
 // Stage twiddles w^((i mod h) n / (2h)) come from a block-wide table in
 // shared memory (n/2 pairs: w^e and its Shoup quotient); the inverse uses
-// the table of w^-1 and multiplies by 1/n at the end.
+// the table of w^-1 and multiplies by 1/n in the last stage, whose twiddles
+// are 1. Butterflies whose twiddle index is 0 at compile time (phase B: a
+// fraction 1/h of the stage of distance h, ~2 stages' worth) skip the
+// product.
 #pragma once
 
 #include "mpgpu/field/prime_field32.cuh"
@@ -83,6 +86,49 @@ __device__ __forceinline__ void dif_butterfly(const field::PrimeField32& f, std:
   }
 }
 
+/// The butterfly with twiddle 1: (a, b) -> (a + b, a - b), no product.
+template <bool kLazy>
+__device__ __forceinline__ void dif_butterfly_unit(const field::PrimeField32& f, std::uint32_t& a, std::uint32_t& b) {
+  if constexpr (kLazy) {
+    const std::uint32_t s = a + b, d = a - b + f.p;  // both in [0, 2p)
+    a = min(s, s - f.p);
+    b = min(d, d - f.p);
+  } else {
+    const std::uint32_t d = f.sub(a, b);
+    a = f.add(a, b);
+    b = d;
+  }
+}
+
+/// The last stage of an inverse (twiddle 1) with the 1/n scaling folded in:
+/// (a, b) -> ((a + b) s, (a - b) s), two products instead of the stage's
+/// one and a scaling product per output.
+template <bool kLazy>
+__device__ __forceinline__ void dif_butterfly_scaled(const field::PrimeField32& f, std::uint32_t& a, std::uint32_t& b,
+                                                     uint2 s) {
+  if constexpr (kLazy) {
+    const std::uint32_t x = f.mul_shoup_lazy(a + b, s.x, s.y), y = f.mul_shoup_lazy(a - b + f.p, s.x, s.y);
+    a = min(x, x - f.p);
+    b = min(y, y - f.p);
+  } else {
+    const std::uint32_t d = f.sub(a, b);
+    a = f.mul_shoup(f.add(a, b), s.x, s.y);
+    b = f.mul_shoup(d, s.x, s.y);
+  }
+}
+
+/// One butterfly of a stage whose twiddle index `e` is known at compile time
+/// when `kKnown`: index 0 (twiddle 1) skips the product, and the last stage
+/// of a scaled transform folds the scaling in.
+template <bool kLazy>
+__device__ __forceinline__ void dif_stage_butterfly(const field::PrimeField32& f, std::uint32_t& a, std::uint32_t& b,
+                                                    const uint2* tw, int e, bool known_unit, bool last_scaled,
+                                                    uint2 scale) {
+  if (last_scaled) dif_butterfly_scaled<kLazy>(f, a, b, scale);
+  else if (known_unit) dif_butterfly_unit<kLazy>(f, a, b);
+  else dif_butterfly<kLazy>(f, a, b, tw[e]);
+}
+
 /// table[e] = (w^e, shoup(w^e)) for e < max(n/2, 1).
 __global__ void team_ntt32_table_kernel(uint2* table, field::PrimeField32 f, std::uint32_t w, int log_n) {
   const std::size_t half = log_n > 0 ? std::size_t{1} << (log_n - 1) : 1;
@@ -95,7 +141,7 @@ __global__ void team_ntt32_table_kernel(uint2* table, field::PrimeField32 f, std
 /// Transforms `batch` contiguous 2^L-point vectors in place. `table`: the
 /// stage twiddles of w (forward) or w^-1 (inverse), n/2 pairs. With
 /// `scale_output`, every output is multiplied by `scale` (1/n for the
-/// inverse). `in_reversed` / `out_reversed`: the input / output is in
+/// inverse), inside the last stage. `in_reversed` / `out_reversed`: the input / output is in
 /// bit-reversed index order instead of natural order. kLazy: p < 2^31
 /// (dif_butterfly). kMinBlocks: the __launch_bounds__ minimum.
 template <int L, bool kLazy, int kMinBlocks = team_ntt32_min_blocks(L)>
@@ -113,6 +159,7 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32, kMinBlocks)
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int team = lane / T, l = lane % T;
+  const uint2 scale2 = make_uint2(scale, scale_shoup);
   std::uint32_t* sb = buffer[warp] + team * S::kTeamWords;
   // Teams of fewer than 8 lanes read 16-byte runs at x[l + T j]: half a
   // 32-byte sector. They go through shared memory instead (2^5 points:
@@ -162,7 +209,9 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32, kMinBlocks)
 #pragma unroll
       for (int j = 0; j < E; ++j) {
         if (j & d) continue;
-        dif_butterfly<kLazy>(f, v[j], v[j + d], tw[(l + T * (j % d)) * (E / (2 * d))]);
+        // With T == 1 (2 points) the index is known, and d == 1 is the last stage.
+        dif_stage_butterfly<kLazy>(f, v[j], v[j + d], tw, (l + T * (j % d)) * (E / (2 * d)),
+                                   T == 1 && j % d == 0, T == 1 && d == 1 && scale_output, scale2);
       }
     }
     // Transpose: lane l now holds x[E l + j].
@@ -182,18 +231,8 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32, kMinBlocks)
 #pragma unroll
       for (int j = 0; j < E; ++j) {
         if (j & h) continue;
-        dif_butterfly<kLazy>(f, v[j], v[j + h], tw[(j % h) * (n / (2 * h))]);
-      }
-    }
-    if (scale_output) {
-#pragma unroll
-      for (int j = 0; j < E; ++j) {
-        if constexpr (kLazy) {
-          const std::uint32_t r = f.mul_shoup_lazy(v[j], scale, scale_shoup);  // [0, 2p)
-          v[j] = min(r, r - f.p);
-        } else {
-          v[j] = f.mul_shoup(v[j], scale, scale_shoup);
-        }
+        dif_stage_butterfly<kLazy>(f, v[j], v[j + h], tw, (j % h) * (n / (2 * h)), j % h == 0,
+                                   h == 1 && scale_output, scale2);
       }
     }
     // v[j] is output bit_reverse(E l + j). Store through shared memory so
