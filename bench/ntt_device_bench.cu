@@ -13,8 +13,9 @@
 // bit-reversed order), with the bandwidth of that pass (16 bytes a point);
 // the device copy bandwidth is printed as the roof.
 //
-//   ntt_device_bench [--max-log N] [--reps N] [--log N]
+//   ntt_device_bench [--max-log N] [--reps N] [--log N] [--only-32]
 //
+// --only-32 prints the 32-bit table alone.
 // --log N measures only transforms of 2^N points (for a profiler: the first
 // kernels launched are then the passes of one forward natural-order call).
 #include <cuda_runtime.h>
@@ -48,12 +49,14 @@ constexpr int kHostCheckMaxLog = 26;
 
 int main(int argc, char** argv) {
   int max_log = 28, reps = 11, only_log = 0;
+  bool only_32 = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--log") && i + 1 < argc) only_log = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--only-32")) only_32 = true;
     else {
-      std::fprintf(stderr, "usage: %s [--max-log N] [--reps N] [--log N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--max-log N] [--reps N] [--log N] [--only-32]\n", argv[0]);
       return 2;
     }
   }
@@ -87,7 +90,7 @@ int main(int argc, char** argv) {
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   bool all_ok = true;
   for (int log_n : {10, 11, 12, 13, 16, 20, 22, 24, 25, 26, 27, 28}) {
-    if (log_n > max_log) break;
+    if (log_n > max_log || only_32) break;
     if (only_log != 0 && log_n != only_log) continue;
     const std::size_t n = std::size_t{1} << log_n;
     const std::size_t batch = std::max<std::size_t>(1, (std::size_t{1} << 24) / n);
@@ -140,13 +143,16 @@ int main(int argc, char** argv) {
   }
 
   // 32-bit words (p < 2^32): up to 2^10 points the team kernel (one pass),
-  // beyond the widened 64-bit passes. 2^25 points a call (128 MiB, as the
-  // table above), data GB/s at 8 bytes a point (4 read, 4 written).
+  // beyond column passes of up to 6 stages and a team pass (1 + ceil((log_n
+  // - 10) / 6) passes, one more for natural order). 2^25 points a call (128
+  // MiB, as the table above), data GB/s at 8 bytes a point (4 read, 4
+  // written: a one-pass transform).
   const std::uint32_t p32 = static_cast<std::uint32_t>(mpgpu::field::ntt_primes31[0].p);
   std::printf("\n32-bit words, p = %u:\n\n", p32);
   std::printf("| log_n | batch | dir | order | ms/call | Gpoints/s | data GB/s | %% of copy | verified |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-  for (int log_n : {5, 8, 10, 11, 12}) {
+  for (int log_n : {5, 8, 10, 11, 12, 13, 16, 20, 24}) {
+    if (log_n > max_log) break;
     if (only_log != 0 && log_n != only_log) continue;
     const std::size_t n = std::size_t{1} << log_n, batch = (std::size_t{1} << 25) / n;
     std::vector<std::uint32_t> host(n * batch);
@@ -185,11 +191,13 @@ int main(int argc, char** argv) {
   }
 
   // Each pass alone (forward, bit-reversed order, one transform).
-  std::printf("\n| log_n | pass | hi | k | columns | threads | ms | GB/s | %% of copy |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  if (!only_32) {
+    std::printf("\n| log_n | pass | hi | k | columns | threads | ms | GB/s | %% of copy |\n");
+    std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  }
   const mpgpu::field::PrimeField64 f = mpgpu::field::PrimeField64::make(p);
   for (int log_n : {16, 20, 24, 25, 26}) {
-    if (log_n > max_log) break;
+    if (log_n > max_log || only_32) break;
     if (only_log != 0 && log_n != only_log) continue;
     const std::size_t n = std::size_t{1} << log_n;
     const mpgpu::ntt::BlockTableLayout layout = mpgpu::ntt::BlockTableLayout::make(log_n);

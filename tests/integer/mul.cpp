@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "integer_test.hpp"
+#include "support/scoped_env.hpp"
 
 namespace {
 
@@ -123,22 +124,7 @@ TEST_P(Mul, ShortOperandAgainstALongOne) {
     }
 }
 
-/// Sets an environment variable for a scope, restoring the previous value.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using mpgpu_test::ScopedEnv;
 
 // Products whose NTT points are digits of 2 or 4 limbs with 5 or 9 primes
 // (src/cuda/ntt_mul_digits.cu; chosen on their own for large balanced

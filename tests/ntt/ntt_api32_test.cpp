@@ -2,9 +2,12 @@
 // DFT and against the 64-bit transform of the same prime, on the CPU context,
 // or on CUDA device 0 when built as ntt_api32_gpu_test (MPGPU_NTT_TEST_CUDA=1;
 // skips without a device). On the device, lengths up to 2^10 take the team
-// kernel (mpgpu/ntt/team_ntt32.cuh), longer ones the widened 64-bit passes:
-// both sides of that line, batches that leave a block's teams partly empty,
-// both orders, the largest residues, primes above and below 2^31.
+// kernel (mpgpu/ntt/team_ntt32.cuh), longer ones column passes of 1 .. 6
+// stages and a team pass (mpgpu/ntt/column_ntt32.cuh): both sides of that
+// line, every column pass size (2^11 .. 2^16 points: one pass of 1 .. 6
+// stages; 2^17 and 2^20: two), passes forced smaller, batches that leave a
+// block's teams partly empty, both orders, the largest residues, primes
+// above and below 2^31.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -17,6 +20,7 @@
 #include "ntt_test_context.hpp"
 #include "mpgpu/ntt/ntt_host.hpp"
 #include "naive.hpp"
+#include "support/scoped_env.hpp"
 
 #if MPGPU_NTT_TEST_CUDA
 #include <cuda_runtime.h>
@@ -104,9 +108,33 @@ TEST_F(NttApi32, EveryLengthAndOrderMatchesThe64BitTransform) {
       }
 }
 
+TEST_F(NttApi32, SeveralPassLengthsMatchThe64BitTransform) {
+  for (std::uint32_t p : kPrimes)
+    for (int log_n : {11, 12, 13, 14, 15, 16, 17, 20})
+      for (std::size_t batch : {std::size_t{1}, std::size_t{3}}) {
+        const Words x = random_residues(batch << log_n, p, 3000 * log_n + batch);
+        for (bool forward : {true, false})
+          for (NttOrder order : {NttOrder::natural, NttOrder::bit_reversed})
+            ASSERT_TRUE(same_as_64(x, batch, log_n, p, forward, order));
+      }
+}
+
+TEST_F(NttApi32, ColumnPassesForcedSmaller) {
+  // 2^17 points as column passes of at most 1, 2, 4 stages (7, 4, 2 passes).
+  for (const char* most : {"1", "2", "4"}) {
+    mpgpu_test::ScopedEnv env("MPGPU_NTT32_COLUMN_STAGES", most);
+    for (std::uint32_t p : kPrimes) {
+      const Words x = random_residues(std::size_t{2} << 17, p, 4000 + p % 97);
+      for (bool forward : {true, false})
+        for (NttOrder order : {NttOrder::natural, NttOrder::bit_reversed})
+          ASSERT_TRUE(same_as_64(x, 2, 17, p, forward, order)) << "passes of at most " << most << " stages";
+    }
+  }
+}
+
 TEST_F(NttApi32, LargestResiduesAndZeros) {
   for (std::uint32_t p : kPrimes)
-    for (int log_n : {5, 9, 10, 11}) {
+    for (int log_n : {5, 9, 10, 11, 16}) {
       const std::size_t n = std::size_t{1} << log_n;
       Words x(3 * n, p - 1);  // p - 1 everywhere, then zeros, then alternating
       for (std::size_t i = n; i < 2 * n; ++i) x[i] = 0;
@@ -118,14 +146,16 @@ TEST_F(NttApi32, LargestResiduesAndZeros) {
 
 TEST_F(NttApi32, LargeBatchRoundTrip) {
   const std::uint32_t p = kPrimes[1];
-  for (int log_n : {3, 10}) {
-    const std::size_t batch = (std::size_t{1} << 20) >> log_n;
-    const Words x = random_residues(batch << log_n, p, 77 + log_n);
-    Words y = x;
-    run(y, batch, log_n, p, true, NttOrder::bit_reversed);
-    run(y, batch, log_n, p, false, NttOrder::bit_reversed);
-    ASSERT_EQ(y, x) << "2^" << log_n << " x " << batch;
-  }
+  for (int log_n : {3, 10, 16, 20})
+    for (NttOrder order : {NttOrder::natural, NttOrder::bit_reversed}) {
+      const std::size_t batch = (std::size_t{1} << 20) >> log_n;
+      const Words x = random_residues(batch << log_n, p, 77 + log_n);
+      Words y = x;
+      run(y, batch, log_n, p, true, order);
+      ASSERT_NE(y, x);
+      run(y, batch, log_n, p, false, order);
+      ASSERT_EQ(y, x) << "2^" << log_n << " x " << batch;
+    }
 }
 
 TEST_F(NttApi32, BadArgumentsThrowAndLeaveTheDataAlone) {

@@ -129,6 +129,25 @@ __device__ __forceinline__ void dif_stage_butterfly(const field::PrimeField32& f
   else dif_butterfly<kLazy>(f, a, b, tw[e]);
 }
 
+/// The decimation-in-time butterfly (the transpose of dif_butterfly):
+/// (a, b) -> (a + b w, a - b w), canonical in and out. Its twiddle-1 form is
+/// dif_butterfly_unit.
+template <bool kLazy>
+__device__ __forceinline__ void dit_butterfly(const field::PrimeField32& f, std::uint32_t& a, std::uint32_t& b,
+                                              uint2 w) {
+  if constexpr (kLazy) {
+    std::uint32_t t = f.mul_shoup_lazy(b, w.x, w.y);  // [0, 2p)
+    t = min(t, t - f.p);
+    const std::uint32_t s = a + t, d = a - t + f.p;
+    a = min(s, s - f.p);
+    b = min(d, d - f.p);
+  } else {
+    const std::uint32_t t = f.mul_shoup(b, w.x, w.y), a0 = a;
+    a = f.add(a0, t);
+    b = f.sub(a0, t);
+  }
+}
+
 /// table[e] = (w^e, shoup(w^e)) for e < max(n/2, 1).
 __global__ void team_ntt32_table_kernel(uint2* table, field::PrimeField32 f, std::uint32_t w, int log_n) {
   const std::size_t half = log_n > 0 ? std::size_t{1} << (log_n - 1) : 1;
@@ -253,6 +272,73 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32, kMinBlocks)
     } else if (live) {
 #pragma unroll
       for (int j = 0; j < E; ++j) x[l + T * j] = sb[padded32(l + T * j)];
+    }
+    __syncwarp();
+  }
+}
+/// The transpose of team_ntt32_kernel without permutations or scaling, for
+/// the last pass of an inverse of several passes (column_ntt32.cuh): each
+/// 2^L-word vector holds a forward transform's output in bit-reversed order
+/// (as team_ntt32_kernel leaves it with out_reversed); decimation in time,
+/// stages of distance 1 .. n/2, leaves the inverse's vector in natural
+/// order (unscaled). `table`: the stage twiddles of w^-1. Teams of >= 8
+/// lanes (L >= 6): loads and stores are coalesced 32-byte runs.
+template <int L, bool kLazy>
+__global__ void __launch_bounds__(kTeamNtt32Warps * 32, team_ntt32_min_blocks(L))
+    team_ntt32_dit_kernel(std::uint32_t* __restrict__ data, std::size_t batch, const uint2* __restrict__ table,
+                          field::PrimeField32 f) {
+  using S = TeamShape32<L>;
+  constexpr int T = S::kLanes, E = S::kWords, n = S::kPoints;
+  static_assert(T >= 8, "teams of fewer lanes would need staged loads");
+  __shared__ uint2 tw[n / 2];
+  __shared__ std::uint32_t buffer[kTeamNtt32Warps][S::kTeamsPerWarp * S::kTeamWords];
+  for (int e = threadIdx.x; e < n / 2; e += blockDim.x) tw[e] = table[e];
+  __syncthreads();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int team = lane / T, l = lane % T;
+  std::uint32_t* sb = buffer[warp] + team * S::kTeamWords;
+  const std::size_t per_step = std::size_t(gridDim.x) * kTeamNtt32Warps * S::kTeamsPerWarp;
+  for (std::size_t first = (std::size_t(blockIdx.x) * kTeamNtt32Warps + warp) * S::kTeamsPerWarp; first < batch;
+       first += per_step) {
+    const std::size_t t = first + team;
+    const bool live = t < batch;
+    std::uint32_t* x = data + t * n;
+    std::uint32_t v[E];
+    // Coalesced load, then lane l takes the run x[E l + j].
+#pragma unroll
+    for (int j = 0; j < E; ++j) sb[padded32(l + T * j)] = live ? x[l + T * j] : 0;
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < E; ++j) v[j] = sb[padded32(E * l + j)];
+    // Distances h = 1 .. T/2 within the run (phase B of the forward, reversed).
+#pragma unroll
+    for (int h = 1; h < T; h *= 2) {
+#pragma unroll
+      for (int j = 0; j < E; ++j) {
+        if (j & h) continue;
+        if (j % h == 0) dif_butterfly_unit<kLazy>(f, v[j], v[j + h]);
+        else dit_butterfly<kLazy>(f, v[j], v[j + h], tw[(j % h) * (n / (2 * h))]);
+      }
+    }
+    // Transpose back: lane l holds x[l + T j].
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < E; ++j) sb[padded32(E * l + j)] = v[j];
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < E; ++j) v[j] = sb[padded32(l + T * j)];
+    // Distances h = T d, d = 1 .. E/2 (phase A of the forward, reversed).
+#pragma unroll
+    for (int d = 1; d < E; d *= 2) {
+#pragma unroll
+      for (int j = 0; j < E; ++j) {
+        if (j & d) continue;
+        dit_butterfly<kLazy>(f, v[j], v[j + d], tw[(l + T * (j % d)) * (E / (2 * d))]);
+      }
+    }
+    if (live) {
+#pragma unroll
+      for (int j = 0; j < E; ++j) x[l + T * j] = v[j];
     }
     __syncwarp();
   }
