@@ -32,8 +32,9 @@ void ntt_inverse(const Context& ctx, std::uint64_t* data, std::size_t batch, int
 /// ntt_primes32 tables, or any other such prime, checked the same way): the
 /// same transform (the same root of unity) as the 64-bit functions give for
 /// that p. On the GPU, transforms of up to 2^10 points run in one pass over
-/// the data at 32-bit width (mpgpu/ntt/team_ntt32.cuh); longer ones through
-/// the 64-bit passes on a widened copy.
+/// the data at 32-bit width (mpgpu/ntt/team_ntt32.cuh); longer ones in
+/// 1 + ceil((log_n - 10) / 6) passes (mpgpu/ntt/column_ntt32.cuh), plus an
+/// in-place bit reversal for natural order.
 void ntt_forward(const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n, std::uint32_t p,
                  NttOrder output = NttOrder::natural, Stream s = nullptr);
 void ntt_inverse(const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n, std::uint32_t p,
