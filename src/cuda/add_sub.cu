@@ -5,7 +5,6 @@
 #include "cuda/check.cuh"
 #include "cuda/epoch_tiles.hpp"
 #include "cuda/words.cuh"
-#include "mpgpu/device/limb_search.cuh"
 #include "mpgpu/device/scan_add.cuh"
 
 namespace mpgpu::detail::cuda {
@@ -18,7 +17,7 @@ using Policy = device::ScanAddPolicy;
 /// operation `ow` (a.size >= 1).
 template <bool kSubtract>
 void queue_scan_add(ContextState& st, Stream s, OpWords& ow, limb_t* r, Operand a, device::AddendB b,
-                    bool order_from_slot) {
+                    bool order_by_tops) {
   const std::size_t tiles = (a.size + Policy::kTile - 1) / Policy::kTile;
   if (tiles > static_cast<std::size_t>(INT32_MAX))
     throw Overflow("mpgpu: add/sub of " + std::to_string(a.size) + " limbs exceeds the tile count limit");
@@ -26,7 +25,7 @@ void queue_scan_add(ContextState& st, Stream s, OpWords& ow, limb_t* r, Operand 
   const device::CarryTiles carry{static_cast<unsigned long long*>(statuses.words()), statuses.epoch()};
   MPGPU_CUDA_CHECK(device::launch_dependent(device::scan_add_kernel<kSubtract>, static_cast<unsigned>(tiles),
                                             Policy::kThreads, s, r, a.limbs, a.size, b, carry, ow.words(),
-                                            order_from_slot, publish_early(st, s)));
+                                            order_by_tops, publish_early(st, s)));
 }
 
 template <bool kSubtract>
@@ -62,10 +61,13 @@ Pending sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, 
     MPGPU_CHECK_LAUNCH("scan_add_kernel (ordered in block)");
     return ow.defer();
   }
-  // The comparison stays on the device: the subtraction reads its key.
-  MPGPU_CUDA_CHECK(device::launch_limb_search<true>(device::DifferingLimb{a, b}, n, ow.words(), kSlotOrder,
-                                                    false, s));
+  // The order stays on the device: the top limbs give it, or the fixup
+  // negates a borrowed difference (scan_add.cuh, order_by_tops).
   queue_scan_add<true>(st, s, ow, r, {a, n}, {b, n, 0}, true);
+  constexpr int kFixupThreads = 256;
+  const auto fixup_blocks = static_cast<unsigned>(std::min<std::size_t>((n + 4 * kFixupThreads - 1) / (4 * kFixupThreads), 1024));
+  MPGPU_CUDA_CHECK(device::launch_dependent(device::sub_fixup_kernel<kFixupThreads>, fixup_blocks, kFixupThreads, s,
+                                            r, n, ow.words()));
   return ow.defer();
 }
 

@@ -68,10 +68,12 @@ inline void order_after_context_stream(const ContextState& st, cudaStream_t s) {
 class OpWords {
  public:
   OpWords(ContextState& st, cudaStream_t s)
-      : st_(st), lock_(st.mutex), stream_(s), slot_((use_device(st.device), acquire_slot(st))),
-        sequence_(++st.sequence) {
-    order_after_context_stream(st, s);
-  }
+      : st_(st),
+        lock_(st.mutex),
+        stream_(s),
+        // The cross-stream wait before the slot: if it throws, no slot is held.
+        slot_((use_device(st.device), order_after_context_stream(st, s), acquire_slot(st))),
+        sequence_(++st.sequence) {}
   OpWords(const OpWords&) = delete;
   OpWords& operator=(const OpWords&) = delete;
   ~OpWords();

@@ -203,4 +203,43 @@ TEST_P(Deferred, OtherStreamsWaitForTheContextStreamsKernels) {
   }
 }
 
+// Equal-size multi-tile subtractions on another stream, where the
+// subtraction never publishes early and its fixup kernel ends the
+// operation (scan_add.cuh, order_by_tops): tops that give the order (by 1
+// and by more), equal tops with a > b, a < b (the fixup negates) and a == b.
+TEST_P(Deferred, OrderedSubtractionsOnAnotherStream) {
+  if (!on_gpu()) GTEST_SKIP() << "streams are a CUDA matter";
+  const mpgpu::Context other = mpgpu::Context::cuda(ctx().device());
+  const mpgpu::Stream s = other.stream();
+  Operands gen;
+  const std::size_t limbs = 5000;  // three tiles
+  Mpz a = gen.runs(64 * limbs);
+  mpz_setbit(a, 64 * limbs - 1);
+  std::vector<Mpz> others;
+  for (int delta : {1, 2, 1000}) {  // b = a less delta in the top limb: the tops give the order
+    Mpz b = a, t = Mpz::from_ui(static_cast<unsigned long>(delta));
+    mpz_mul_2exp(t, t, 64 * (limbs - 1));
+    mpz_sub(b, b, t);
+    others.push_back(b);
+  }
+  for (std::size_t from_top : {std::size_t{1}, std::size_t{2500}, limbs - 1}) {  // equal tops
+    Mpz b = a;
+    mpz_combit(b, 64 * (limbs - 1 - from_top) + 5);
+    others.push_back(b);
+  }
+  others.push_back(a);
+  const Integer x = make(a);
+  for (const Mpz& b : others) {
+    const Integer y = make(b);
+    for (bool swap : {false, true}) {
+      Integer r(ctx());
+      sub(r, swap ? y : x, swap ? x : y, s);
+      Mpz want;
+      mpz_sub(want, swap ? b : a, swap ? a : b);
+      ASSERT_TRUE(matches(r, want)) << "a - b = " << want;
+      ASSERT_EQ(mpgpu::cmp(swap ? y : x, swap ? x : y), sign_of(mpz_cmp(swap ? b : a, swap ? a : b)));
+    }
+  }
+}
+
 }  // namespace

@@ -58,8 +58,16 @@ struct ResultWords {
       if (atomicAdd(arrivals, 1u) != blocks - 1) return;
       __threadfence();  // every block's updates, each fenced before its arrival, before the reads
     }
-    for (int k = 0; k < kSlotCount; ++k) published[k] = atomicExch(&slots[k], 0ull);
     if (blocks > 1) atomicExch(arrivals, 0u);
+    publish_slots();
+  }
+
+  /// Moves the slots to the host, zeroes them and writes "done". Called by
+  /// one thread that knows every update of the operation's slots is over
+  /// and visible to it (publish_when_last's last block; a kernel whose
+  /// prior grids wrote them and which alone ends the operation).
+  __device__ void publish_slots() const {
+    for (int k = 0; k < kSlotCount; ++k) published[k] = atomicExch(&slots[k], 0ull);
     __threadfence_system();  // the slots reach the host before "done"
     *static_cast<volatile unsigned long long*>(&published[kSlotCount]) = sequence;
   }

@@ -83,13 +83,24 @@ __device__ __forceinline__ std::uint32_t look_back_carry(const CarryTiles& state
 
 /// r[0..an) = a +/- b, and for addition r[an] = carry out. Requires an >= 1,
 /// b.size <= an, and for subtraction |a| >= |b| -- or, with
-/// `order_from_slot`, a and b of equal size ordered by the comparison key a
-/// preceding search left in words.slots[kSlotOrder] (a < b: compute b - a).
+/// `order_by_tops`, a and b of equal size, the order unknown (below).
 /// Publishes 1 + index of the highest nonzero limb of r as kSlotSize.
 /// kOrderInBlock (one tile only, a and b of equal size an <= kTile): the
 /// block compares a and b itself, publishes the comparison key as
 /// kSlotOrder (limb_search.cuh's encoding) and subtracts the smaller: a
 /// small subtraction is then one launch.
+///
+/// `order_by_tops` (a subtraction of equal sizes, followed by
+/// sub_fixup_kernel, which always ends the operation): when the top limbs
+/// differ they give the order, the smaller is subtracted from the larger
+/// and the key 2 an + (a > b) goes to kSlotOrder. When they are equal the
+/// kernel computes a - b as it stands and leaves the fixup its highest and
+/// lowest nonzero limbs (kSlotLowA, kSlotLowR) and 2 + the borrow out
+/// (kSlotFound): the fixup negates r when a < b. Against a comparison
+/// search before the subtraction (two short kernels on the critical path),
+/// the common case (tops differ) costs one trivial kernel after it. Off the
+/// context's stream (no early publication) kSlotFound = 1 asks the fixup
+/// to publish.
 ///
 /// With `publish_early` (only on the context's stream: ResultWords::
 /// publish_now), when the top limbs decide the result's size, the thread
@@ -98,14 +109,13 @@ __device__ __forceinline__ std::uint32_t look_back_carry(const CarryTiles& state
 /// (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-probes.md, sections
 /// 5-6). The tops decide it for an addition whose a is normalized (size
 /// an + carry out), and for a subtraction whose top limbs differ by 2 or
-/// more (size an: a borrow takes at most 1); for an ordered subtraction
-/// they then decide the order too, and the search's slot is not read.
-/// Every block reads the same two limbs, so the choice is uniform.
+/// more (size an: a borrow takes at most 1). Every block reads the same
+/// two limbs, so the choice is uniform.
 /// Launched as a dependent grid (dependent_launch.cuh).
 template <bool kSubtract, bool kOrderInBlock = false, class Policy = ScanAddPolicy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
-                    CarryTiles tile_state, ResultWords words, bool order_from_slot, bool publish_early) {
+                    CarryTiles tile_state, ResultWords words, bool order_by_tops, bool publish_early) {
   __shared__ std::uint32_t warp_status[Policy::kWarps];
   constexpr limb::CarryCombine combine{};
   wait_for_prior_grids();
@@ -124,7 +134,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     __syncthreads();
     key = block_key;
     if (threadIdx.x == 0 && key) words.slots[kSlotOrder] = key;  // the only block
-    order_from_slot = false;
+    order_by_tops = false;
     if (key != 0 && (key & 1) == 0) {  // |a| < |b|: compute b - a
       const limb_t* t = a;
       a = b.limbs;
@@ -132,23 +142,24 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     }
   }
   bool early = false, a_above = false;  // a_above: a[an - 1] > b[an - 1]
-  if (!kOrderInBlock && publish_early) {
+  bool tops_equal = false;
+  if (!kOrderInBlock && (publish_early || order_by_tops)) {
     const limb_t x = a[an - 1];
     const limb_t y = b.limbs ? (an - 1 < b.size ? b.limbs[an - 1] : 0) : (an == 1 ? b.scalar : 0);
     a_above = x > y;
+    tops_equal = x == y;
     if (!kSubtract) early = x != 0;
-    else if (!order_from_slot) early = a_above && x - y >= 2;
+    else if (!order_by_tops) early = a_above && x - y >= 2;
     else early = (a_above ? x - y : y - x) >= 2;
+    early = early && publish_early;
   }
-  if (order_from_slot) {
-    // limb_search.cuh's key of the differing limb an - 1, when the tops differ.
-    const unsigned long long key = early ? 2ull * an + a_above : words.slots[kSlotOrder];
-    if (key != 0 && (key & 1) == 0) {  // |a| < |b|: swap (equal sizes)
-      const limb_t* t = a;
-      a = b.limbs;
-      b.limbs = t;
-    }
+  if (kSubtract && order_by_tops && !tops_equal && !a_above) {  // |a| < |b|: compute b - a (equal sizes)
+    const limb_t* t = a;
+    a = b.limbs;
+    b.limbs = t;
   }
+  // Tops equal: a - b as it stands, its lowest nonzero limb for the fixup.
+  const bool fixup_decides = kSubtract && order_by_tops && tops_equal;
   const int tile = blockIdx.x;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t warp_base = std::size_t(tile) * Policy::kTile + std::size_t(warp) * Policy::kWarpLimbs;
@@ -268,15 +279,77 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
   if (early) {
     // The thread of limb an - 1 knows the size: its `top`, an + carry out
     // for an addition (a[an - 1] != 0), an for a subtraction (r[an - 1] >= 1).
-    if (top >= an) {
-      // The search's slot, read by no block here, is left clean for the
-      // next operation (the search kernel has finished: stream order).
-      if (order_from_slot) words.slots[kSlotOrder] = 0;
-      words.publish_now(top, order_from_slot ? 2ull * an + a_above : 0);
+    if (top >= an) words.publish_now(top, kSubtract && order_by_tops ? 2ull * an + a_above : 0);
+    return;
+  }
+  if (kSubtract && fixup_decides) {
+    // The rare path (equal tops): the thread's lowest nonzero limb from its
+    // own stores, read back here rather than tracked in the loop above,
+    // whose registers are the budget (40).
+    unsigned long long low_key = 0;  // 2 (an - i) for the lowest nonzero limb i
+#pragma unroll
+    for (int k = Policy::kRows - 1; k >= 0; --k) {
+#pragma unroll
+      for (int h = 1; h >= 0; --h) {
+        const std::size_t i = warp_base + k * 64 + 2 * lane + h;
+        if (i < an && r[i] != 0) low_key = 2ull * (an - i);
+      }
+    }
+    block_max_into<Policy::kWarps>(top, &words.slots[kSlotLowA]);
+    block_max_into<Policy::kWarps>(low_key, &words.slots[kSlotLowR]);
+    if (threadIdx.x == 0 && tile == 0) atomicMax(&words.slots[kSlotFound], 2ull);
+    return;
+  }
+  if (kSubtract && order_by_tops && threadIdx.x == 0 && tile == 0)
+    atomicMax(&words.slots[kSlotOrder], 2ull * an + a_above);
+  block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
+  if (kSubtract && order_by_tops && !publish_early) {
+    if (threadIdx.x == 0 && tile == 0) atomicMax(&words.slots[kSlotFound], 1ull);  // the fixup publishes
+    return;
+  }
+  words.publish_when_last();
+}
+
+/// The end of an order_by_tops subtraction (scan_add_kernel), launched as a
+/// dependent grid right after it; kSlotFound says what is left:
+///  0: the subtraction published (context stream): nothing;
+///  1: publish the slots as they are (the tops gave the order);
+///  2: tops equal, r = a - b mod 2^(64 n). With equal tops r's top limb is
+///     0 minus the borrow into it, so r[n - 1] != 0 exactly when a < b.
+///     No borrow: size from kSlotLowA, publish. A borrow: r = 2^(64 n) -
+///     (b - a); negate r in place (limbs below the lowest nonzero one k
+///     stay 0, limb k becomes -r_k, the rest ~r_i), find the new size,
+///     publish with a < b.
+/// Publishing only is done by one thread of block 0, the other blocks
+/// return at once; the negation takes every block (grid-stride).
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads) sub_fixup_kernel(limb_t* r, std::size_t n, ResultWords words) {
+  wait_for_prior_grids();
+  const unsigned long long state = *static_cast<volatile unsigned long long*>(&words.slots[kSlotFound]);
+  if (state == 0) return;
+  const bool negate = state == 2 && r[n - 1] != 0;
+  if (!negate) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+      if (state == 2) {
+        const unsigned long long size = words.slots[kSlotLowA];
+        words.slots[kSlotSize] = size;
+        words.slots[kSlotOrder] = size ? 2ull * n + 1 : 0;  // a > b, or equal
+      }
+      words.publish_slots();
     }
     return;
   }
-  block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
+  const std::size_t k = n - words.slots[kSlotLowR] / 2;  // r != 0: a < b
+  unsigned long long top = 0;
+  for (std::size_t i = k + std::size_t(blockIdx.x) * kThreads + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * kThreads) {
+    const limb_t v = r[i];
+    const limb_t nv = i == k ? limb_t{0} - v : ~v;
+    r[i] = nv;
+    if (nv) top = i + 1;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) atomicMax(&words.slots[kSlotOrder], 2ull * n);
+  block_max_into<kThreads / 32>(top, &words.slots[kSlotSize]);
   words.publish_when_last();
 }
 
