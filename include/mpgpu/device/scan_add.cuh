@@ -81,6 +81,34 @@ __device__ __forceinline__ std::uint32_t look_back_carry(const CarryTiles& state
   }
 }
 
+/// The rare path of an order_by_tops subtraction whose top limbs are equal
+/// (scan_add_kernel): the block's highest and lowest nonzero limbs of r
+/// into kSlotLowA / kSlotLowR, and the case into kSlotFound for
+/// sub_fixup_kernel. The lowest limb comes from the thread's own stores,
+/// read back, not tracked in the main loop, and the function is not
+/// inlined: the kernel's registers (40) are its budget. Called by every
+/// thread of the block.
+template <class Policy>
+__device__ __noinline__ void report_equal_tops(const limb_t* r, std::size_t an, std::size_t warp_base, int lane,
+                                               unsigned long long top, ResultWords words) {
+  unsigned long long low_key = 0;  // 2 (an - i) for the lowest nonzero limb i
+#pragma unroll
+  for (int k = Policy::kRows - 1; k >= 0; --k) {
+#pragma unroll
+    for (int h = 1; h >= 0; --h) {
+      const std::size_t i = warp_base + k * 64 + 2 * lane + h;
+      if (i < an && r[i] != 0) low_key = 2ull * (an - i);
+    }
+  }
+  block_max_into<Policy::kWarps>(top, &words.slots[kSlotLowA]);
+  __syncthreads();  // thread 0 is done with block_max's shared words before their reuse
+  block_max_into<Policy::kWarps>(low_key, &words.slots[kSlotLowR]);
+  // With equal tops r's top limb is 0 minus the borrow into it: r[an - 1]
+  // != 0 exactly when a < b. The last tile's block wrote it (visible to its
+  // thread 0 after block_max's barrier).
+  if (threadIdx.x == 0 && blockIdx.x == gridDim.x - 1) atomicMax(&words.slots[kSlotFound], 2ull + (r[an - 1] != 0));
+}
+
 /// r[0..an) = a +/- b, and for addition r[an] = carry out. Requires an >= 1,
 /// b.size <= an, and for subtraction |a| >= |b| -- or, with
 /// `order_by_tops`, a and b of equal size, the order unknown (below).
@@ -283,21 +311,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     return;
   }
   if (kSubtract && fixup_decides) {
-    // The rare path (equal tops): the thread's lowest nonzero limb from its
-    // own stores, read back here rather than tracked in the loop above,
-    // whose registers are the budget (40).
-    unsigned long long low_key = 0;  // 2 (an - i) for the lowest nonzero limb i
-#pragma unroll
-    for (int k = Policy::kRows - 1; k >= 0; --k) {
-#pragma unroll
-      for (int h = 1; h >= 0; --h) {
-        const std::size_t i = warp_base + k * 64 + 2 * lane + h;
-        if (i < an && r[i] != 0) low_key = 2ull * (an - i);
-      }
-    }
-    block_max_into<Policy::kWarps>(top, &words.slots[kSlotLowA]);
-    block_max_into<Policy::kWarps>(low_key, &words.slots[kSlotLowR]);
-    if (threadIdx.x == 0 && tile == 0) atomicMax(&words.slots[kSlotFound], 2ull);
+    report_equal_tops<Policy>(r, an, warp_base, lane, top, words);
     return;
   }
   if (kSubtract && order_by_tops && threadIdx.x == 0 && tile == 0)
@@ -314,21 +328,23 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
 /// dependent grid right after it; kSlotFound says what is left:
 ///  0: the subtraction published (context stream): nothing;
 ///  1: publish the slots as they are (the tops gave the order);
-///  2: tops equal, r = a - b mod 2^(64 n). With equal tops r's top limb is
-///     0 minus the borrow into it, so r[n - 1] != 0 exactly when a < b.
-///     No borrow: size from kSlotLowA, publish. A borrow: r = 2^(64 n) -
-///     (b - a); negate r in place (limbs below the lowest nonzero one k
-///     stay 0, limb k becomes -r_k, the rest ~r_i), find the new size,
-///     publish with a < b.
-/// Publishing only is done by one thread of block 0, the other blocks
-/// return at once; the negation takes every block (grid-stride).
+///  2: tops equal, no borrow: a >= b, r = a - b; size from kSlotLowA;
+///  3: tops equal, a borrow: a < b and r = 2^(64 n) - (b - a): negate r in
+///     place (limbs below the lowest nonzero one k stay 0, limb k becomes
+///     -r_k, the rest ~r_i), find the new size, publish with a < b.
+/// Cases 1 and 2 are published by one thread of block 0 and the other
+/// blocks return at once; case 3 takes every block (grid-stride). The case
+/// comes from the slot, never from r, which case 3 rewrites while other
+/// blocks may still be starting.
 template <int kThreads>
 __global__ void __launch_bounds__(kThreads) sub_fixup_kernel(limb_t* r, std::size_t n, ResultWords words) {
+  // The next operation's kernel may be scheduled at once: it waits for this
+  // grid to complete before it touches memory (dependent_launch.cuh).
+  allow_dependent_grids();
   wait_for_prior_grids();
   const unsigned long long state = *static_cast<volatile unsigned long long*>(&words.slots[kSlotFound]);
   if (state == 0) return;
-  const bool negate = state == 2 && r[n - 1] != 0;
-  if (!negate) {
+  if (state < 3) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
       if (state == 2) {
         const unsigned long long size = words.slots[kSlotLowA];
@@ -341,12 +357,21 @@ __global__ void __launch_bounds__(kThreads) sub_fixup_kernel(limb_t* r, std::siz
   }
   const std::size_t k = n - words.slots[kSlotLowR] / 2;  // r != 0: a < b
   unsigned long long top = 0;
-  for (std::size_t i = k + std::size_t(blockIdx.x) * kThreads + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * kThreads) {
-    const limb_t v = r[i];
-    const limb_t nv = i == k ? limb_t{0} - v : ~v;
-    r[i] = nv;
-    if (nv) top = i + 1;
+  // A small grid (the launcher's): four limbs a thread in flight at a time.
+  constexpr int kUnroll = 4;
+  const std::size_t stride = std::size_t(gridDim.x) * kThreads;
+  for (std::size_t base = k + std::size_t(blockIdx.x) * kThreads + threadIdx.x; base < n; base += kUnroll * stride) {
+    limb_t v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = base + u * stride < n ? r[base + u * stride] : 0;
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const std::size_t i = base + u * stride;
+      if (i >= n) break;
+      const limb_t nv = i == k ? limb_t{0} - v[u] : ~v[u];
+      r[i] = nv;
+      if (nv) top = i + 1 > top ? i + 1 : top;
+    }
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) atomicMax(&words.slots[kSlotOrder], 2ull * n);
   block_max_into<kThreads / 32>(top, &words.slots[kSlotSize]);
