@@ -412,6 +412,69 @@ void check_scalars64(int warps, unsigned long salt) {
 TEST(DeviceApiGroups, Scalars64Bits2048G8) { check_scalars64<64, 8>(3, 622); }
 TEST(DeviceApiGroups, Scalars64Bits512G4) { check_scalars64<16, 4>(3, 623); }
 
+/// Delayed carries (LazySum, add_lazy, normalize) with 32 / G instances in
+/// a warp: seed 000's 6-Add chain of x and y and a long chain of additions of
+/// all-ones numbers (the largest delayed carries), against GMP mod 2^bits.
+template <int W, int G>
+void check_lazy_sums(int warps, unsigned long salt) {
+  using E = mb::Env<W, G>;
+  constexpr int bits = 32 * W, per_warp = 32 / G, L = E::per_thread;
+  constexpr int kLongChain = 1000;
+  Operands gen(salt);
+  for (int wi = 0; wi < warps; ++wi) {
+    std::vector<Mpz> x(per_warp), y(per_warp);
+    std::vector<std::vector<word_t>> X(per_warp), Y(per_warp), S(per_warp, std::vector<word_t>(W)),
+        T(per_warp, std::vector<word_t>(W));
+    std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(E::scratch_words, 0xdeadbeefu));
+    for (int i = 0; i < per_warp; ++i) {
+      const int k = wi * per_warp + i;
+      x[i] = k % 3 == 0 ? Mpz::all_ones(bits) : gen.random_bits(1 + gen.below(bits));
+      y[i] = k % 4 == 1 ? Mpz::all_ones(bits) : k % 4 == 2 ? Mpz() : gen.random_bits(1 + gen.below(bits));
+      X[i] = words_of<W>(x[i]);
+      Y[i] = words_of<W>(y[i]);
+    }
+    const bool ok = group_emulation::run_warp([&](int lane) {
+      const int inst = lane / G, rank = lane % G;
+      E env(rank, scratch[inst].data());
+      typename E::Num a, b, r;
+      for (int k = 0; k < L; ++k) a.w[k] = X[inst][rank * L + k], b.w[k] = Y[inst][rank * L + k];
+      mb::LazySum<E> t1, t2, t3;
+      to_lazy(env, t1, a);
+      add_lazy(env, t1, t1, b);   // x + y
+      add_lazy(env, t2, t1, a);   // t1 + x
+      add_lazy(env, t3, t2, b);   // t2 + y
+      add_lazy(env, t1, t3, t1);  // t3 + t1
+      add_lazy(env, t2, t1, t2);  // t1 + t2
+      add_lazy(env, t1, t2, t3);  // t2 + t3
+      mb::normalize(env, r, t1);
+      for (int k = 0; k < L; ++k) S[inst][rank * L + k] = r.w[k];
+      to_lazy(env, t1, a);
+      for (int j = 1; j < kLongChain; ++j) add_lazy(env, t1, t1, a);
+      mb::normalize(env, r, t1);
+      for (int k = 0; k < L; ++k) T[inst][rank * L + k] = r.w[k];
+    });
+    ASSERT_TRUE(ok) << "Env<" << W << ", " << G << ">: the lanes diverged in the lazy sums";
+    for (int i = 0; i < per_warp; ++i) {
+      const std::string where = "Env<" + std::to_string(W) + ", " + std::to_string(G) + ">, instance " +
+                                std::to_string(i) + ": x = " + x[i].describe() + ", y = " + y[i].describe();
+      Mpz t1, t2, t3, want;
+      mpz_add(t1, x[i], y[i]);
+      mpz_add(t2, t1, x[i]);
+      mpz_add(t3, t2, y[i]);
+      mpz_add(t1, t3, t1);
+      mpz_add(t2, t1, t2);
+      mpz_add(want, t2, t3);
+      ASSERT_TRUE(mpz_of<W>(S[i]) == mod2exp(want, bits)) << "6-Add with delayed carries, " << where;
+      mpz_mul_ui(want, x[i], kLongChain);
+      ASSERT_TRUE(mpz_of<W>(T[i]) == mod2exp(want, bits)) << kLongChain << " lazy additions, " << where;
+    }
+  }
+}
+
+TEST(DeviceApiGroups, LazySums512BitsG4) { check_lazy_sums<16, 4>(3, 624); }
+TEST(DeviceApiGroups, LazySums2048BitsG8) { check_lazy_sums<64, 8>(3, 625); }
+TEST(DeviceApiGroups, LazySums16384BitsG32) { check_lazy_sums<512, 32>(2, 626); }
+
 TEST(DeviceApiGroups, NttProduct256BitsG2) { check_ntt_products<8, 2>(611); }
 TEST(DeviceApiGroups, NttProduct2048BitsG8) { check_ntt_products<64, 8>(612); }
 TEST(DeviceApiGroups, NttProductFirstClassG32) { check_ntt_products<mb::kNttProductMinWords, 32>(613); }

@@ -107,6 +107,23 @@ TYPED_TEST(DeviceApiOnHost, LinearAndProducts) {
       mpz_add(want, a, b);
       CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "add");
       ASSERT_EQ(carry, mpz_tstbit(want, H::bits)) << "add's carry";
+      {
+        // Seed 000's 6-Add chain with delayed carries (one thread: normalize
+        // only drops what passed 2^bits).
+        mb::LazySum<typename H::E> t1, t2, t3;
+        mb::to_lazy(h.env, t1, x);
+        mb::add_lazy(h.env, t1, t1, y);
+        mb::add_lazy(h.env, t2, t1, x);
+        mb::add_lazy(h.env, t3, t2, y);
+        mb::add_lazy(h.env, t1, t3, t1);
+        mb::add_lazy(h.env, t2, t1, t2);
+        mb::add_lazy(h.env, t1, t2, t3);
+        mb::normalize(h.env, r, t1);
+        Mpz six;  // the chain is 7 x + 6 y
+        mpz_mul_ui(six, a, 7);
+        mpz_addmul_ui(six, b, 6);
+        CHECK_EQ_MPZ(H::mpz(r), H::wrap(six), "6-Add with delayed carries");
+      }
       const word_t borrow = mb::sub(h.env, r, x, y);
       mpz_sub(want, a, b);
       CHECK_EQ_MPZ(H::mpz(r), H::wrap(want), "sub");

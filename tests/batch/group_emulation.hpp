@@ -177,6 +177,11 @@ struct Group<G> {
 
   word_t broadcast(word_t v, int src) const { return group_emulation::shfl(v, src, G); }
 
+  word_t from_previous(word_t v) const {
+    const word_t p = group_emulation::shfl(v, rank > 0 ? rank - 1 : 0, G);
+    return rank == 0 ? 0 : p;
+  }
+
   word_t sum(word_t v) const {
     for (int off = G / 2; off > 0; off >>= 1) v += group_emulation::shfl_xor(v, off, G);
     return v;

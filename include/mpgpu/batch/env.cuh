@@ -222,6 +222,68 @@ MPGPU_HD word_t sub(const E& env, typename E::Num& r, const typename E::Num& a,
   return cp.out;
 }
 
+// ---- delayed carries (seed 001, section 5) ------------------------------------------------
+
+/// A sum whose carries between the group's threads are not resolved yet:
+/// its value is the sum over ranks t of (n_t + hi_t 2^(32 L)) 2^(32 L t),
+/// n_t the thread's L words and hi_t the carries out of them so far. Adding
+/// to it (add_lazy) needs no group communication; normalize resolves all
+/// the delayed carries at once. A chain of k additions then costs one carry
+/// resolve instead of k -- with G > 32 a resolve is a block-wide barrier,
+/// which is what bounds seed 000's 6-Add at 2^17 and 2^18 bits
+/// (bench/results/NOTES.md). hi grows by at most a.hi + b.hi + 1 an
+/// addition; a word holds it for any chain of fewer than 2^31 additions.
+template <class E>
+struct LazySum {
+  typename E::Num n;
+  word_t hi = 0;
+};
+
+/// r = a as a lazy sum.
+template <class E>
+MPGPU_HD void to_lazy(const E&, LazySum<E>& r, const typename E::Num& a) {
+  r.n = a;
+  r.hi = 0;
+}
+
+/// r = a + b with the carries between threads delayed (no communication).
+template <class E>
+MPGPU_HD void add_lazy(const E&, LazySum<E>& r, const LazySum<E>& a, const LazySum<E>& b) {
+  word_t c = 0;
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) c = add_word(a.n.w[i], b.n.w[i], c, r.n.w[i]);
+  r.hi = a.hi + b.hi + c;
+}
+
+/// r = a + b, b a normalized number.
+template <class E>
+MPGPU_HD void add_lazy(const E&, LazySum<E>& r, const LazySum<E>& a, const typename E::Num& b) {
+  word_t c = 0;
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) c = add_word(a.n.w[i], b.w[i], c, r.n.w[i]);
+  r.hi = a.hi + c;
+}
+
+/// r = a mod 2^(32 W): every thread adds the delayed carries of the thread
+/// below (one exchange up the group) and the carries that leaves resolve
+/// as in add (one carry resolve). Returns the carry of that resolve out of
+/// the instance: with the top thread's own hi (not added here), what a
+/// caller needs to extend the sum past W words.
+template <class E>
+MPGPU_HD word_t normalize(const E& env, typename E::Num& r, const LazySum<E>& a) {
+  word_t c = 0, all_ones = ~word_t{0};
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) {
+    c = add_word(a.n.w[i], i == 0 ? env.group.from_previous(a.hi) : 0, c, r.w[i]);
+    all_ones &= r.w[i];
+  }
+  CarryPair cp = env.group.resolve_carry(c, c == 0 && all_ones == ~word_t{0}, 0);
+  word_t k = cp.in;
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) k = add_word(r.w[i], 0, k, r.w[i]);
+  return cp.out;
+}
+
 /// r = a + v for a 32-bit v; returns the carry out.
 template <class E>
 MPGPU_HD word_t add_ui32(const E& env, typename E::Num& r, const typename E::Num& a, word_t v) {

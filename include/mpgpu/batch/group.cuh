@@ -144,6 +144,33 @@ struct Group {
     }
   }
 
+  /// The value v of the thread of rank - 1 (0 in rank 0): a word handed up
+  /// the group, e.g. delayed carries (env.cuh, normalize).
+  MPGPU_HD word_t from_previous(word_t v) const {
+    if constexpr (G == 1) {
+      (void)v;
+      return 0;
+    } else {
+#if defined(__CUDA_ARCH__)
+      if constexpr (G <= 32) {
+        const word_t p = __shfl_up_sync(0xffffffffu, v, 1, G);
+        return rank == 0 ? 0 : p;
+      } else {
+        const unsigned lane = threadIdx.x & 31u;
+        const word_t p = __shfl_up_sync(0xffffffffu, v, 1);
+        sync();
+        if (lane == 31) comm[rank >> 5] = v;
+        sync();
+        const word_t prev_warp = rank >= 32 ? comm[(rank >> 5) - 1] : 0;
+        after_half0();
+        return lane == 0 ? prev_warp : p;
+      }
+#else
+      return 0;
+#endif
+    }
+  }
+
   /// Sum of v over the group (no overflow check: callers sum bit counts).
   MPGPU_HD word_t sum(word_t v) const {
     if constexpr (G == 1) {
