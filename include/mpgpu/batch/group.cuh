@@ -46,8 +46,9 @@ struct Group {
   /// resolve writes. Alternating halves lets a resolve go with one barrier
   /// instead of two: its write to half h cannot overtake a reader of h,
   /// since that reader's resolve (two calls back) was followed by the
-  /// previous resolve's barrier. The other group operations use half 0 and
-  /// set `next_half` to 1 after their reads. Every thread of the block makes
+  /// previous resolve's barrier. from_previous alternates the same way; the
+  /// other group operations use half 0 and set `next_half` to 1 after their
+  /// reads. Every thread of the block makes
   /// the same calls, so the state agrees across the block -- as long as the
   /// Env is not copied: a copy would diverge, so Group cannot be copied.
   /// (-DMPGPU_GROUP_TWO_BARRIER_CARRY restores the two-barrier form, for A/B
@@ -145,7 +146,8 @@ struct Group {
   }
 
   /// The value v of the thread of rank - 1 (0 in rank 0): a word handed up
-  /// the group, e.g. delayed carries (env.cuh, normalize).
+  /// the group, e.g. delayed carries (env.cuh, normalize). G > 32: one
+  /// barrier (the halves of comm alternate, as in resolve_carry).
   MPGPU_HD word_t from_previous(word_t v) const {
     if constexpr (G == 1) {
       (void)v;
@@ -156,13 +158,19 @@ struct Group {
         const word_t p = __shfl_up_sync(0xffffffffu, v, 1, G);
         return rank == 0 ? 0 : p;
       } else {
+        // One barrier, on the alternating halves of comm as resolve_carry.
         const unsigned lane = threadIdx.x & 31u;
         const word_t p = __shfl_up_sync(0xffffffffu, v, 1);
+#if defined(MPGPU_GROUP_TWO_BARRIER_CARRY)
+        word_t* slots = comm;
         sync();
-        if (lane == 31) comm[rank >> 5] = v;
+#else
+        word_t* slots = comm + 32 * next_half;
+        next_half ^= 1;
+#endif
+        if (lane == 31) slots[rank >> 5] = v;
         sync();
-        const word_t prev_warp = rank >= 32 ? comm[(rank >> 5) - 1] : 0;
-        after_half0();
+        const word_t prev_warp = rank >= 32 ? slots[(rank >> 5) - 1] : 0;
         return lane == 0 ? prev_warp : p;
       }
 #else
