@@ -118,9 +118,10 @@ struct ColumnLaunch {
 
   template <int K, bool kForward, bool kLazy>
   void run(int log_s, int exp_shift, std::uint32_t first_twiddle) const {
+    // A column a thread and no grid-stride loop (column_ntt32_kernel): the
+    // grid covers every column (2^31 - 1 blocks reach 2^39 columns).
     const std::size_t tasks = words >> K;
-    const auto blocks = static_cast<unsigned>(
-        std::min<std::size_t>((tasks + ntt::kColumnNtt32Threads - 1) / ntt::kColumnNtt32Threads, 1u << 20));
+    const auto blocks = static_cast<unsigned>((tasks + ntt::kColumnNtt32Threads - 1) / ntt::kColumnNtt32Threads);
     ntt::column_ntt32_kernel<K, kForward, kLazy><<<blocks, ntt::kColumnNtt32Threads, 0, s>>>(
         data, tasks, log_s, exp_shift, stage_table, lo, hi, lo_bits, f, first_twiddle);
     MPGPU_CHECK_LAUNCH("column_ntt32_kernel");
