@@ -96,13 +96,7 @@ struct Group {
         std::uint64_t wc = group_detail::carries(g, p, 0);
         word_t warp_gen = static_cast<word_t>((wc >> 32) & 1u);
         word_t warp_prop = p == 0xffffffffull;
-#if defined(MPGPU_GROUP_TWO_BARRIER_CARRY)
-        word_t* flags = comm;
-        sync();
-#else
-        word_t* flags = comm + 32 * next_half;
-        next_half ^= 1;
-#endif
+        word_t* flags = exchange_words();
         if (lane == 0) flags[warp] = warp_gen | (warp_prop << 1);
         sync();
         word_t f = lane < static_cast<unsigned>(warps) ? flags[lane] : 0u;
@@ -158,16 +152,9 @@ struct Group {
         const word_t p = __shfl_up_sync(0xffffffffu, v, 1, G);
         return rank == 0 ? 0 : p;
       } else {
-        // One barrier, on the alternating halves of comm as resolve_carry.
         const unsigned lane = threadIdx.x & 31u;
         const word_t p = __shfl_up_sync(0xffffffffu, v, 1);
-#if defined(MPGPU_GROUP_TWO_BARRIER_CARRY)
-        word_t* slots = comm;
-        sync();
-#else
-        word_t* slots = comm + 32 * next_half;
-        next_half ^= 1;
-#endif
+        word_t* slots = exchange_words();
         if (lane == 31) slots[rank >> 5] = v;
         sync();
         const word_t prev_warp = rank >= 32 ? slots[(rank >> 5) - 1] : 0;
@@ -204,6 +191,20 @@ struct Group {
   }
 
  private:
+  /// The 32 words of comm that a one-barrier exchange (resolve_carry,
+  /// from_previous) writes: the next of the alternating halves (see
+  /// next_half); with MPGPU_GROUP_TWO_BARRIER_CARRY, half 0 after a barrier.
+  MPGPU_HD word_t* exchange_words() const {
+#if defined(MPGPU_GROUP_TWO_BARRIER_CARRY)
+    sync();
+    return comm;
+#else
+    word_t* half = comm + 32 * next_half;
+    next_half ^= 1;
+    return half;
+#endif
+  }
+
   /// After an operation that used comm's half 0 (its reads may still be
   /// going on): the next carry resolve writes half 1.
   MPGPU_HD void after_half0() const {
