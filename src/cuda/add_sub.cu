@@ -1,6 +1,4 @@
 // Launchers of the one-pass scan add/sub (include/mpgpu/device/scan_add.cuh).
-#include <algorithm>
-
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/epoch_tiles.hpp"
@@ -61,16 +59,9 @@ Pending sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, 
     MPGPU_CHECK_LAUNCH("scan_add_kernel (ordered in block)");
     return ow.defer();
   }
-  // The order stays on the device: the top limbs give it, or the fixup
-  // negates a borrowed difference (scan_add.cuh, order_by_tops).
+  // The order stays on the device: the top limbs give it, or the kernel's
+  // blocks find it from the top down first (scan_add.cuh, order_by_tops).
   queue_scan_add<true>(st, s, ow, r, {a, n}, {b, n, 0}, true);
-  // A small grid: in the common case every block only reads a slot and
-  // returns, and the next operation waits for all of them (1024 blocks cost
-  // a 2^28-bit subtraction ~2 us on an H100); the rare negation strides.
-  constexpr int kFixupThreads = 256;
-  const auto fixup_blocks = static_cast<unsigned>(std::min<std::size_t>((n + 4 * kFixupThreads - 1) / (4 * kFixupThreads), 128));
-  MPGPU_CUDA_CHECK(device::launch_dependent(device::sub_fixup_kernel<kFixupThreads>, fixup_blocks, kFixupThreads, s,
-                                            r, n, ow.words()));
   return ow.defer();
 }
 

@@ -1,7 +1,7 @@
 // add, sub, neg, abs, cmp, cmpabs, sgn and sum against GMP: every sign
 // combination of the adversarial set, random and unbalanced sizes, full carry
 // and borrow chains, results that shrink or vanish, aliasing, and sizes around
-// the device's 2048-limb tiles (1M-limb carry chain included).
+// the device's 1024-limb tiles (1M-limb carry chain included).
 #include <span>
 #include <vector>
 
@@ -74,7 +74,7 @@ TEST_P(AddSub, RandomAndUnbalancedSizes) {
 
 TEST_P(AddSub, CarryAndBorrowChains) {
   std::vector<std::uint64_t> bits = boundary_bits();
-  for (std::uint64_t limbs : {2047, 2048, 2049, 4097, 100000}) bits.push_back(64 * limbs);
+  for (std::uint64_t limbs : {1023, 1024, 1025, 2047, 2048, 2049, 4097, 100000}) bits.push_back(64 * limbs);
   const Mpz one = Mpz::from_ui(1);
   for (std::uint64_t n : bits) {
     const Mpz ones = Mpz::all_ones(n), pow = Mpz::pow2(n);
@@ -104,7 +104,7 @@ TEST_P(AddSub, MillionLimbCarryChain) {
 
 TEST_P(AddSub, TileBoundarySizes) {
   Operands gen;
-  for (std::size_t limbs : {1, 2, 2047, 2048, 2049, 4095, 4096, 4097, 6143, 100000}) {
+  for (std::size_t limbs : {1, 2, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 6143, 100000}) {
     for (int round = 0; round < 3; ++round) {
       Mpz a = gen.random_bits(64 * limbs), b = gen.random_bits(64 * limbs - gen.below(64 * limbs));
       ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs";
@@ -112,6 +112,9 @@ TEST_P(AddSub, TileBoundarySizes) {
     }
     // Equal except one limb at a tile edge: the difference is short.
     Mpz a = gen.runs(64 * limbs), b = a;
+    mpz_combit(b, 64 * std::min<std::size_t>(limbs - 1, 1023) + 5);
+    ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs, one bit apart";
+    b = a;
     mpz_combit(b, 64 * std::min<std::size_t>(limbs - 1, 2047) + 5);
     ASSERT_TRUE(check_pair(a, b)) << limbs << " limbs, one bit apart";
     ASSERT_TRUE(check_pair(a, -b)) << limbs << " limbs, one bit apart";
@@ -136,12 +139,43 @@ TEST_P(AddSub, ComparisonsAcrossTheSearchProbe) {
   }
 }
 
-// Equal-size operands around the one-block comparison (a single chunk of up
-// to 2048 limbs hands its key straight to the host), differing in the top,
+// Equal-size operands with equal top limbs, longer than the tiles that all
+// SMs hold at once: the blocks find the order from the top down before
+// they subtract (scan_add.cuh, order_from_top), later blocks joining after
+// the first wave; differences at the bottom, in the middle, at a tile's
+// top limb, and none.
+TEST_P(AddSub, EqualTopsLongerThanOneWave) {
+  if (!on_gpu()) GTEST_SKIP() << "the order search across waves of blocks is the device's";
+  Operands gen;
+  const std::size_t limbs = std::size_t{3} << 20;  // 3072 tiles of 1024 limbs
+  Mpz a = gen.random_bits(64 * limbs);
+  mpz_setbit(a, 64 * limbs - 1);
+  const Integer x = make(a);
+  for (std::size_t at : {std::size_t{0}, limbs / 2, std::size_t{1024 * 1000 - 1}}) {
+    Mpz b = a;
+    mpz_combit(b, 64 * at + 17);
+    const Integer y = make(b);
+    for (bool swap : {false, true}) {
+      Integer r(ctx());
+      mpgpu::sub(r, swap ? y : x, swap ? x : y);
+      Mpz want;
+      mpz_sub(want, swap ? b : a, swap ? a : b);
+      ASSERT_TRUE(matches(r, want)) << "differing at limb " << at << (swap ? ", b - a" : ", a - b");
+    }
+  }
+  Integer r(ctx());
+  mpgpu::sub(r, x, make(a));
+  ASSERT_TRUE(matches(r, Mpz())) << "a - a";
+}
+
+// Equal-size operands around the one-block comparison (a subtraction of up
+// to 1024 limbs is one block; a comparison of up to 2048 limbs hands its key
+// straight to the host), differing in the top,
 // a middle, the bottom limb, or not at all.
 TEST_P(AddSub, ComparisonsAroundTheOneBlockSearch) {
   Operands gen;
-  for (std::size_t limbs : {std::size_t{1}, std::size_t{2047}, std::size_t{2048}, std::size_t{2049}}) {
+  for (std::size_t limbs : {std::size_t{1}, std::size_t{1023}, std::size_t{1024}, std::size_t{1025}, std::size_t{2047},
+                            std::size_t{2048}, std::size_t{2049}}) {
     Mpz a = gen.random_bits(64 * limbs);
     mpz_setbit(a, 64 * limbs - 1);
     for (std::size_t from_top : {std::size_t{0}, limbs / 2, limbs - 1}) {

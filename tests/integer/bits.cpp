@@ -150,7 +150,7 @@ TEST_P(Bits, BitwiseTopLimbsThatDecideTheSizeOrNot) {
   const std::uint64_t max = ~std::uint64_t{0};
   const std::vector<std::pair<std::uint64_t, std::uint64_t>> tops = {
       {0xF0, 0x0F}, {0xFF, 0xFF}, {max, max}, {max, 1}, {1, 1}, {3, 5}};
-  for (std::size_t limbs : {std::size_t{2049}, std::size_t{4100}, std::size_t{70001}}) {
+  for (std::size_t limbs : {std::size_t{513}, std::size_t{2049}, std::size_t{4100}, std::size_t{70001}}) {
     for (const auto& [x, y] : tops) {
       Mpz a = gen.runs(64 * (limbs - 1)), b = gen.runs(64 * (limbs - 1)), tx = Mpz::from_ui(x), ty = Mpz::from_ui(y);
       mpz_mul_2exp(tx, tx, 64 * (limbs - 1));

@@ -204,9 +204,9 @@ TEST_P(Deferred, OtherStreamsWaitForTheContextStreamsKernels) {
 }
 
 // Equal-size multi-tile subtractions on another stream, where the
-// subtraction never publishes early and its fixup kernel ends the
-// operation (scan_add.cuh, order_by_tops): tops that give the order (by 1
-// and by more), equal tops with a > b, a < b (the fixup negates) and a == b.
+// subtraction never publishes early (scan_add.cuh, order_by_tops): tops
+// that give the order (by 1 and by more), equal tops with a > b, a < b
+// (the blocks find the order from the top down first) and a == b.
 TEST_P(Deferred, OrderedSubtractionsOnAnotherStream) {
   if (!on_gpu()) GTEST_SKIP() << "streams are a CUDA matter";
   const mpgpu::Context other = mpgpu::Context::cuda(ctx().device());

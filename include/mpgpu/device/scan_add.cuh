@@ -7,7 +7,7 @@
 // carry buffer, no second pass.
 //
 // Bytes moved: read a and b once, write r once (3n limbs), the floor; the
-// peek adds 512 bytes per 32 KiB tile, read from L2.
+// peek adds 512 bytes per 16 KiB tile, read from L2.
 #pragma once
 
 #include "mpgpu/device/carry_tiles.cuh"
@@ -24,14 +24,15 @@ namespace mpgpu::device {
 /// access and a warp instruction moves 512 contiguous bytes.
 struct ScanAddPolicy {
   static constexpr int kThreads = 256;
-  static constexpr int kRows = 4;
+  static constexpr int kRows = 2;
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpLimbs = kRows * 64;
-  static constexpr int kTile = kWarps * kWarpLimbs;  // 2048 limbs
-  // Bytes in flight per SM bound the bandwidth here (the loads sit in
-  // registers): 6 resident blocks (<= 42 registers a thread) measured
-  // faster than 4 blocks at 60 registers.
-  static constexpr int kMinBlocksPerSM = 6;
+  static constexpr int kTile = kWarps * kWarpLimbs;  // 1024 limbs
+  // Full occupancy (<= 32 registers a thread): measured on an H100 in a
+  // stream of 2^28-bit additions (bench/probes/stream_kernels.cu), 2 rows
+  // a warp at 8 blocks an SM took 36.5 us, 4 rows at 6 blocks (the loads
+  // sit in registers: 40 of them) 37.9 us, 4 rows at 4 blocks 38.9 us.
+  static constexpr int kMinBlocksPerSM = 8;
 };
 
 /// Operand b of an addition: limbs in device memory, or one scalar limb
@@ -81,32 +82,61 @@ __device__ __forceinline__ std::uint32_t look_back_carry(const CarryTiles& state
   }
 }
 
-/// The rare path of an order_by_tops subtraction whose top limbs are equal
-/// (scan_add_kernel): the block's highest and lowest nonzero limbs of r
-/// into kSlotLowA / kSlotLowR, and the case into kSlotFound for
-/// sub_fixup_kernel. The lowest limb comes from the thread's own stores,
-/// read back, not tracked in the main loop, and the function is not
-/// inlined: the kernel's registers (40) are its budget. Called by every
-/// thread of the block.
+/// The order of a and b, of equal sizes an and equal top limbs, as
+/// limb_search.cuh's key: 2 (i + 1) + (a[i] > b[i]) for the highest limb i
+/// where they differ, 0 when they are equal; it is also left in kSlotOrder.
+/// Blocks claim tiles from the top down (a count in kSlotLowA), compare
+/// them, atomicMax the key into kSlotOrder and count the tile done
+/// (kSlotLowB); they stop claiming once a key is there. Every block then
+/// waits until each claimed tile is done: the highest difference is then
+/// known, since every tile above it was claimed before it. A block waits
+/// only for tiles that running blocks hold, so any grid makes progress.
+/// Both counts end in the slots and are cleared when the operation
+/// publishes. Not inlined: the kernel's registers are its budget. Called by
+/// every thread of the block.
 template <class Policy>
-__device__ __noinline__ void report_equal_tops(const limb_t* r, std::size_t an, std::size_t warp_base, int lane,
-                                               unsigned long long top, ResultWords words) {
-  unsigned long long low_key = 0;  // 2 (an - i) for the lowest nonzero limb i
-#pragma unroll
-  for (int k = Policy::kRows - 1; k >= 0; --k) {
-#pragma unroll
-    for (int h = 1; h >= 0; --h) {
-      const std::size_t i = warp_base + k * 64 + 2 * lane + h;
-      if (i < an && r[i] != 0) low_key = 2ull * (an - i);
+__device__ __forceinline__ unsigned long long order_from_top(const limb_t* a, const limb_t* b, std::size_t an,
+                                                          ResultWords words) {
+  __shared__ unsigned long long claimed;
+  const std::size_t tiles = (an + Policy::kTile - 1) / Policy::kTile;
+  volatile unsigned long long* order = &words.slots[kSlotOrder];
+  volatile unsigned long long* claims = &words.slots[kSlotLowA];
+  volatile unsigned long long* done = &words.slots[kSlotLowB];
+  for (;;) {
+    if (threadIdx.x == 0)
+      claimed = *order != 0 ? tiles : atomicAdd(const_cast<unsigned long long*>(claims), 1ull);
+    __syncthreads();
+    const unsigned long long c = claimed;
+    __syncthreads();  // everyone has read `claimed` before thread 0 writes it again
+    if (c >= tiles) break;
+    const std::size_t begin = (tiles - 1 - c) * Policy::kTile;
+    const std::size_t end = begin + Policy::kTile < an ? begin + Policy::kTile : an;
+    unsigned long long key = 0;
+    for (std::size_t i = begin + threadIdx.x; i < end; i += Policy::kThreads) {
+      const limb_t x = a[i], y = b[i];
+      if (x != y) key = 2ull * (i + 1) + (x > y ? 1 : 0);  // i rises: the last one is the highest
+    }
+    key = block_max<Policy::kWarps>(key);
+    if (threadIdx.x == 0) {
+      if (key) atomicMax(const_cast<unsigned long long*>(order), key);
+      __threadfence();  // the key before the count that makes it final
+      atomicAdd(const_cast<unsigned long long*>(done), 1ull);
     }
   }
-  block_max_into<Policy::kWarps>(top, &words.slots[kSlotLowA]);
-  __syncthreads();  // thread 0 is done with block_max's shared words before their reuse
-  block_max_into<Policy::kWarps>(low_key, &words.slots[kSlotLowR]);
-  // With equal tops r's top limb is 0 minus the borrow into it: r[an - 1]
-  // != 0 exactly when a < b. The last tile's block wrote it (visible to its
-  // thread 0 after block_max's barrier).
-  if (threadIdx.x == 0 && blockIdx.x == gridDim.x - 1) atomicMax(&words.slots[kSlotFound], 2ull + (r[an - 1] != 0));
+  if (threadIdx.x == 0) {
+    // `done` first: if no claim came after that read, every tile claimed
+    // by then was done by then.
+    for (;;) {
+      const unsigned long long finished = *done;
+      const unsigned long long taken = *claims;
+      if (finished >= (taken < tiles ? taken : tiles)) break;
+      __nanosleep(64);
+    }
+    __threadfence();
+    claimed = *order;
+  }
+  __syncthreads();
+  return claimed;
 }
 
 /// r[0..an) = a +/- b, and for addition r[an] = carry out. Requires an >= 1,
@@ -118,17 +148,13 @@ __device__ __noinline__ void report_equal_tops(const limb_t* r, std::size_t an, 
 /// kSlotOrder (limb_search.cuh's encoding) and subtracts the smaller: a
 /// small subtraction is then one launch.
 ///
-/// `order_by_tops` (a subtraction of equal sizes, followed by
-/// sub_fixup_kernel, which always ends the operation): when the top limbs
-/// differ they give the order, the smaller is subtracted from the larger
-/// and the key 2 an + (a > b) goes to kSlotOrder. When they are equal the
-/// kernel computes a - b as it stands and leaves the fixup its highest and
-/// lowest nonzero limbs (kSlotLowA, kSlotLowR) and 2 + the borrow out
-/// (kSlotFound): the fixup negates r when a < b. Against a comparison
-/// search before the subtraction (two short kernels on the critical path),
-/// the common case (tops differ) costs one trivial kernel after it. Off the
-/// context's stream (no early publication) kSlotFound = 1 asks the fixup
-/// to publish.
+/// `order_by_tops` (a subtraction of equal sizes): when the top limbs differ
+/// they give the order, the smaller is subtracted from the larger and the
+/// key 2 an + (a > b) goes to kSlotOrder. When they are equal the blocks
+/// first find the order together, from the top down (order_from_top: it
+/// reads the operands down to their highest difference, all of them when
+/// they are equal), then subtract the smaller. So every subtraction is one
+/// kernel, and the common case (tops differ) reads two limbs more.
 ///
 /// With `publish_early` (only on the context's stream: ResultWords::
 /// publish_now), when the top limbs decide the result's size, the thread
@@ -144,6 +170,7 @@ template <bool kSubtract, bool kOrderInBlock = false, class Policy = ScanAddPoli
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     scan_add_kernel(limb_t* __restrict__ r, const limb_t* a, std::size_t an, AddendB b,
                     CarryTiles tile_state, ResultWords words, bool order_by_tops, bool publish_early) {
+  static_assert(Policy::kTile >= 32, "the peek reads the 32 limbs before a tile");
   __shared__ std::uint32_t warp_status[Policy::kWarps];
   constexpr limb::CarryCombine combine{};
   wait_for_prior_grids();
@@ -181,13 +208,16 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     else early = (a_above ? x - y : y - x) >= 2;
     early = early && publish_early;
   }
-  if (kSubtract && order_by_tops && !tops_equal && !a_above) {  // |a| < |b|: compute b - a (equal sizes)
+  bool b_above = kSubtract && order_by_tops && !tops_equal && !a_above;
+  if (kSubtract && order_by_tops && tops_equal) {
+    const unsigned long long key = order_from_top<Policy>(a, b.limbs, an, words);
+    b_above = key != 0 && (key & 1) == 0;
+  }
+  if (b_above) {  // |a| < |b|: compute b - a (equal sizes)
     const limb_t* t = a;
     a = b.limbs;
     b.limbs = t;
   }
-  // Tops equal: a - b as it stands, its lowest nonzero limb for the fixup.
-  const bool fixup_decides = kSubtract && order_by_tops && tops_equal;
   const int tile = blockIdx.x;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::size_t warp_base = std::size_t(tile) * Policy::kTile + std::size_t(warp) * Policy::kWarpLimbs;
@@ -201,7 +231,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
   // other blocks and never waits for them.
   std::uint32_t peek_status = limb::carry_propagate;
   if (warp == 0 && tile > 0) {
-    const std::size_t j = std::size_t(tile) * Policy::kTile - 32 + lane;  // >= 0: tiles hold 2048 limbs
+    const std::size_t j = std::size_t(tile) * Policy::kTile - 32 + lane;  // >= 0: tiles hold >= 32 limbs
     const limb_t x = a[j];
     const limb_t y = b.limbs ? (j < b.size ? b.limbs[j] : 0) : (j == 0 ? b.scalar : 0);
     peek_status = kSubtract ? limb::sub_status(x, y, x - y) : limb::add_status(x, x + y);
@@ -310,71 +340,9 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     if (top >= an) words.publish_now(top, kSubtract && order_by_tops ? 2ull * an + a_above : 0);
     return;
   }
-  if (kSubtract && fixup_decides) {
-    report_equal_tops<Policy>(r, an, warp_base, lane, top, words);
-    return;
-  }
-  if (kSubtract && order_by_tops && threadIdx.x == 0 && tile == 0)
+  if (kSubtract && order_by_tops && !tops_equal && threadIdx.x == 0 && tile == 0)
     atomicMax(&words.slots[kSlotOrder], 2ull * an + a_above);
   block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
-  if (kSubtract && order_by_tops && !publish_early) {
-    if (threadIdx.x == 0 && tile == 0) atomicMax(&words.slots[kSlotFound], 1ull);  // the fixup publishes
-    return;
-  }
-  words.publish_when_last();
-}
-
-/// The end of an order_by_tops subtraction (scan_add_kernel), launched as a
-/// dependent grid right after it; kSlotFound says what is left:
-///  0: the subtraction published (context stream): nothing;
-///  1: publish the slots as they are (the tops gave the order);
-///  2: tops equal, no borrow: a >= b, r = a - b; size from kSlotLowA;
-///  3: tops equal, a borrow: a < b and r = 2^(64 n) - (b - a): negate r in
-///     place (limbs below the lowest nonzero one k stay 0, limb k becomes
-///     -r_k, the rest ~r_i), find the new size, publish with a < b.
-/// Cases 1 and 2 are published by one thread of block 0 and the other
-/// blocks return at once; case 3 takes every block (grid-stride). The case
-/// comes from the slot, never from r, which case 3 rewrites while other
-/// blocks may still be starting.
-template <int kThreads>
-__global__ void __launch_bounds__(kThreads) sub_fixup_kernel(limb_t* r, std::size_t n, ResultWords words) {
-  // The next operation's kernel may be scheduled at once: it waits for this
-  // grid to complete before it touches memory (dependent_launch.cuh).
-  allow_dependent_grids();
-  wait_for_prior_grids();
-  const unsigned long long state = *static_cast<volatile unsigned long long*>(&words.slots[kSlotFound]);
-  if (state == 0) return;
-  if (state < 3) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-      if (state == 2) {
-        const unsigned long long size = words.slots[kSlotLowA];
-        words.slots[kSlotSize] = size;
-        words.slots[kSlotOrder] = size ? 2ull * n + 1 : 0;  // a > b, or equal
-      }
-      words.publish_slots();
-    }
-    return;
-  }
-  const std::size_t k = n - words.slots[kSlotLowR] / 2;  // r != 0: a < b
-  unsigned long long top = 0;
-  // A small grid (the launcher's): four limbs a thread in flight at a time.
-  constexpr int kUnroll = 4;
-  const std::size_t stride = std::size_t(gridDim.x) * kThreads;
-  for (std::size_t base = k + std::size_t(blockIdx.x) * kThreads + threadIdx.x; base < n; base += kUnroll * stride) {
-    limb_t v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = base + u * stride < n ? r[base + u * stride] : 0;
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const std::size_t i = base + u * stride;
-      if (i >= n) break;
-      const limb_t nv = i == k ? limb_t{0} - v[u] : ~v[u];
-      r[i] = nv;
-      if (nv) top = i + 1 > top ? i + 1 : top;
-    }
-  }
-  if (blockIdx.x == 0 && threadIdx.x == 0) atomicMax(&words.slots[kSlotOrder], 2ull * n);
-  block_max_into<kThreads / 32>(top, &words.slots[kSlotSize]);
   words.publish_when_last();
 }
 
