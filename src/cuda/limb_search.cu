@@ -8,19 +8,22 @@
 namespace mpgpu::detail::cuda {
 
 namespace {
-/// Runs one publishing search and returns its key. A search of one chunk
-/// (up to 2048 limbs) is one block that hands its key to the host directly.
+/// Runs one search and returns its key, handed to the host through the
+/// ready word (no slot publication, no system fence): a search of one chunk
+/// (up to 2048 limbs) is one block; a longer one publishes at once when its
+/// first index hits (operands whose top limbs differ), else from its last
+/// block.
 template <bool kHighest, class Pred>
 std::uint64_t search(ContextState& st, Stream s, Pred pred, std::size_t n) {
   OpWords ow(st, s);
+  ow.arm_ready();
   if (n <= device::LimbSearchPolicy::kChunk) {
-    ow.arm_ready();
     device::limb_search_block_kernel<kHighest><<<1, device::LimbSearchPolicy::kThreads, 0, s>>>(pred, n, ow.words());
     MPGPU_CHECK_LAUNCH("limb_search_block_kernel");
-    return ow.wait_ready();
+  } else {
+    MPGPU_CUDA_CHECK(device::launch_limb_search<kHighest>(pred, n, ow.words(), kSlotFound, false, s, true));
   }
-  MPGPU_CUDA_CHECK(device::launch_limb_search<kHighest>(pred, n, ow.words(), kSlotFound, true, s));
-  return ow.wait()[kSlotFound];
+  return ow.wait_ready();
 }
 }  // namespace
 

@@ -30,6 +30,11 @@ TEST_P(Bits, Shifts) {
   Operands gen;
   std::vector<Mpz> values = edge_values();
   for (int i = 0; i < 20; ++i) values.push_back(gen.random_signed(2500));
+  // Sizes at the edges of the device's blocks (512 output limbs a block).
+  for (std::uint64_t limbs : {511, 512, 513, 1025, 4097}) {
+    const Mpz v = gen.random_bits(64 * limbs);
+    values.push_back(gen.coin() ? -v : v);
+  }
   for (const Mpz& a : values) {
     const Integer x = make(a);
     for (std::uint64_t k : shift_counts(a, gen)) {

@@ -28,13 +28,19 @@ struct LimbSearchPolicy {
 /// Highest search: *out = max over hits of 2*(i+1) + bit (0 if none).
 /// Lowest search:  *out = max over hits of 2*(n-i) + bit (0 if none).
 /// The result goes to words.slots[slot]; with `publish`, this kernel ends
-/// the operation and publishes the slots.
+/// the operation and publishes the slots; with `ready` (a search whose key
+/// is the operation's only result, the host waiting on OpWords::
+/// wait_ready), it ends the operation and hands the key to the host through
+/// the ready word instead (ResultWords::publish_ready), leaving the slot
+/// and the arrival count zero: at once when the search's first index hits
+/// (no block then touches a slot), else from the last block to finish.
 /// Only the first `max_chunks` chunks in search order are visited (a probe).
 /// Launched as a dependent grid (dependent_launch.cuh), and lets the next
 /// kernel launch at once: a search is short, and that kernel waits for it.
 template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 __global__ void __launch_bounds__(Policy::kThreads)
-    limb_search_kernel(Pred pred, std::size_t n, ResultWords words, int slot, bool publish, std::size_t max_chunks) {
+    limb_search_kernel(Pred pred, std::size_t n, ResultWords words, int slot, bool publish, std::size_t max_chunks,
+                       bool ready) {
   wait_for_prior_grids();
   allow_dependent_grids();
   unsigned long long* out = &words.slots[slot];
@@ -46,6 +52,13 @@ __global__ void __launch_bounds__(Policy::kThreads)
   // low limb is nonzero. Every thread tests that index first (one broadcast
   // load an operand), so such a search reads no chunk at all.
   if (const int hit = pred(kHighest ? n - 1 : 0)) {
+    if (ready) {  // every block sees the hit: none counts its arrival
+      if (blockIdx.x == 0 && threadIdx.x == 0) {
+        atomicExch(out, 0ull);  // a probe before this kernel may have left the key there
+        words.publish_ready(2ull * n + (hit - 1));
+      }
+      return;
+    }
     if (blockIdx.x == 0 && threadIdx.x == 0) atomicMax(out, 2ull * n + (hit - 1));
     chunks = 0;
   }
@@ -78,6 +91,18 @@ __global__ void __launch_bounds__(Policy::kThreads)
     block_max_into<Policy::kThreads / 32>(best, out);
     __syncthreads();  // thread 0 is done with the shared words before the next chunk
   }
+  if (ready) {
+    if (threadIdx.x != 0) return;  // the loop's last barrier ordered the block's atomics before this
+    const unsigned int blocks = gridDim.x;
+    if (blocks > 1) {
+      __threadfence();  // the block's key before its arrival
+      if (atomicAdd(words.arrivals, 1u) != blocks - 1) return;
+      __threadfence();
+      atomicExch(words.arrivals, 0u);
+    }
+    words.publish_ready(atomicExch(out, 0ull));
+    return;
+  }
   if (publish) words.publish_when_last();
 }
 
@@ -109,19 +134,19 @@ __global__ void __launch_bounds__(Policy::kThreads)
 /// ends early then costs one short launch, not a grid over the whole number.
 template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 cudaError_t launch_limb_search(Pred pred, std::size_t n, ResultWords words, int slot, bool publish,
-                               cudaStream_t stream) {
+                               cudaStream_t stream, bool ready = false) {
   constexpr std::size_t kMaxBlocks = 1024;
   // The probe: 4 chunks (8192 limbs), for searches of more than 16 chunks.
   constexpr std::size_t kProbeChunks = 4, kProbeFrom = 16;
   const std::size_t chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
   if (chunks > kProbeFrom) {
     const cudaError_t e = launch_dependent(limb_search_kernel<kHighest, Pred, Policy>, kProbeChunks,
-                                           Policy::kThreads, stream, pred, n, words, slot, false, kProbeChunks);
+                                           Policy::kThreads, stream, pred, n, words, slot, false, kProbeChunks, false);
     if (e != cudaSuccess) return e;
   }
   const std::size_t blocks = chunks < kMaxBlocks ? chunks : kMaxBlocks;
   return launch_dependent(limb_search_kernel<kHighest, Pred, Policy>, static_cast<unsigned>(blocks),
-                          Policy::kThreads, stream, pred, n, words, slot, publish, chunks);
+                          Policy::kThreads, stream, pred, n, words, slot, publish, chunks, ready);
 }
 
 /// a[i] != 0
