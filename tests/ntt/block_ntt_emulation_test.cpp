@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "mpgpu/field/primes.hpp"
@@ -93,7 +94,12 @@ struct Prepared {
   }
 };
 
-/// One pass, launched as launch_block_pass does.
+/// Passes run so far by the kernels specialized for one tile shape.
+int fixed_passes = 0;
+
+/// One pass, launched as launch_block_pass does: lazy passes over tiles of
+/// 2^12 elements of 6, 7, 10 or 12 stages by block_pass_fixed_kernel, the
+/// rest by block_pass_kernel.
 template <bool kForward, bool kLazy>
 cudaError_t run_pass(const BlockPassArgs& a) {
   const int tile_log = a.k + a.log_c;
@@ -101,10 +107,20 @@ cudaError_t run_pass(const BlockPassArgs& a) {
   const std::size_t smem = block_smem_bytes(tile_log);
   const std::uint64_t blocks = (a.total_groups + (std::uint64_t{1} << a.log_c) - 1) >> a.log_c;
   if (smem > sizeof(block_smem) || blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+  const dim3 grid(static_cast<unsigned>(blocks));
+  if (kLazy && tile_log == kBlockMultiPassTileLog && (a.k == 6 || a.k == 7 || a.k == 10 || a.k == 12)) {
+    ++fixed_passes;
+    switch (a.k) {
+      case 6: cuda_host_shim::launch(grid, dim3(threads), smem, &block_pass_fixed_kernel<kForward, 6>, a); break;
+      case 7: cuda_host_shim::launch(grid, dim3(threads), smem, &block_pass_fixed_kernel<kForward, 7>, a); break;
+      case 10: cuda_host_shim::launch(grid, dim3(threads), smem, &block_pass_fixed_kernel<kForward, 10>, a); break;
+      default: cuda_host_shim::launch(grid, dim3(threads), smem, &block_pass_fixed_kernel<kForward, 12>, a); break;
+    }
+    return cudaGetLastError();
+  }
   const void* fn = reinterpret_cast<const void*>(&block_pass_kernel<kForward, kLazy>);
   if (smem > 48 * 1024) cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-  cuda_host_shim::launch(dim3(static_cast<unsigned>(blocks)), dim3(threads), smem,
-                         &block_pass_kernel<kForward, kLazy>, a);
+  cuda_host_shim::launch(grid, dim3(threads), smem, &block_pass_kernel<kForward, kLazy>, a);
   return cudaGetLastError();
 }
 
@@ -217,6 +233,20 @@ TEST(BlockNttEmulation, EveryLengthBothOrdersLazy) {
       check_round_trip(p, log_n, 1, natural, false, 100 + log_n);
       if (HasFatalFailure()) return;
     }
+}
+
+// The passes of the kernels specialized for one tile shape: 2^18 (6 + 12
+// stages) and 2^19 points (7 + 12), batches of 2^10 points (10 stages, four
+// transforms a tile) and 2^12 (one pass of 12), both orders.
+TEST(BlockNttEmulation, SpecializedTileShapes) {
+  const std::uint64_t p = mpgpu::field::ntt_primes62[0].p;
+  const int before = fixed_passes;
+  for (const auto& [log_n, batch] : {std::pair{18, 1}, std::pair{19, 1}, std::pair{10, 9}, std::pair{12, 2}})
+    for (bool natural : {true, false}) {
+      check_round_trip(p, log_n, static_cast<std::size_t>(batch), natural, false, 400 + log_n);
+      if (HasFatalFailure()) return;
+    }
+  EXPECT_GT(fixed_passes, before);
 }
 
 TEST(BlockNttEmulation, EveryLengthBothOrdersCanonicalGoldilocks) {

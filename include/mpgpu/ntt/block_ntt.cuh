@@ -258,6 +258,14 @@ struct PassArith {
 /// warp of 8-byte accesses needs anyway.
 __device__ __forceinline__ unsigned block_smem_index(unsigned e) { return e + (e >> 4); }
 
+/// block_smem_index(e0 + m * step) for a power-of-two step: when step is a
+/// multiple of 16 the padding of e0 + m * step is e0's plus m * step / 16, so
+/// that with a compile-time step (the specialized kernels) the slots of a
+/// unit are one base and immediate offsets.
+__device__ __forceinline__ unsigned block_smem_slot(unsigned e0, int m, unsigned step) {
+  return step >= 16 ? block_smem_index(e0) + unsigned(m) * (step + step / 16) : block_smem_index(e0 + unsigned(m) * step);
+}
+
 inline std::size_t block_smem_bytes(int tile_log) {
   const std::size_t tile = std::size_t{1} << tile_log;
   return (tile + tile / 16) * sizeof(std::uint64_t);
@@ -294,8 +302,12 @@ __device__ __forceinline__ void block_unit(std::uint64_t* x, int low, unsigned r
 }
 
 /// Per-block view of a pass: group indices, global positions, prologue and
-/// epilogue of each element.
-template <bool kForward, bool kLazy>
+/// epilogue of each element. kK > 0: a kernel specialized for passes of kK
+/// stages over tiles of 2^kBlockMultiPassTileLog elements (256 threads), so
+/// that the stages, columns and threads are compile-time constants and the
+/// index arithmetic of each element folds into immediate offsets; kK = 0:
+/// any pass, its shape read from the arguments.
+template <bool kForward, bool kLazy, int kK = 0>
 struct BlockPassView {
   const BlockPassArgs& a;
   PassArith<kLazy> ar;
@@ -309,19 +321,32 @@ struct BlockPassView {
     ar.f = a.f;
     ar.p2 = a.f.p << 1;
     ar.p_hi = static_cast<std::uint32_t>((a.f.p - 1) >> 32);
-    log_s = a.hi - a.k + 1;
-    groups_log = a.log_n - a.k;
+    log_s = a.hi - k() + 1;
+    groups_log = a.log_n - k();
     s_mask = (std::uint64_t{1} << log_s) - 1;
-    g0 = std::uint64_t(blockIdx.x) << a.log_c;
+    g0 = std::uint64_t(blockIdx.x) << log_c();
     // Permuting pass with several groups per transform: the tile's columns
     // are the groups whose bit-reversed indices are c0 .. c0 + 2^log_c - 1.
-    const int tiles_log = groups_log - a.log_c;
+    const int tiles_log = groups_log - log_c();
     transform = groups_log > 0 ? std::uint64_t(blockIdx.x) >> tiles_log : 0;
-    c0 = groups_log > 0 ? unsigned(blockIdx.x & ((1u << tiles_log) - 1)) << a.log_c : 0;
+    c0 = groups_log > 0 ? unsigned(blockIdx.x & ((1u << tiles_log) - 1)) << log_c() : 0;
     whole_source = a.digit_limbs == 1 && (a.src_len >> a.log_n) != 0 &&
                    a.src_stride == (std::uint64_t{1} << a.log_n) && a.src_total == ~std::uint64_t{0};
   }
 
+  /// The pass's stages, log2 of its columns, the block's threads.
+  __device__ __forceinline__ int k() const {
+    if constexpr (kK > 0) return kK;
+    else return a.k;
+  }
+  __device__ __forceinline__ int log_c() const {
+    if constexpr (kK > 0) return kBlockMultiPassTileLog - kK;
+    else return a.log_c;
+  }
+  __device__ __forceinline__ unsigned threads() const {
+    if constexpr (kK > 0) return 1u << (kBlockMultiPassTileLog - kBlockPerThreadLog);
+    else return blockDim.x;
+  }
   /// Storage-side group of column c of the tile.
   __device__ __forceinline__ std::uint64_t group(unsigned c) const {
     if ((a.flags & kPassPermute) && groups_log > 0)
@@ -336,7 +361,7 @@ struct BlockPassView {
   }
   /// Cross twiddle exponent of row t of group g: (n2 * bitrev_k(t)) << (L-1-hi).
   __device__ __forceinline__ std::uint64_t mul_cross(std::uint64_t v, std::uint64_t g, unsigned t) const {
-    const std::uint64_t e = ((g & s_mask) * bit_reverse_bits(t, a.k)) << (a.log_n - 1 - a.hi);
+    const std::uint64_t e = ((g & s_mask) * bit_reverse_bits(t, k())) << (a.log_n - 1 - a.hi);
     const ulonglong2* lo = kForward ? a.tables.lo_fwd : a.tables.lo_inv;
     const ulonglong2* hi = kForward ? a.tables.hi_fwd : a.tables.hi_inv;
     const std::uint64_t lo_mask = (std::uint64_t{1} << a.tables.cross_bits) - 1;
@@ -405,16 +430,16 @@ struct BlockUnit {
 /// reduction of operand words, the inverse's cross twiddles) waits on them.
 /// kReduce and kCross are template arguments so that a pass without them
 /// does not issue their products predicated off.
-template <bool kReduce, bool kCross, bool kForward, bool kLazy, int R>
-__device__ __forceinline__ void block_load_global(const BlockPassView<kForward, kLazy>& v, std::uint64_t* x, int low,
+template <bool kReduce, bool kCross, bool kForward, bool kLazy, int R, int kK>
+__device__ __forceinline__ void block_load_global(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* x, int low,
                                                   unsigned units) {
   constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
   const std::uint64_t step = std::uint64_t{1} << (low + v.log_s);
 #pragma unroll
   for (int q = 0; q < kUnits; ++q) {
-    const unsigned u = threadIdx.x + q * blockDim.x;
+    const unsigned u = threadIdx.x + q * v.threads();
     if (u >= units) continue;
-    const BlockUnit un(u, v.a.log_c, low, R);
+    const BlockUnit un(u, v.log_c(), low, R);
     const std::uint64_t g = v.group(un.c);
     const bool ok = v.valid(g);
     const std::uint64_t idx0 = v.index(g, un.base);
@@ -430,9 +455,9 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
   if (reduce_words || kCross) {
 #pragma unroll
     for (int q = 0; q < kUnits; ++q) {
-      const unsigned u = threadIdx.x + q * blockDim.x;
+      const unsigned u = threadIdx.x + q * v.threads();
       if (u >= units) continue;
-      const BlockUnit un(u, v.a.log_c, low, R);
+      const BlockUnit un(u, v.log_c(), low, R);
       const std::uint64_t g = v.group(un.c);
 #pragma unroll
       for (int m = 0; m < (1 << R); ++m) {
@@ -447,8 +472,8 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
 /// Last round of a non-permuting pass: each unit's 2^R words straight to
 /// global memory, after the forward's cross twiddles (kCross) and the last
 /// pass's epilogue (kFinish).
-template <bool kCross, bool kFinish, bool kForward, bool kLazy, int R, bool kLow0>
-__device__ __forceinline__ void block_store_global(const BlockPassView<kForward, kLazy>& v, std::uint64_t* x, int low,
+template <bool kCross, bool kFinish, bool kForward, bool kLazy, int R, bool kLow0, int kK>
+__device__ __forceinline__ void block_store_global(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* x, int low,
                                                    unsigned units) {
   constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
   const BlockPassArgs& a = v.a;
@@ -459,9 +484,9 @@ __device__ __forceinline__ void block_store_global(const BlockPassView<kForward,
   const bool pairs = kLow0 && R > 1 && v.log_s == 0 && (reinterpret_cast<std::uintptr_t>(a.dst) & 15) == 0;
 #pragma unroll
   for (int q = 0; q < kUnits; ++q) {
-    const unsigned u = threadIdx.x + q * blockDim.x;
+    const unsigned u = threadIdx.x + q * v.threads();
     if (u >= units) continue;
-    const BlockUnit un(u, a.log_c, low, R);
+    const BlockUnit un(u, v.log_c(), low, R);
     const std::uint64_t g = v.group(un.c);
     if (!v.valid(g)) continue;
     const std::uint64_t idx0 = v.index(g, un.base);
@@ -489,14 +514,14 @@ __device__ __forceinline__ void block_store_global(const BlockPassView<kForward,
 /// non-permuting forward / any inverse pass) or shared memory. In shared
 /// memory element m of a unit is tile element e0 + m * 2^(low + log_c),
 /// e0 = base * 2^log_c + c.
-template <bool kForward, bool kLazy, int R, bool kLow0>
-__device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>& v, std::uint64_t* sm, int low,
+template <bool kForward, bool kLazy, int R, bool kLow0, int kK>
+__device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* sm, int low,
                                             bool from_global, bool to_global) {
   constexpr int kPer = 1 << kBlockPerThreadLog;
   constexpr int kUnits = kPer >> R;
   const BlockPassArgs& a = v.a;
-  const unsigned units = 1u << (a.k + a.log_c - R);
-  const unsigned smem_step = 1u << (low + a.log_c);
+  const unsigned units = 1u << (v.k() + v.log_c() - R);
+  const unsigned smem_step = 1u << (low + v.log_c());
   const ulonglong2* inner = kForward ? a.tables.inner_fwd : a.tables.inner_inv;
   std::uint64_t x[kPer];
   if (from_global) {
@@ -511,19 +536,19 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>
   } else {
 #pragma unroll
     for (int q = 0; q < kUnits; ++q) {
-      const unsigned u = threadIdx.x + q * blockDim.x;
+      const unsigned u = threadIdx.x + q * v.threads();
       if (u >= units) continue;
-      const BlockUnit un(u, a.log_c, low, R);
-      const unsigned e0 = (un.base << a.log_c) | un.c;
+      const BlockUnit un(u, v.log_c(), low, R);
+      const unsigned e0 = (un.base << v.log_c()) | un.c;
 #pragma unroll
-      for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = sm[block_smem_index(e0 + m * smem_step)];
+      for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = sm[block_smem_slot(e0, m, smem_step)];
     }
   }
 #pragma unroll
   for (int q = 0; q < kUnits; ++q) {
-    const unsigned u = threadIdx.x + q * blockDim.x;
+    const unsigned u = threadIdx.x + q * v.threads();
     if (u >= units) continue;
-    const BlockUnit un(u, a.log_c, low, R);
+    const BlockUnit un(u, v.log_c(), low, R);
     block_unit<kForward, kLazy, R, kLow0>(x + q * (1 << R), low, un.r_lo, inner, v.ar);
   }
   if (to_global) {
@@ -538,18 +563,18 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy>
   } else {
 #pragma unroll
     for (int q = 0; q < kUnits; ++q) {
-      const unsigned u = threadIdx.x + q * blockDim.x;
+      const unsigned u = threadIdx.x + q * v.threads();
       if (u >= units) continue;
-      const BlockUnit un(u, a.log_c, low, R);
-      const unsigned e0 = (un.base << a.log_c) | un.c;
+      const BlockUnit un(u, v.log_c(), low, R);
+      const unsigned e0 = (un.base << v.log_c()) | un.c;
 #pragma unroll
-      for (int m = 0; m < (1 << R); ++m) sm[block_smem_index(e0 + m * smem_step)] = x[q * (1 << R) + m];
+      for (int m = 0; m < (1 << R); ++m) sm[block_smem_slot(e0, m, smem_step)] = x[q * (1 << R) + m];
     }
   }
 }
 
-template <bool kForward, bool kLazy>
-__device__ __forceinline__ void block_round_dispatch(const BlockPassView<kForward, kLazy>& v, std::uint64_t* sm,
+template <bool kForward, bool kLazy, int kK>
+__device__ __forceinline__ void block_round_dispatch(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* sm,
                                                      int R, int low, bool from_global, bool to_global) {
   if (low == 0) {
     if (R == 3) block_round<kForward, kLazy, 3, true>(v, sm, 0, from_global, to_global);
@@ -569,31 +594,80 @@ __device__ __forceinline__ void block_round_dispatch(const BlockPassView<kForwar
 /// column c is the group with bit-reversed index c0 + c and natural row t
 /// holds storage row bitrev_k(t); with one group per transform (a single
 /// pass), column c is transform g0 + c. f(idx, slot, ok) is called for each.
-template <bool kForward, bool kLazy, class F>
-__device__ __forceinline__ void block_permute_side(const BlockPassView<kForward, kLazy>& v, F f) {
+template <bool kForward, bool kLazy, int kK, class F>
+__device__ __forceinline__ void block_permute_side(const BlockPassView<kForward, kLazy, kK>& v, F f) {
   const BlockPassArgs& a = v.a;
-  const int k = a.k;
-  const unsigned tile = 1u << (k + a.log_c);
+  const int k = v.k(), log_c = v.log_c();
+  const unsigned tile = 1u << (k + log_c);
   if (v.groups_log > 0) {
-    const unsigned c_mask = (1u << a.log_c) - 1;
+    const unsigned c_mask = (1u << log_c) - 1;
     const std::uint64_t base = (v.transform << a.log_n) | v.c0;
 #pragma unroll
     for (int i = 0; i < (1 << kBlockPerThreadLog); ++i) {
-      const unsigned e = threadIdx.x + i * blockDim.x;
+      const unsigned e = threadIdx.x + i * v.threads();
       if (e >= tile) break;
-      const unsigned c = e & c_mask, t = e >> a.log_c;
-      f(base + ((std::uint64_t(t) << v.groups_log) | c), block_smem_index((bit_reverse_bits(t, k) << a.log_c) | c),
+      const unsigned c = e & c_mask, t = e >> log_c;
+      f(base + ((std::uint64_t(t) << v.groups_log) | c), block_smem_index((bit_reverse_bits(t, k) << log_c) | c),
         true);
     }
   } else {
     const unsigned t_mask = (1u << k) - 1;
 #pragma unroll
     for (int i = 0; i < (1 << kBlockPerThreadLog); ++i) {
-      const unsigned e = threadIdx.x + i * blockDim.x;
+      const unsigned e = threadIdx.x + i * v.threads();
       if (e >= tile) break;
       const unsigned t = e & t_mask, c = e >> k;
-      f(((v.g0 + c) << a.log_n) | t, block_smem_index((bit_reverse_bits(t, k) << a.log_c) | c), v.valid(v.g0 + c));
+      f(((v.g0 + c) << a.log_n) | t, block_smem_index((bit_reverse_bits(t, k) << log_c) | c), v.valid(v.g0 + c));
     }
+  }
+}
+
+/// The body of a pass kernel (kK: BlockPassView).
+template <bool kForward, bool kLazy, int kK>
+__device__ __forceinline__ void block_pass_body(const BlockPassArgs& a, std::uint64_t* smem) {
+  const BlockPassView<kForward, kLazy, kK> v(a);
+  const bool permute = (a.flags & kPassPermute) != 0;
+  const int k = v.k();
+  const int rounds = (k + 2) / 3;
+  if (!kForward && permute) {
+    const bool reduce = (a.flags & kPassReduceInput) != 0;
+    block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
+      const bool digits = reduce && a.digit_limbs > 1;
+      std::uint64_t val = ok ? (digits ? v.read_digit(idx) : v.read(idx)) : 0;
+      if (reduce && !digits) val = v.reduce_input(val);
+      smem[slot] = val;
+    });
+    __syncthreads();
+  }
+  // Forward: rounds from the top stages, the short one (k mod 3) last;
+  // inverse: the mirror image. With a compile-time k the loop unrolls and
+  // each round's R, low and direction of transfer are constants.
+  auto round = [&](int r) {
+    const bool first = r == 0, last = r == rounds - 1;
+    int R, low;
+    if (kForward) {
+      R = k - 3 * r < 3 ? k - 3 * r : 3;
+      low = k - 3 * r - R;
+    } else {
+      R = first ? k - 3 * (rounds - 1) : 3;
+      low = first ? 0 : k - 3 * (rounds - r);
+    }
+    const bool from_global = first && (kForward || !permute);
+    const bool to_global = last && (!kForward || !permute);
+    block_round_dispatch<kForward, kLazy>(v, smem, R, low, from_global, to_global);
+    if (!last) __syncthreads();
+  };
+  if constexpr (kK > 0) {
+#pragma unroll
+    for (int r = 0; r < (kK + 2) / 3; ++r) round(r);
+  } else {
+    for (int r = 0; r < rounds; ++r) round(r);
+  }
+  if (kForward && permute) {
+    __syncthreads();
+    block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
+      if (ok) a.dst[idx] = v.finish(smem[slot], idx);
+    });
   }
 }
 
@@ -603,44 +677,18 @@ __device__ __forceinline__ void block_permute_side(const BlockPassView<kForward,
 template <bool kForward, bool kLazy, int kThreads = kBlockMaxThreads, int kMinBlocks = 1>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) block_pass_kernel(const BlockPassArgs a) {
   extern __shared__ std::uint64_t block_smem[];
-  const BlockPassView<kForward, kLazy> v(a);
-  const bool permute = (a.flags & kPassPermute) != 0;
-  const int k = a.k;
-  const int rounds = (k + 2) / 3;
-  if (!kForward && permute) {
-    const bool reduce = (a.flags & kPassReduceInput) != 0;
-    block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
-      const bool digits = reduce && a.digit_limbs > 1;
-      std::uint64_t val = ok ? (digits ? v.read_digit(idx) : v.read(idx)) : 0;
-      if (reduce && !digits) val = v.reduce_input(val);
-      block_smem[slot] = val;
-    });
-    __syncthreads();
-  }
-  // Forward: rounds from the top stages, the short one (k mod 3) last;
-  // inverse: the mirror image.
-  int low = kForward ? k : 0;
-  for (int r = 0; r < rounds; ++r) {
-    const bool first = r == 0, last = r == rounds - 1;
-    int R;
-    if (kForward) {
-      R = k - 3 * r < 3 ? k - 3 * r : 3;
-      low -= R;
-    } else {
-      R = first ? k - 3 * (rounds - 1) : 3;
-    }
-    const bool from_global = first && (kForward || !permute);
-    const bool to_global = last && (!kForward || !permute);
-    block_round_dispatch<kForward, kLazy>(v, block_smem, R, low, from_global, to_global);
-    if (!kForward) low += R;
-    if (!last) __syncthreads();
-  }
-  if (kForward && permute) {
-    __syncthreads();
-    block_permute_side(v, [&](std::uint64_t idx, unsigned slot, bool ok) {
-      if (ok) a.dst[idx] = v.finish(block_smem[slot], idx);
-    });
-  }
+  block_pass_body<kForward, kLazy, 0>(a, block_smem);
+}
+
+/// A lazy pass of kK stages over tiles of 2^kBlockMultiPassTileLog elements
+/// (2^(12 - kK) columns, 256 threads, three blocks an SM as the generic
+/// kernel of that tile), its shape compiled in: the several-pass transforms'
+/// common passes (launch_block_pass_direction says which).
+template <bool kForward, int kK>
+__global__ void __launch_bounds__(1 << (kBlockMultiPassTileLog - kBlockPerThreadLog), 3)
+    block_pass_fixed_kernel(const BlockPassArgs a) {
+  extern __shared__ std::uint64_t block_smem[];
+  block_pass_body<kForward, true, kK>(a, block_smem);
 }
 
 // ---- a whole transform ---------------------------------------------------------------------------
@@ -695,7 +743,30 @@ cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsi
 #define MPGPU_BLOCK_PASS_VARIANT(F, L, T, B)                                                                        \
   template cudaError_t launch_block_pass_variant<F, L, T, B>(const BlockPassArgs&, dim3, unsigned, std::size_t, \
                                                              cudaStream_t)
+/// Launches the specialized kernel of kK stages (tiles of 2^12 elements).
+template <bool kForward, int kK>
+cudaError_t launch_block_pass_fixed(const BlockPassArgs& args, dim3 grid, std::size_t smem, cudaStream_t s) {
+  const void* fn = reinterpret_cast<const void*>(&block_pass_fixed_kernel<kForward, kK>);
+  if (smem > 48 * 1024) {
+    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    if (e != cudaSuccess) return e;
+  }
+  constexpr unsigned kThreads = 1u << (kBlockMultiPassTileLog - kBlockPerThreadLog);
+  block_pass_fixed_kernel<kForward, kK><<<grid, kThreads, smem, s>>>(args);
+  return cudaGetLastError();
+}
+#define MPGPU_BLOCK_PASS_FIXED(F, K) \
+  template cudaError_t launch_block_pass_fixed<F, K>(const BlockPassArgs&, dim3, std::size_t, cudaStream_t)
+
 #if defined(__CUDACC__)
+extern MPGPU_BLOCK_PASS_FIXED(true, 6);
+extern MPGPU_BLOCK_PASS_FIXED(true, 7);
+extern MPGPU_BLOCK_PASS_FIXED(true, 10);
+extern MPGPU_BLOCK_PASS_FIXED(true, 12);
+extern MPGPU_BLOCK_PASS_FIXED(false, 6);
+extern MPGPU_BLOCK_PASS_FIXED(false, 7);
+extern MPGPU_BLOCK_PASS_FIXED(false, 10);
+extern MPGPU_BLOCK_PASS_FIXED(false, 12);
 extern MPGPU_BLOCK_PASS_VARIANT(true, true, 512, 1);
 extern MPGPU_BLOCK_PASS_VARIANT(true, true, 256, 3);
 extern MPGPU_BLOCK_PASS_VARIANT(false, true, 512, 1);
@@ -717,6 +788,18 @@ inline cudaError_t launch_block_pass_direction(bool lazy, const BlockPassArgs& a
                                                std::size_t smem, cudaStream_t s) {
   if (!lazy) return launch_block_pass_variant<kForward, false, 512, 1>(args, grid, threads, smem, s);
   if (threads > 256) return launch_block_pass_variant<kForward, true, 512, 1>(args, grid, threads, smem, s);
+  if (args.k + args.log_c == kBlockMultiPassTileLog) {
+    // The shapes of the common passes (2^24 points: 6 + 6 + 12 stages; 2^25
+    // and 2^26: 7-stage strided passes; batches of 2^10 points), compiled
+    // in: XXX instructions a point fewer (bench/results/NOTES-ntt.md).
+    switch (args.k) {
+      case 6: return launch_block_pass_fixed<kForward, 6>(args, grid, smem, s);
+      case 7: return launch_block_pass_fixed<kForward, 7>(args, grid, smem, s);
+      case 10: return launch_block_pass_fixed<kForward, 10>(args, grid, smem, s);
+      case 12: return launch_block_pass_fixed<kForward, 12>(args, grid, smem, s);
+      default: break;
+    }
+  }
   return launch_block_pass_variant<kForward, true, 256, 3>(args, grid, threads, smem, s);
 }
 
