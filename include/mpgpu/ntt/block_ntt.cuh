@@ -27,7 +27,9 @@
 // words a thread) spilled 300-600 bytes, so a 2^13 tile runs one block per
 // SM. Tiles of 2^12 (256 threads; several-pass transforms and batches of
 // short ones) run the lazy kernels at 80 registers, three blocks per SM
-// (launch_block_pass_direction).
+// (launch_block_pass_direction); the common shapes of such passes (6, 7,
+// 10 and 12 stages) run kernels with the shape compiled in
+// (block_pass_fixed_kernel), the others one generic kernel.
 //
 // Twiddles: `inner` holds w_(2^(j+1))^i for the in-block stages, one row per
 // stage (2^13 entries, 128 KiB at most, a round touches 3 rows), read
@@ -684,6 +686,13 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) block_pass_kernel(const 
 /// (2^(12 - kK) columns, 256 threads, three blocks an SM as the generic
 /// kernel of that tile), its shape compiled in: the several-pass transforms'
 /// common passes (launch_block_pass_direction says which).
+///
+/// Measured on an H100 (bench/results/NOTES-ntt.md, "Kernels specialized for
+/// a tile shape"): four blocks an SM (64 registers, 8 bytes spilled) made the
+/// second 6-stage pass of 2^24 points 7% faster but the inverse transform
+/// slower in two of two runs; three are kept. Launching the passes as
+/// dependent grids gained nothing measurable (0.507 against 0.515 ms for
+/// 2^24 points forward, within the spread of the runs).
 template <bool kForward, int kK>
 __global__ void __launch_bounds__(1 << (kBlockMultiPassTileLog - kBlockPerThreadLog), 3)
     block_pass_fixed_kernel(const BlockPassArgs a) {
@@ -791,7 +800,10 @@ inline cudaError_t launch_block_pass_direction(bool lazy, const BlockPassArgs& a
   if (args.k + args.log_c == kBlockMultiPassTileLog) {
     // The shapes of the common passes (2^24 points: 6 + 6 + 12 stages; 2^25
     // and 2^26: 7-stage strided passes; batches of 2^10 points), compiled
-    // in: XXX instructions a point fewer (bench/results/NOTES-ntt.md).
+    // in. Measured on an H100 against the generic kernel: 2^24 points forward
+    // 0.53-0.56 -> 0.51 ms (its passes 0.152 / 0.157 / 0.226 -> 0.140 /
+    // 0.150 / 0.209 ms), 2^25 1.06-1.12 -> 1.03-1.05 ms, 2^30-bit mul 9.8 ->
+    // 9.3 ms (bench/results/NOTES-ntt.md).
     switch (args.k) {
       case 6: return launch_block_pass_fixed<kForward, 6>(args, grid, smem, s);
       case 7: return launch_block_pass_fixed<kForward, 7>(args, grid, smem, s);
