@@ -92,8 +92,8 @@ __device__ __forceinline__ std::uint32_t look_back_carry(const CarryTiles& state
 /// known, since every tile above it was claimed before it. A block waits
 /// only for tiles that running blocks hold, so any grid makes progress.
 /// Both counts end in the slots and are cleared when the operation
-/// publishes. Not inlined: the kernel's registers are its budget. Called by
-/// every thread of the block.
+/// publishes. Inlined: at the kernel's 32 registers ptxas spills 4 bytes
+/// (28 for a call). Called by every thread of the block.
 template <class Policy>
 __device__ __forceinline__ unsigned long long order_from_top(const limb_t* a, const limb_t* b, std::size_t an,
                                                           ResultWords words) {
@@ -154,7 +154,7 @@ __device__ __forceinline__ unsigned long long order_from_top(const limb_t* a, co
 /// first find the order together, from the top down (order_from_top: it
 /// reads the operands down to their highest difference, all of them when
 /// they are equal), then subtract the smaller. So every subtraction is one
-/// kernel, and the common case (tops differ) reads two limbs more.
+/// kernel, and the common case (tops differ) costs the two top limbs' reads.
 ///
 /// With `publish_early` (only on the context's stream: ResultWords::
 /// publish_now), when the top limbs decide the result's size, the thread
