@@ -6,25 +6,16 @@
 // with a fixup kernel (+1.4 us a call at 2^28 bits). A bare r = a & b of
 // two rows a warp and no spills ran 35.2 us at 2^28 bits on an H100
 // (stream_overlap.cu); the library's and was 38.2 us in `mpgpu bench`.
-// Build: nvcc -O3 -arch=sm_90 -std=c++20 -I include stream_kernels.cu
+// Build (from the repository root): nvcc -O3 -arch=sm_90 -std=c++20 -I include bench/probes/stream_kernels.cu
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <vector>
 
+#include "../cuda_timing.cuh"
 #include "mpgpu/device/bitwise.cuh"
 #include "mpgpu/device/scan_add.cuh"
 #include "mpgpu/device/shift.cuh"
-
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e = (x);                                                              \
-    if (e != cudaSuccess) {                                                           \
-      std::printf("%s failed: %s (line %d)\n", #x, cudaGetErrorString(e), __LINE__); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 using namespace mpgpu;
 
@@ -47,27 +38,14 @@ struct Buffers {
   unsigned epoch = 0;
 };
 
+/// Microseconds a call: the median of 15 bursts of 20 back-to-back calls
+/// (CUDA events), after a warm-up burst.
 template <class F>
 double burst_us(cudaStream_t s, F&& launch) {
   constexpr int kBurst = 20;
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  for (int i = 0; i < 3; ++i) launch();
-  CHECK(cudaStreamSynchronize(s));
-  std::vector<float> t;
-  for (int rep = 0; rep < 15; ++rep) {
-    CHECK(cudaEventRecord(e0, s));
+  return 1000 / double(kBurst) * mpgpu_bench::median_ms(s, 15, [&] {
     for (int i = 0; i < kBurst; ++i) launch();
-    CHECK(cudaEventRecord(e1, s));
-    CHECK(cudaEventSynchronize(e1));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms * 1000 / kBurst);
-  }
-  CHECK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  });
 }
 
 void report(const char* what, const Buffers& B, double us, const std::vector<limb_t>& expect, std::size_t rn) {

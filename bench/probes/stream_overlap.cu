@@ -10,21 +10,17 @@
 //             is safe even if the previous kernel writes those words)
 //   rows8   : prefetch with twice the rows a warp (half the blocks)
 //   hints   : prefetch, loads that skip L1, stores marked evict-first
-// Build: nvcc -O3 -arch=sm_90 stream_overlap.cu -o stream_overlap
+// Build: nvcc -O3 -arch=sm_90 bench/probes/stream_overlap.cu -o stream_overlap
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <vector>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    cudaError_t e = (x);                                                              \
-    if (e != cudaSuccess) {                                                           \
-      std::printf("%s failed: %s (line %d)\n", #x, cudaGetErrorString(e), __LINE__); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#include "../cuda_timing.cuh"
+
+/// Calls a burst of this many back-to-back launches: a sample is the burst's
+/// time (CUDA events) divided by it.
+constexpr int kBurst = 20;
 
 enum Mode { kPlain, kPdl, kEarly, kPrefetch, kHints };
 
@@ -108,31 +104,16 @@ void launch(cudaStream_t s, unsigned long long* r, const unsigned long long* a, 
 template <int kRows, Mode kMode, int kMinBlocks = 8>
 void run(const char* name, cudaStream_t s, unsigned long long* r, const unsigned long long* a,
          const unsigned long long* b, std::size_t n, const std::vector<unsigned long long>& expect) {
-  constexpr int kBurst = 20;
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
   CHECK(cudaMemsetAsync(r, 0, n * 8, s));
-  for (int i = 0; i < 3; ++i) launch<kRows, kMode, kMinBlocks>(s, r, a, b, n);
-  CHECK(cudaStreamSynchronize(s));
-  std::vector<float> t;
-  for (int rep = 0; rep < 15; ++rep) {
-    CHECK(cudaEventRecord(e0, s));
+  const double us = 1000 / double(kBurst) * mpgpu_bench::median_ms(s, 15, [&] {
     for (int i = 0; i < kBurst; ++i) launch<kRows, kMode, kMinBlocks>(s, r, a, b, n);
-    CHECK(cudaEventRecord(e1, s));
-    CHECK(cudaEventSynchronize(e1));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms * 1000 / kBurst);
-  }
+  });
   CHECK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
   std::vector<unsigned long long> got(n);
   CHECK(cudaMemcpy(got.data(), r, n * 8, cudaMemcpyDeviceToHost));
   const bool ok = got == expect;
-  const double us = t[t.size() / 2];
-  std::printf("%-14s n=2^%-2d  %8.2f us  (min %8.2f)  %6.0f GB/s  %s\n", name, 63 - __builtin_clzll(n * 64), us,
-              t.front(), 3.0 * n * 8 / us / 1e3, ok ? "verified" : "WRONG");
+  std::printf("%-14s n=2^%-2d  %8.2f us  %6.0f GB/s  %s\n", name, 63 - __builtin_clzll(n * 64), us,
+              3.0 * n * 8 / us / 1e3, ok ? "verified" : "WRONG");
 }
 
 int main() {
@@ -168,24 +149,11 @@ int main() {
     run<2, kPdl>("r2 pdl", s, r, a, b, n, expect);
     // the copy roof for the same bytes: 64 MB in, 32 MB out is not a memcpy;
     // report a D2D memcpy of n words (2 x n x 8 bytes moved) for scale
-    {
-      cudaEvent_t e0, e1;
-      CHECK(cudaEventCreate(&e0));
-      CHECK(cudaEventCreate(&e1));
-      std::vector<float> t;
-      for (int rep = 0; rep < 15; ++rep) {
-        CHECK(cudaEventRecord(e0, s));
-        for (int i = 0; i < 20; ++i) CHECK(cudaMemcpyAsync(r, a, n * 8, cudaMemcpyDeviceToDevice, s));
-        CHECK(cudaEventRecord(e1, s));
-        CHECK(cudaEventSynchronize(e1));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        t.push_back(ms * 1000 / 20);
-      }
-      std::sort(t.begin(), t.end());
-      std::printf("memcpy     n=2^%-2d  %8.2f us  %6.0f GB/s (2 x n x 8 bytes)\n", bits_log, t[7],
-                  2.0 * n * 8 / t[7] / 1e3);
-    }
+    const double copy_us = 1000 / double(kBurst) * mpgpu_bench::median_ms(s, 15, [&] {
+      for (int i = 0; i < kBurst; ++i) CHECK(cudaMemcpyAsync(r, a, n * 8, cudaMemcpyDeviceToDevice, s));
+    });
+    std::printf("memcpy     n=2^%-2d  %8.2f us  %6.0f GB/s (2 x n x 8 bytes)\n", bits_log, copy_us,
+                2.0 * n * 8 / copy_us / 1e3);
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
     CHECK(cudaFree(r));
