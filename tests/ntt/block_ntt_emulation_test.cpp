@@ -108,7 +108,8 @@ cudaError_t run_pass(const BlockPassArgs& a) {
   const std::uint64_t blocks = (a.total_groups + (std::uint64_t{1} << a.log_c) - 1) >> a.log_c;
   if (smem > sizeof(block_smem) || blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
   const dim3 grid(static_cast<unsigned>(blocks));
-  if (kLazy && tile_log == kBlockMultiPassTileLog && (a.k == 6 || a.k == 7 || a.k == 10 || a.k == 12)) {
+  const bool other_fold = (a.flags & kPassFoldIn) != 0 && a.k != 6;  // as launch_block_pass_direction
+  if (kLazy && tile_log == kBlockMultiPassTileLog && !other_fold && (a.k == 6 || a.k == 7 || a.k == 10 || a.k == 12)) {
     ++fixed_passes;
     switch (a.k) {
       case 6: cuda_host_shim::launch(grid, dim3(threads), smem, &block_pass_fixed_kernel<kForward, 6>, a); break;
@@ -124,12 +125,19 @@ cudaError_t run_pass(const BlockPassArgs& a) {
   return cudaGetLastError();
 }
 
-/// All passes of t, each a separate emulated launch.
-::testing::AssertionResult run_transform(const BlockTransform& t, const Prepared& s) {
+/// All passes of t, each a separate emulated launch; `schedule` (forward
+/// order, as block_passes gives it) replaces block_passes' schedule when not
+/// empty.
+::testing::AssertionResult run_transform(const BlockTransform& t, const Prepared& s,
+                                         std::vector<BlockPass> schedule = {}) {
   // Fresh garbage in shared memory for every block: a read of a slot that
   // the block has not written shows up in the result.
   cuda_host_shim::on_block_start = [] { std::fill(std::begin(block_smem), std::end(block_smem), kPoison); };
-  const auto passes = block_transform_passes(t);
+  std::vector<BlockPass> passes = block_transform_passes(t);
+  if (!schedule.empty()) {
+    if (!t.forward) std::reverse(schedule.begin(), schedule.end());
+    passes = schedule;
+  }
   const bool lazy = block_ntt_lazy(s.f.p);
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const BlockPassArgs a = block_pass_args(t, passes, i, s.tables, s.f);
@@ -180,7 +188,7 @@ BlockTransform forward_transform(std::size_t batch, int log_n, bool natural, con
 /// natural order with several passes through a separate work buffer, as the
 /// device API does.
 void check_round_trip(std::uint64_t p, int log_n, std::size_t batch, bool natural, bool in_place,
-                      std::uint64_t seed) {
+                      std::uint64_t seed, const std::vector<BlockPass>& schedule = {}) {
   SCOPED_TRACE(::testing::Message() << "p " << p << ", log_n " << log_n << ", batch " << batch << ", "
                                     << (natural ? "natural" : "bit-reversed") << (in_place ? ", in place" : ""));
   const Prepared s(p, log_n);
@@ -191,12 +199,12 @@ void check_round_trip(std::uint64_t p, int log_n, std::size_t batch, bool natura
   s.plan->forward(want.data(), batch);
   if (!natural) want = to_bit_reversed(want, log_n);
 
-  const bool several = block_passes(log_n, batch, natural).size() > 1;
+  const bool several = (schedule.empty() ? block_passes(log_n, batch, natural) : schedule).size() > 1;
   Guarded src(x), dst(n * batch), work(n * batch);
   std::uint64_t* const out_words = in_place ? src.data() : dst.data();
   BlockTransform t = forward_transform(batch, log_n, natural, src.data(), n, out_words,
                                        natural && several ? work.data() : out_words);
-  ASSERT_TRUE(run_transform(t, s));
+  ASSERT_TRUE(run_transform(t, s, schedule));
   Guarded& out = in_place ? src : dst;
   ASSERT_TRUE(same(out.values(), want, "forward"));
 
@@ -208,7 +216,7 @@ void check_round_trip(std::uint64_t p, int log_n, std::size_t batch, bool natura
   inv.work = natural && several ? work.data() : inv.dst;
   inv.epilogue = PassEpilogue::scale;
   inv.scale = s.plan->size_inverse();
-  ASSERT_TRUE(run_transform(inv, s));
+  ASSERT_TRUE(run_transform(inv, s, schedule));
   ASSERT_TRUE(same((in_place ? out : back).values(), x, "inverse"));
 
   // The canonical epilogue of an inverse (its lazy values lie in [0, 4p)):
@@ -218,7 +226,7 @@ void check_round_trip(std::uint64_t p, int log_n, std::size_t batch, bool natura
   inv.dst = times_n.data();
   inv.work = natural && several ? work.data() : inv.dst;
   inv.epilogue = PassEpilogue::canonical;
-  ASSERT_TRUE(run_transform(inv, s));
+  ASSERT_TRUE(run_transform(inv, s, schedule));
   std::vector<std::uint64_t> nx(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) nx[i] = s.f.mul(x[i], n % p);
   ASSERT_TRUE(same(times_n.values(), nx, "inverse, canonical epilogue"));
@@ -247,6 +255,43 @@ TEST(BlockNttEmulation, SpecializedTileShapes) {
       if (HasFatalFailure()) return;
     }
   EXPECT_GT(fixed_passes, before);
+}
+
+// The top pass's cross twiddles folded into the next pass (block_fold_cross),
+// as 2^24 points take them (6 + 6 + 12 stages), on shorter transforms with
+// schedules of three passes whose second pass has log_s >= cross_bits:
+// 2^16 (4 + 4 + 8, the generic kernel, batches of 3) and 2^20 (4 + 6 + 10,
+// the folding pass in the specialized 6-stage kernel as for 2^24; and 6 + 4
+// + 10, in the generic kernel); both orders, both prime classes; and a
+// schedule where nothing is folded (log_s < cross_bits).
+TEST(BlockNttEmulation, CrossTwiddlesFoldedIntoTheNextPass) {
+  const std::vector<BlockPass> s16{{15, 4, 8, false}, {11, 4, 8, false}, {7, 8, 4, false}};
+  const std::vector<BlockPass> s20{{19, 4, 8, false}, {15, 6, 6, false}, {9, 10, 2, false}};
+  const std::vector<BlockPass> s20_generic{{19, 6, 6, false}, {13, 4, 8, false}, {9, 10, 2, false}};
+  const std::vector<BlockPass> s16_no_fold{{15, 6, 6, false}, {9, 4, 8, false}, {5, 6, 6, false}};
+  std::size_t next = 0;
+  EXPECT_TRUE(block_fold_cross(s16, 16, 8, next));
+  EXPECT_EQ(next, 1u);
+  EXPECT_TRUE(block_fold_cross(s20, 20, 10, next));
+  EXPECT_TRUE(block_fold_cross(s20_generic, 20, 10, next));
+  EXPECT_FALSE(block_fold_cross(s16_no_fold, 16, 8, next));
+  EXPECT_TRUE(block_fold_cross(block_passes(24, 1, false), 24, 12, next));  // the 2^24 schedule folds
+  for (std::uint64_t p : {mpgpu::field::ntt_primes62[0].p, mpgpu::field::goldilocks.p})
+    for (bool natural : {false, true}) {
+      auto with_order = [natural](std::vector<BlockPass> s) {
+        s.back().permute = natural;
+        return s;
+      };
+      check_round_trip(p, 16, 3, natural, false, 500, with_order(s16));
+      if (HasFatalFailure()) return;
+      check_round_trip(p, 16, 1, natural, !natural, 501, with_order(s16_no_fold));
+      if (HasFatalFailure()) return;
+    }
+  const int before = fixed_passes;
+  check_round_trip(mpgpu::field::ntt_primes62[0].p, 20, 1, false, false, 502, s20);
+  EXPECT_EQ(fixed_passes, before + 6);  // the 6- and 10-stage passes of its three transforms
+  if (HasFatalFailure()) return;
+  check_round_trip(mpgpu::field::ntt_primes62[0].p, 20, 1, false, false, 503, s20_generic);
 }
 
 TEST(BlockNttEmulation, EveryLengthBothOrdersCanonicalGoldilocks) {

@@ -36,7 +36,10 @@
 // through the L1 cache; the cross
 // twiddle w^e (e < 2^L) is lo[e mod 2^B] * hi[e >> B] (B = ceil(L/2)), two
 // Shoup products from two small tables instead of a gather from a table as
-// large as the data.
+// large as the data. Where the schedule allows (2^24 points: 6 + 6 + 12
+// stages), the top pass's cross twiddles move into the next pass, which
+// needs one product for them (block_fold_cross): the top pass then moves
+// its data without twiddle products.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -144,6 +147,7 @@ enum BlockPassFlags : int {
   kPassReduceInput = 1,  ///< inputs are any 64-bit words: reduce them first (operand loads)
   kPassCross = 2,        ///< strided pass: cross twiddles (after the DIF, before the DIT)
   kPassPermute = 4,      ///< natural-order side (see block_plan.hpp)
+  kPassFoldIn = 8,       ///< also applies the top pass's cross twiddles (block_fold_cross)
 };
 
 enum class PassEpilogue : int {
@@ -314,6 +318,12 @@ struct BlockPassView {
   const BlockPassArgs& a;
   PassArith<kLazy> ar;
   int log_s, groups_log;  // groups_log = log_n - k: groups per transform
+  int fold_bits;          // kPassFoldIn: L-1-hi, the top pass's stages; else 0
+  /// Whether this kernel serves passes with kPassFoldIn: the generic one and
+  /// the 6-stage one (the second pass of 2^24 points, the one schedule of
+  /// block_passes that folds). The others compile without that code: with
+  /// it, 7- and 10-stage passes that never fold ran 6-10% slower on an H100.
+  static constexpr bool kFoldable = kK == 0 || kK == 6;
   std::uint64_t s_mask, g0;
   unsigned c0;            // permuting pass: first bit-reversed group of the tile
   std::uint64_t transform;  // permuting pass: transform index of the tile
@@ -325,6 +335,7 @@ struct BlockPassView {
     ar.p_hi = static_cast<std::uint32_t>((a.f.p - 1) >> 32);
     log_s = a.hi - k() + 1;
     groups_log = a.log_n - k();
+    fold_bits = kFoldable && (a.flags & kPassFoldIn) ? a.log_n - 1 - a.hi : 0;
     s_mask = (std::uint64_t{1} << log_s) - 1;
     g0 = std::uint64_t(blockIdx.x) << log_c();
     // Permuting pass with several groups per transform: the tile's columns
@@ -361,14 +372,30 @@ struct BlockPassView {
   __device__ __forceinline__ std::uint64_t index(std::uint64_t g, unsigned t) const {
     return ((g >> log_s) << (a.hi + 1)) | (std::uint64_t(t) << log_s) | (g & s_mask);
   }
-  /// Cross twiddle exponent of row t of group g: (n2 * bitrev_k(t)) << (L-1-hi).
+  /// kPassFoldIn: b = bitrev(j) for the sub-transform j (of the top pass's
+  /// 2^(L-1-hi) rows) that group g belongs to; 0 otherwise.
+  __device__ __forceinline__ unsigned fold_b(std::uint64_t g) const {
+    if constexpr (!kFoldable) return 0;
+    else return bit_reverse_bits(unsigned(g >> log_s) & ((1u << fold_bits) - 1), fold_bits);
+  }
+  /// Cross twiddle of row t of group g: w^e, e = n2 * (bitrev_k(t) 2^(L-1-hi)
+  /// + fold_b(g)), n2 = g mod 2^log_s: the pass's own twiddle, times (folded
+  /// pass) the part of the top pass's twiddle that is constant down a column.
   __device__ __forceinline__ std::uint64_t mul_cross(std::uint64_t v, std::uint64_t g, unsigned t) const {
-    const std::uint64_t e = ((g & s_mask) * bit_reverse_bits(t, k())) << (a.log_n - 1 - a.hi);
+    const std::uint64_t e =
+        (g & s_mask) * ((std::uint64_t(bit_reverse_bits(t, k())) << (a.log_n - 1 - a.hi)) | fold_b(g));
     const ulonglong2* lo = kForward ? a.tables.lo_fwd : a.tables.lo_inv;
     const ulonglong2* hi = kForward ? a.tables.hi_fwd : a.tables.hi_inv;
     const std::uint64_t lo_mask = (std::uint64_t{1} << a.tables.cross_bits) - 1;
     v = ar.mul(v, __ldg(&lo[e & lo_mask]));
     return ar.mul(v, __ldg(&hi[e >> a.tables.cross_bits]));
+  }
+  /// kPassFoldIn: the rest of the top pass's twiddle, w^((t fold_b(g)) <<
+  /// log_s) on row t (before the DIF, after the DIT). As log_s >= cross_bits
+  /// (block_fold_cross) it is one entry of the hi table: one product.
+  __device__ __forceinline__ std::uint64_t mul_row(std::uint64_t v, std::uint64_t g, unsigned t) const {
+    const ulonglong2* hi = kForward ? a.tables.hi_fwd : a.tables.hi_inv;
+    return ar.mul(v, __ldg(&hi[(std::uint64_t(t) * fold_b(g)) << (log_s - a.tables.cross_bits)]));
   }
   /// Reads word `idx` (transform idx >> log_n, position idx mod 2^log_n) of
   /// the source: 0 past src_len of its transform or past src_total.
@@ -429,10 +456,11 @@ struct BlockUnit {
 
 /// First round of a non-permuting pass: each unit's 2^R words straight from
 /// global memory, all of a thread's loads issued before any product (the
-/// reduction of operand words, the inverse's cross twiddles) waits on them.
-/// kReduce and kCross are template arguments so that a pass without them
-/// does not issue their products predicated off.
-template <bool kReduce, bool kCross, bool kForward, bool kLazy, int R, int kK>
+/// reduction of operand words, the twiddles before the sub-NTT: the
+/// inverse's cross twiddles, the forward's row factors of a folded pass)
+/// waits on them. kReduce and kTwist are template arguments so that a pass
+/// without them does not issue their products predicated off.
+template <bool kReduce, bool kTwist, bool kForward, bool kLazy, int R, int kK>
 __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* x, int low,
                                                   unsigned units) {
   constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
@@ -454,7 +482,7 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
     }
   }
   const bool reduce_words = kReduce && v.a.digit_limbs == 1;
-  if (reduce_words || kCross) {
+  if (reduce_words || kTwist) {
 #pragma unroll
     for (int q = 0; q < kUnits; ++q) {
       const unsigned u = threadIdx.x + q * v.threads();
@@ -465,16 +493,20 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
       for (int m = 0; m < (1 << R); ++m) {
         std::uint64_t& val = x[q * (1 << R) + m];
         if (reduce_words) val = v.reduce_input(val);
-        if constexpr (kCross) val = v.mul_cross(val, g, un.base + (unsigned(m) << low));
+        if constexpr (kTwist) {
+          const unsigned t = un.base + (unsigned(m) << low);
+          val = kForward ? v.mul_row(val, g, t) : v.mul_cross(val, g, t);
+        }
       }
     }
   }
 }
 
 /// Last round of a non-permuting pass: each unit's 2^R words straight to
-/// global memory, after the forward's cross twiddles (kCross) and the last
-/// pass's epilogue (kFinish).
-template <bool kCross, bool kFinish, bool kForward, bool kLazy, int R, bool kLow0, int kK>
+/// global memory, after the twiddles after the sub-NTT (kTwist: the
+/// forward's cross twiddles, the inverse's row factors of a folded pass) and
+/// the last pass's epilogue (kFinish).
+template <bool kTwist, bool kFinish, bool kForward, bool kLazy, int R, bool kLow0, int kK>
 __device__ __forceinline__ void block_store_global(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* x, int low,
                                                    unsigned units) {
   constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
@@ -495,7 +527,10 @@ __device__ __forceinline__ void block_store_global(const BlockPassView<kForward,
 #pragma unroll
     for (int m = 0; m < (1 << R); ++m) {
       std::uint64_t& val = x[q * (1 << R) + m];
-      if constexpr (kCross) val = v.mul_cross(val, g, un.base + (unsigned(m) << low));
+      if constexpr (kTwist) {
+        const unsigned t = un.base + (unsigned(m) << low);
+        val = kForward ? v.mul_cross(val, g, t) : v.mul_row(val, g, t);
+      }
       if constexpr (kFinish) val = v.finish(val, idx0 + m * step);
     }
     if (pairs) {
@@ -528,9 +563,10 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy,
   std::uint64_t x[kPer];
   if (from_global) {
     const bool reduce = (a.flags & kPassReduceInput) != 0;
-    if (!kForward && (a.flags & kPassCross)) {
-      if (reduce) block_load_global<true, !kForward, kForward, kLazy, R>(v, x, low, units);
-      else block_load_global<false, !kForward, kForward, kLazy, R>(v, x, low, units);
+    const bool fold = v.kFoldable && (a.flags & kPassFoldIn);
+    if (kForward ? fold : (a.flags & kPassCross) != 0) {
+      if (reduce) block_load_global<true, true, kForward, kLazy, R>(v, x, low, units);
+      else block_load_global<false, true, kForward, kLazy, R>(v, x, low, units);
     } else {
       if (reduce) block_load_global<true, false, kForward, kLazy, R>(v, x, low, units);
       else block_load_global<false, false, kForward, kLazy, R>(v, x, low, units);
@@ -555,9 +591,10 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy,
   }
   if (to_global) {
     const bool finish = a.epilogue != PassEpilogue::lazy;
-    if (kForward && (a.flags & kPassCross)) {
-      if (finish) block_store_global<kForward, true, kForward, kLazy, R, kLow0>(v, x, low, units);
-      else block_store_global<kForward, false, kForward, kLazy, R, kLow0>(v, x, low, units);
+    const bool fold = v.kFoldable && (a.flags & kPassFoldIn);
+    if (kForward ? (a.flags & kPassCross) != 0 : fold) {
+      if (finish) block_store_global<true, true, kForward, kLazy, R, kLow0>(v, x, low, units);
+      else block_store_global<true, false, kForward, kLazy, R, kLow0>(v, x, low, units);
     } else {
       if (finish) block_store_global<false, true, kForward, kLazy, R, kLow0>(v, x, low, units);
       else block_store_global<false, false, kForward, kLazy, R, kLow0>(v, x, low, units);
@@ -804,7 +841,10 @@ inline cudaError_t launch_block_pass_direction(bool lazy, const BlockPassArgs& a
     // 0.53-0.56 -> 0.51 ms (its passes 0.152 / 0.157 / 0.226 -> 0.140 /
     // 0.150 / 0.209 ms), 2^25 1.06-1.12 -> 1.03-1.05 ms, 2^30-bit mul 9.8 ->
     // 9.3 ms (bench/results/NOTES-ntt.md).
-    switch (args.k) {
+    // A pass with kPassFoldIn of other than 6 stages (none of block_passes'
+    // schedules) takes the generic kernel: BlockPassView::kFoldable.
+    const bool other_fold = (args.flags & kPassFoldIn) != 0 && args.k != 6;
+    switch (other_fold ? 0 : args.k) {
       case 6: return launch_block_pass_fixed<kForward, 6>(args, grid, smem, s);
       case 7: return launch_block_pass_fixed<kForward, 7>(args, grid, smem, s);
       case 10: return launch_block_pass_fixed<kForward, 10>(args, grid, smem, s);
@@ -836,6 +876,35 @@ inline std::vector<BlockPass> block_transform_passes(const BlockTransform& t) {
   return passes;
 }
 
+/// Whether the top pass's cross twiddles (hi = L-1, k0 stages) are folded
+/// into the next pass (hi = L-1-k0), and that pass's index in `passes`.
+///
+/// After the top pass, row j of its tile is a sub-transform of 2^(L-k0)
+/// points whose element n gets the twist w^(n b), b = bitrev_k0(j): two
+/// Shoup products a point (lo and hi tables). The next pass views that
+/// sub-transform as rows t x columns n3, n = t 2^log_s + n3, so w^(n b) =
+/// w^(n3 b) w^((t b) << log_s). The first factor is constant down a column
+/// and commutes with the next pass's sub-NTT: it joins that pass's own cross
+/// twiddle (one exponent, still two products). The second is one entry of
+/// the hi table when log_s >= cross_bits: one product, on load (forward) or
+/// store (inverse). So the top pass moves its data without twiddles, one
+/// product a point less in the transform (2^24 points: 6 + 6 + 12 stages).
+/// Without log_s >= cross_bits (the row factor would take two products
+/// again) nothing is folded.
+inline bool block_fold_cross(const std::vector<BlockPass>& passes, int log_n, int cross_bits, std::size_t& next) {
+  int k0 = 0;
+  for (const BlockPass& p : passes)
+    if (p.hi == log_n - 1) k0 = p.k;
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const BlockPass& p = passes[i];
+    if (k0 > 0 && p.hi == log_n - 1 - k0 && !p.permute && p.hi - p.k + 1 >= cross_bits) {
+      next = i;
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Arguments of pass i of `passes` (from block_transform_passes(t)).
 inline BlockPassArgs block_pass_args(const BlockTransform& t, const std::vector<BlockPass>& passes, std::size_t i,
                                      const BlockTables& tables, const field::PrimeField64& f) {
@@ -857,8 +926,11 @@ inline BlockPassArgs block_pass_args(const BlockTransform& t, const std::vector<
   a.hi = pass.hi;
   a.k = pass.k;
   a.log_c = pass.log_c;
-  a.flags = (first && t.reduce_input ? kPassReduceInput : 0) | (pass.hi - pass.k + 1 > 0 ? kPassCross : 0) |
-            (pass.permute ? kPassPermute : 0);
+  std::size_t fold_next = 0;
+  const bool fold = block_fold_cross(passes, t.log_n, tables.cross_bits, fold_next);
+  const bool cross = pass.hi - pass.k + 1 > 0 && !(fold && pass.hi == t.log_n - 1);
+  a.flags = (first && t.reduce_input ? kPassReduceInput : 0) | (cross ? kPassCross : 0) |
+            (fold && i == fold_next ? kPassFoldIn : 0) | (pass.permute ? kPassPermute : 0);
   a.one_q = f.shoup(1);
   a.digit_limbs = first && t.reduce_input ? t.digit_limbs : 1;
   std::uint64_t w = 1;  // 2^(64 d) mod p; r1 = 2^64 mod p
