@@ -346,6 +346,12 @@ struct BlockPassView {
     whole_source = a.digit_limbs == 1 && (a.src_len >> a.log_n) != 0 &&
                    a.src_stride == (std::uint64_t{1} << a.log_n) && a.src_total == ~std::uint64_t{0};
   }
+  /// Whether every column of the tile is a valid group (no bound per element).
+  __device__ __forceinline__ bool tile_full() const {
+    if ((a.flags & kPassPermute) && groups_log > 0)
+      return log_c() <= groups_log && ((transform + 1) << groups_log) <= a.total_groups;
+    return g0 + (std::uint64_t{1} << log_c()) <= a.total_groups;
+  }
 
   /// The pass's stages, log2 of its columns, the block's threads.
   __device__ __forceinline__ int k() const {
@@ -465,20 +471,37 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
                                                   unsigned units) {
   constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
   const std::uint64_t step = std::uint64_t{1} << (low + v.log_s);
+  if (!kReduce && v.whole_source && v.tile_full()) {
+    // The common case, one uniform branch for the round: whole transforms
+    // in a dense source and a tile of valid groups, so that a unit's 2^R
+    // loads are one base and immediate offsets, with no bound per element
+    // (the general loop below costs ~10 instructions and a convergence
+    // region per element).
 #pragma unroll
-  for (int q = 0; q < kUnits; ++q) {
-    const unsigned u = threadIdx.x + q * v.threads();
-    if (u >= units) continue;
-    const BlockUnit un(u, v.log_c(), low, R);
-    const std::uint64_t g = v.group(un.c);
-    const bool ok = v.valid(g);
-    const std::uint64_t idx0 = v.index(g, un.base);
-    if (kReduce && v.a.digit_limbs > 1) {  // a uniform branch: the products' digit loads
+    for (int q = 0; q < kUnits; ++q) {
+      const unsigned u = threadIdx.x + q * v.threads();
+      if (u >= units) continue;
+      const BlockUnit un(u, v.log_c(), low, R);
+      const std::uint64_t* src = v.a.src + v.index(v.group(un.c), un.base);
 #pragma unroll
-      for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read_digit(idx0 + m * step) : 0;
-    } else {
+      for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = src[m * step];
+    }
+  } else {
 #pragma unroll
-      for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read(idx0 + m * step) : 0;
+    for (int q = 0; q < kUnits; ++q) {
+      const unsigned u = threadIdx.x + q * v.threads();
+      if (u >= units) continue;
+      const BlockUnit un(u, v.log_c(), low, R);
+      const std::uint64_t g = v.group(un.c);
+      const bool ok = v.valid(g);
+      const std::uint64_t idx0 = v.index(g, un.base);
+      if (kReduce && v.a.digit_limbs > 1) {  // a uniform branch: the products' digit loads
+#pragma unroll
+        for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read_digit(idx0 + m * step) : 0;
+      } else {
+#pragma unroll
+        for (int m = 0; m < (1 << R); ++m) x[q * (1 << R) + m] = ok ? v.read(idx0 + m * step) : 0;
+      }
     }
   }
   const bool reduce_words = kReduce && v.a.digit_limbs == 1;
@@ -502,11 +525,20 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
   }
 }
 
+/// How the store round applies the pass's epilogue: not at all (lazy), the
+/// canonical reduction, or BlockPassView::finish's branch on the kind. The
+/// two common kinds are chosen once per round (block_round), not per element:
+/// an if-chain per stored element made 16 convergence regions of the last
+/// round, where the 12-stage pass counted 12% of its stalls as instruction
+/// fetch (Nsight Compute). Only these two: a template argument for all five
+/// kinds gave the foldable kernels 1232 bytes of stack (NOTES-ntt.md).
+enum class StoreFinish : int { none, canonical, any };
+
 /// Last round of a non-permuting pass: each unit's 2^R words straight to
 /// global memory, after the twiddles after the sub-NTT (kTwist: the
 /// forward's cross twiddles, the inverse's row factors of a folded pass) and
 /// the last pass's epilogue (kFinish).
-template <bool kTwist, bool kFinish, bool kForward, bool kLazy, int R, bool kLow0, int kK>
+template <bool kTwist, StoreFinish kFinish, bool kForward, bool kLazy, int R, bool kLow0, int kK>
 __device__ __forceinline__ void block_store_global(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* x, int low,
                                                    unsigned units) {
   constexpr int kUnits = (1 << kBlockPerThreadLog) >> R;
@@ -531,7 +563,8 @@ __device__ __forceinline__ void block_store_global(const BlockPassView<kForward,
         const unsigned t = un.base + (unsigned(m) << low);
         val = kForward ? v.mul_cross(val, g, t) : v.mul_row(val, g, t);
       }
-      if constexpr (kFinish) val = v.finish(val, idx0 + m * step);
+      if constexpr (kFinish == StoreFinish::canonical) val = v.ar.template canonical<kForward>(val);
+      else if constexpr (kFinish == StoreFinish::any) val = v.finish(val, idx0 + m * step);
     }
     if (pairs) {
 #pragma unroll
@@ -542,6 +575,19 @@ __device__ __forceinline__ void block_store_global(const BlockPassView<kForward,
       for (int m = 0; m < (1 << R); ++m) a.dst[idx0 + m * step] = x[q * (1 << R) + m];
     }
   }
+}
+
+/// block_store_global with the StoreFinish of the pass's epilogue.
+template <bool kTwist, bool kForward, bool kLazy, int R, bool kLow0, int kK>
+__device__ __forceinline__ void block_store_finish(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* x,
+                                                   int low, unsigned units) {
+  const PassEpilogue e = v.a.epilogue;
+  if (e == PassEpilogue::lazy)
+    block_store_global<kTwist, StoreFinish::none, kForward, kLazy, R, kLow0>(v, x, low, units);
+  else if (e == PassEpilogue::canonical)
+    block_store_global<kTwist, StoreFinish::canonical, kForward, kLazy, R, kLow0>(v, x, low, units);
+  else
+    block_store_global<kTwist, StoreFinish::any, kForward, kLazy, R, kLow0>(v, x, low, units);
 }
 
 /// One round: each thread's kPer >> R units of 2^R elements. All of a
@@ -590,15 +636,9 @@ __device__ __forceinline__ void block_round(const BlockPassView<kForward, kLazy,
     block_unit<kForward, kLazy, R, kLow0>(x + q * (1 << R), low, un.r_lo, inner, v.ar);
   }
   if (to_global) {
-    const bool finish = a.epilogue != PassEpilogue::lazy;
     const bool fold = v.kFoldable && (a.flags & kPassFoldIn);
-    if (kForward ? (a.flags & kPassCross) != 0 : fold) {
-      if (finish) block_store_global<true, true, kForward, kLazy, R, kLow0>(v, x, low, units);
-      else block_store_global<true, false, kForward, kLazy, R, kLow0>(v, x, low, units);
-    } else {
-      if (finish) block_store_global<false, true, kForward, kLazy, R, kLow0>(v, x, low, units);
-      else block_store_global<false, false, kForward, kLazy, R, kLow0>(v, x, low, units);
-    }
+    if (kForward ? (a.flags & kPassCross) != 0 : fold) block_store_finish<true, kForward, kLazy, R, kLow0>(v, x, low, units);
+    else block_store_finish<false, kForward, kLazy, R, kLow0>(v, x, low, units);
   } else {
 #pragma unroll
     for (int q = 0; q < kUnits; ++q) {
@@ -661,6 +701,30 @@ __device__ __forceinline__ void block_permute_side(const BlockPassView<kForward,
   }
 }
 
+/// Round r of `rounds` of a pass. Forward: rounds from the top stages, the
+/// short one (k mod 3) last; inverse: the mirror image. A function, not a
+/// lambda in block_pass_body: a lambda cannot be forced inline, and in the
+/// 6-stage kernel NVVM once kept it a call, its captures (the pass's
+/// arguments) in 1232 bytes of stack.
+template <bool kForward, bool kLazy, int kK>
+__device__ __forceinline__ void block_pass_round(const BlockPassView<kForward, kLazy, kK>& v, std::uint64_t* smem,
+                                                 int r, int rounds, bool permute) {
+  const int k = v.k();
+  const bool first = r == 0, last = r == rounds - 1;
+  int R, low;
+  if (kForward) {
+    R = k - 3 * r < 3 ? k - 3 * r : 3;
+    low = k - 3 * r - R;
+  } else {
+    R = first ? k - 3 * (rounds - 1) : 3;
+    low = first ? 0 : k - 3 * (rounds - r);
+  }
+  const bool from_global = first && (kForward || !permute);
+  const bool to_global = last && (!kForward || !permute);
+  block_round_dispatch<kForward, kLazy>(v, smem, R, low, from_global, to_global);
+  if (!last) __syncthreads();
+}
+
 /// The body of a pass kernel (kK: BlockPassView).
 template <bool kForward, bool kLazy, int kK>
 __device__ __forceinline__ void block_pass_body(const BlockPassArgs& a, std::uint64_t* smem) {
@@ -678,29 +742,13 @@ __device__ __forceinline__ void block_pass_body(const BlockPassArgs& a, std::uin
     });
     __syncthreads();
   }
-  // Forward: rounds from the top stages, the short one (k mod 3) last;
-  // inverse: the mirror image. With a compile-time k the loop unrolls and
-  // each round's R, low and direction of transfer are constants.
-  auto round = [&](int r) {
-    const bool first = r == 0, last = r == rounds - 1;
-    int R, low;
-    if (kForward) {
-      R = k - 3 * r < 3 ? k - 3 * r : 3;
-      low = k - 3 * r - R;
-    } else {
-      R = first ? k - 3 * (rounds - 1) : 3;
-      low = first ? 0 : k - 3 * (rounds - r);
-    }
-    const bool from_global = first && (kForward || !permute);
-    const bool to_global = last && (!kForward || !permute);
-    block_round_dispatch<kForward, kLazy>(v, smem, R, low, from_global, to_global);
-    if (!last) __syncthreads();
-  };
+  // With a compile-time k the loop unrolls and each round's R, low and
+  // direction of transfer are constants.
   if constexpr (kK > 0) {
 #pragma unroll
-    for (int r = 0; r < (kK + 2) / 3; ++r) round(r);
+    for (int r = 0; r < (kK + 2) / 3; ++r) block_pass_round(v, smem, r, rounds, permute);
   } else {
-    for (int r = 0; r < rounds; ++r) round(r);
+    for (int r = 0; r < rounds; ++r) block_pass_round(v, smem, r, rounds, permute);
   }
   if (kForward && permute) {
     __syncthreads();
