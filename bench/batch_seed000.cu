@@ -1,7 +1,9 @@
 // Seed 000's batched benchmarks through mpgpu's device API, measured as in
 // ../shared/ANCHORS.md: NumBits x NumInsts = 2^32 bits per operand array,
 // random full-width operands, one kernel per program; 1-Add and 6-Add in
-// GB/s (3 x NumInsts x NumBits / 8 bytes per kernel), and 6-Add with
+// GB/s (3 x NumInsts x NumBits / 8 bytes per kernel; 6-Add through
+// launch_staged where tuned_staged_chain says so: the same six carry-resolving
+// additions, with the next instances' operands in flight), and 6-Add with
 // delayed carries (mb::LazySum: the same six additions, one carry resolve
 // at the end instead of six; a column of its own, not seed 000's 6-Add), 1-Mul (low half) and
 // Poly = (a*a+b)*(b*b+b)+a*b (mod 2^bits) in instances/s; then powm in
@@ -124,6 +126,25 @@ struct Body {
   }
 };
 
+/// Seed 000's 6-Add for launch_staged: the operands come staged in shared
+/// memory, the six additions and the store as in Body<Kind::add6>.
+struct StagedAdd6Body {
+  word_t* r;
+  template <class E>
+  __device__ void operator()(const E& env, std::size_t i, const word_t* const* staged) const {
+    typename E::Num x, y, t1, t2, t3;
+    mb::load(env, x, staged[0]);
+    mb::load(env, y, staged[1]);
+    mb::add(env, t1, x, y);
+    mb::add(env, t2, t1, x);
+    mb::add(env, t3, t2, y);
+    mb::add(env, t1, t3, t1);
+    mb::add(env, t2, t1, t2);
+    mb::add(env, t1, t2, t3);
+    mb::store(env, r + i * E::words, t1);
+  }
+};
+
 // ---- GMP reference on a sample ---------------------------------------------------------
 struct Mpz {
   mpz_t z;
@@ -212,12 +233,18 @@ Row run(std::size_t count, int reps, std::uint64_t seed) {
   // Warm-up: three calls. (The first calls on fresh allocations run slow:
   // 1-Add medians of 3-5 runs after one warm-up read 2.6-2.7 TB/s, of 11
   // runs 3.0 TB/s, on the H100.)
-  for (int w = 0; w < 3; ++w) CHECK((mb::launch<E, scratch, min_blocks>(body, count, nullptr)));
+  constexpr bool staged = K == Kind::add6 && E::threads > 32 && mb::tuned_staged_chain(W);
+  const word_t* staged_inputs[2] = {a, b};
+  auto call = [&] {
+    if constexpr (staged) CHECK((mb::launch_staged<E, 2>(StagedAdd6Body{r}, staged_inputs, count, nullptr)));
+    else CHECK((mb::launch<E, scratch, min_blocks>(body, count, nullptr)));
+  };
+  for (int w = 0; w < 3; ++w) call();
   CHECK(cudaDeviceSynchronize());
   std::vector<float> times;
   for (int rep = 0; rep < reps; ++rep) {
     CHECK(cudaEventRecord(start));
-    CHECK((mb::launch<E, scratch, min_blocks>(body, count, nullptr)));
+    call();
     CHECK(cudaEventRecord(stop));
     CHECK(cudaEventSynchronize(stop));
     float ms = 0;

@@ -5,6 +5,7 @@
 #include "mpgpu/batch/env.cuh"
 #include "mpgpu/batch/gcd.cuh"
 #include "mpgpu/batch/launch.cuh"
+#include "mpgpu/batch/launch_staged.cuh"
 #include "mpgpu/batch/montgomery.cuh"
 #include "mpgpu/batch/mul.cuh"
 #include "mpgpu/batch/signed.cuh"

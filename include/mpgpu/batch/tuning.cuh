@@ -74,6 +74,14 @@ constexpr int tuned_group_size(int W) {
 }
 // END GENERATED
 
+/// Whether a chain of carry-resolving linear operations (seed 000's 6-Add)
+/// at W words, in the tuned linear class, runs faster through
+/// launch_staged (three stages) than through launch. Measured on an H100
+/// (bench/results/2026-11-24-nvidia-h100-80gb-hbm3-staged-linear.md), 6-Add:
+/// 2^16 bits 2.99 TB/s launched against 2.70 staged, 2^17 2.65 against
+/// 2.75, 2^18 2.20 against 2.86-2.87. Not generated: outside the sweep.
+constexpr bool tuned_staged_chain(int W) { return W >= 4096; }
+
 template <int W>
 using TunedEnv = Env<W, tuned_group_size(W)>;
 template <int W>
