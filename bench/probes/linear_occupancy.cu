@@ -28,6 +28,8 @@
 namespace mb = mpgpu::batch;
 using mb::word_t;
 
+#include "linear_probe_check.cuh"
+
 template <bool kSix>
 struct AddBody {
   const word_t *a, *b;
@@ -57,27 +59,6 @@ struct AddBody {
   }
 };
 
-__global__ void fill(word_t* p, std::size_t n, std::uint64_t seed) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += gridDim.x * std::size_t(blockDim.x)) {
-    std::uint64_t z = (i + seed) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    p[i] = word_t(z ^ (z >> 31));
-  }
-}
-
-/// r = x + y mod 2^(32 n), host words.
-static std::vector<word_t> add_words(const std::vector<word_t>& x, const std::vector<word_t>& y) {
-  std::vector<word_t> r(x.size());
-  std::uint64_t c = 0;
-  for (std::size_t j = 0; j < x.size(); ++j) {
-    c += std::uint64_t(x[j]) + y[j];
-    r[j] = word_t(c);
-    c >>= 32;
-  }
-  return r;
-}
-
 template <int W, int G, int MinBlocks, bool kSix>
 void run(const word_t* a, const word_t* b, word_t* r, std::size_t count) {
   using E = mb::Env<W, G>;
@@ -87,24 +68,7 @@ void run(const word_t* a, const word_t* b, word_t* r, std::size_t count) {
   const double ms = mpgpu_bench::median_ms(nullptr, 11, call);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
-  bool ok = true;
-  std::vector<word_t> x(W), y(W), got(W);
-  for (int s = 0; s <= 64 && ok; ++s) {
-    const std::size_t i = s == 64 ? count - 1 : (count / 64) * s + s;
-    CHECK(cudaMemcpy(x.data(), a + i * W, W * 4, cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(y.data(), b + i * W, W * 4, cudaMemcpyDeviceToHost));
-    CHECK(cudaMemcpy(got.data(), r + i * W, W * 4, cudaMemcpyDeviceToHost));
-    std::vector<word_t> want;
-    if (!kSix) {
-      want = add_words(x, y);
-    } else {
-      auto t1 = add_words(x, y), t2 = add_words(t1, x), t3 = add_words(t2, y);
-      t1 = add_words(t3, t1);
-      t2 = add_words(t1, t2);
-      want = add_words(t2, t3);
-    }
-    ok = want == got;
-  }
+  const bool ok = verify<W, kSix>(a, b, r, count);
   CHECK(cudaMemset(r, 0, count * W * 4));  // the next variant must write its own result
   const double gbs = 3.0 * W * 4 * double(count) / (ms / 1e3) / 1e9;
   std::printf("| %d | %s | %d | %d | %d | %.4f | %.0f | %s |\n", W * 32, kSix ? "6-Add" : "1-Add", G, W / G,
