@@ -191,17 +191,13 @@ MPGPU_HD void mask_bits(const E& env, typename E::Num& r, int bits) {
 template <class E>
 MPGPU_HD word_t add(const E& env, typename E::Num& r, const typename E::Num& a,
                     const typename E::Num& b, word_t carry_in = 0) {
-  word_t c = 0, all_ones = ~word_t{0};
+  const word_t c = add_words<E::per_thread>(a.w, b.w, r.w);
+  word_t all_ones = ~word_t{0};
 #pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) {
-    c = add_word(a.w[i], b.w[i], c, r.w[i]);
-    all_ones &= r.w[i];
-  }
+  for (int i = 0; i < E::per_thread; ++i) all_ones &= r.w[i];
   CarryPair cp = env.group.resolve_carry(c, c == 0 && all_ones == ~word_t{0}, carry_in);
   // Adding the incoming carry: every word absorbs it unless it is all ones.
-  word_t k = cp.in;
-#pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) k = add_word(r.w[i], 0, k, r.w[i]);
+  add_carry_words<E::per_thread>(r.w, cp.in);
   return cp.out;
 }
 
@@ -209,16 +205,12 @@ MPGPU_HD word_t add(const E& env, typename E::Num& r, const typename E::Num& a,
 template <class E>
 MPGPU_HD word_t sub(const E& env, typename E::Num& r, const typename E::Num& a,
                     const typename E::Num& b, word_t borrow_in = 0) {
-  word_t c = 0, any = 0;
+  const word_t c = sub_words<E::per_thread>(a.w, b.w, r.w);
+  word_t any = 0;
 #pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) {
-    c = sub_word(a.w[i], b.w[i], c, r.w[i]);
-    any |= r.w[i];
-  }
+  for (int i = 0; i < E::per_thread; ++i) any |= r.w[i];
   CarryPair cp = env.group.resolve_carry(c, c == 0 && any == 0, borrow_in);
-  word_t k = cp.in;
-#pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) k = sub_word(r.w[i], 0, k, r.w[i]);
+  sub_borrow_words<E::per_thread>(r.w, cp.in);
   return cp.out;
 }
 
@@ -249,19 +241,13 @@ MPGPU_HD void to_lazy(const E&, LazySum<E>& r, const typename E::Num& a) {
 /// r = a + b with the carries between threads delayed (no communication).
 template <class E>
 MPGPU_HD void add_lazy(const E&, LazySum<E>& r, const LazySum<E>& a, const LazySum<E>& b) {
-  word_t c = 0;
-#pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) c = add_word(a.n.w[i], b.n.w[i], c, r.n.w[i]);
-  r.hi = a.hi + b.hi + c;
+  r.hi = a.hi + b.hi + add_words<E::per_thread>(a.n.w, b.n.w, r.n.w);
 }
 
 /// r = a + b, b a normalized number.
 template <class E>
 MPGPU_HD void add_lazy(const E&, LazySum<E>& r, const LazySum<E>& a, const typename E::Num& b) {
-  word_t c = 0;
-#pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) c = add_word(a.n.w[i], b.w[i], c, r.n.w[i]);
-  r.hi = a.hi + c;
+  r.hi = a.hi + add_words<E::per_thread>(a.n.w, b.w, r.n.w);
 }
 
 /// r = a mod 2^(32 W): every thread adds the delayed carries of the thread
@@ -271,16 +257,13 @@ MPGPU_HD void add_lazy(const E&, LazySum<E>& r, const LazySum<E>& a, const typen
 /// caller needs to extend the sum past W words.
 template <class E>
 MPGPU_HD word_t normalize(const E& env, typename E::Num& r, const LazySum<E>& a) {
-  word_t c = 0, all_ones = ~word_t{0};
+  word_t below[E::per_thread] = {env.group.from_previous(a.hi)};
+  const word_t c = add_words<E::per_thread>(a.n.w, below, r.w);
+  word_t all_ones = ~word_t{0};
 #pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) {
-    c = add_word(a.n.w[i], i == 0 ? env.group.from_previous(a.hi) : 0, c, r.w[i]);
-    all_ones &= r.w[i];
-  }
+  for (int i = 0; i < E::per_thread; ++i) all_ones &= r.w[i];
   CarryPair cp = env.group.resolve_carry(c, c == 0 && all_ones == ~word_t{0}, 0);
-  word_t k = cp.in;
-#pragma unroll
-  for (int i = 0; i < E::per_thread; ++i) k = add_word(r.w[i], 0, k, r.w[i]);
+  add_carry_words<E::per_thread>(r.w, cp.in);
   return cp.out;
 }
 

@@ -76,11 +76,21 @@ constexpr int tuned_group_size(int W) {
 
 /// Whether a chain of carry-resolving linear operations (seed 000's 6-Add)
 /// at W words, in the tuned linear class, runs faster through
-/// launch_staged (three stages) than through launch. Measured on an H100
-/// (bench/results/2026-11-24-nvidia-h100-80gb-hbm3-staged-linear.md), 6-Add:
-/// 2^16 bits 2.99 TB/s launched against 2.70 staged, 2^17 2.65 against
-/// 2.75, 2^18 2.20 against 2.86-2.87. Not generated: outside the sweep.
-constexpr bool tuned_staged_chain(int W) { return W >= 4096; }
+/// launch_staged (three stages) than through launch. Measured on an H100,
+/// 6-Add (bench/results/2026-11-24-nvidia-h100-80gb-hbm3-staged-linear.md,
+/// then ...-linear-chains.md with add/sub as PTX carry chains, 58 -> 44
+/// registers): 2^16 bits 3.05 TB/s launched against 2.74 staged, 2^17 2.91
+/// (3.05 with tuned_chain_min_blocks) against 2.71, 2^18 2.34 against 2.84.
+/// Not generated: outside the sweep.
+constexpr bool tuned_staged_chain(int W) { return W >= 8192; }
+
+/// The `__launch_bounds__` minimum of resident blocks an SM (launch's
+/// MinBlocksPerSM) for such a chain launched with launch: at 2^17 bits
+/// (512 threads of 8 words) a minimum of 3 fits a third block in 40
+/// registers without spilling, 2.91 -> 3.05 TB/s on an H100 (same file).
+/// 0 (no minimum) elsewhere: at 2^16 bits and below the blocks are small
+/// enough already, and wider minimums spilled (...-linear-occupancy.md).
+constexpr int tuned_chain_min_blocks(int W) { return W == 4096 ? 3 : 0; }
 
 template <int W>
 using TunedEnv = Env<W, tuned_group_size(W)>;

@@ -29,6 +29,80 @@ MPGPU_HD word_t sub_word(word_t a, word_t b, word_t c, word_t& r) {
   return static_cast<word_t>(d >> 63);
 }
 
+/// r[0..n) = a + b + cin over n words as one carry chain (cin in {0, 1});
+/// returns the carry out. On the device each word is one IADD3 of a PTX
+/// carry chain: add_word's 64-bit sums made ptxas hold the operands as
+/// 64-bit pairs (seed 000's 1-Add at 2^18 bits: 44 registers a thread, so
+/// one 1024-thread block an SM; with the chain 30, two blocks).
+template <int n>
+MPGPU_HD word_t add_words(const word_t* a, const word_t* b, word_t* r, word_t cin = 0) {
+#if defined(__CUDA_ARCH__)
+  word_t carry;
+  // cin + 0xffffffff carries exactly when cin is 1. The carry flag lives
+  // between consecutive volatile statements; nothing in between touches it.
+  asm volatile("add.cc.u32 %0, %1, 0xffffffff;" : "=r"(carry) : "r"(cin));
+#pragma unroll
+  for (int i = 0; i < n; ++i) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r[i]) : "r"(a[i]), "r"(b[i]));
+  asm volatile("addc.u32 %0, 0, 0;" : "=r"(carry));
+  return carry;
+#else
+  word_t c = cin;
+  for (int i = 0; i < n; ++i) c = add_word(a[i], b[i], c, r[i]);
+  return c;
+#endif
+}
+
+/// r[0..n) = a - b - bin over n words (bin in {0, 1}); returns the borrow
+/// out, as add_words.
+template <int n>
+MPGPU_HD word_t sub_words(const word_t* a, const word_t* b, word_t* r, word_t bin = 0) {
+#if defined(__CUDA_ARCH__)
+  word_t borrow;
+  // 0 - bin borrows exactly when bin is 1.
+  asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(borrow) : "r"(bin));
+#pragma unroll
+  for (int i = 0; i < n; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r[i]) : "r"(a[i]), "r"(b[i]));
+  asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+  return borrow & 1u;
+#else
+  word_t c = bin;
+  for (int i = 0; i < n; ++i) c = sub_word(a[i], b[i], c, r[i]);
+  return c;
+#endif
+}
+
+/// r[0..n) += k (k in {0, 1}); returns the carry out.
+template <int n>
+MPGPU_HD word_t add_carry_words(word_t* r, word_t k) {
+#if defined(__CUDA_ARCH__)
+  word_t carry;
+  asm volatile("add.cc.u32 %0, %1, 0xffffffff;" : "=r"(carry) : "r"(k));
+#pragma unroll
+  for (int i = 0; i < n; ++i) asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(r[i]));
+  asm volatile("addc.u32 %0, 0, 0;" : "=r"(carry));
+  return carry;
+#else
+  for (int i = 0; i < n; ++i) k = add_word(r[i], 0, k, r[i]);
+  return k;
+#endif
+}
+
+/// r[0..n) -= k (k in {0, 1}); returns the borrow out.
+template <int n>
+MPGPU_HD word_t sub_borrow_words(word_t* r, word_t k) {
+#if defined(__CUDA_ARCH__)
+  word_t borrow;
+  asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(borrow) : "r"(k));
+#pragma unroll
+  for (int i = 0; i < n; ++i) asm volatile("subc.cc.u32 %0, %0, 0;" : "+r"(r[i]));
+  asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+  return borrow & 1u;
+#else
+  for (int i = 0; i < n; ++i) k = sub_word(r[i], 0, k, r[i]);
+  return k;
+#endif
+}
+
 /// One product-scanning term: (c:hi:lo) += a * b. The three words are one
 /// column's accumulator; c counts overflows of the 64-bit (hi:lo), so a
 /// column of up to 2^32 terms never overflows.
