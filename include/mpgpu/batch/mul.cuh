@@ -4,10 +4,11 @@
 // section 3) the operands are staged in shared memory, each thread computes
 // runs of Q = L/2 consecutive product columns by product scanning in
 // registers, runs are paired from both ends of the product so every thread
-// does the same number of terms, and the runs' (Q + 2)-word results are
-// summed by two group additions. Squares scan each column's products
-// a[i] a[j] with i < j once, double them and add the diagonal a[c/2]^2:
-// about half the terms of a product.
+// does the same number of terms (and walks a pair as one loop, so the lanes
+// of a warp step together), and the runs' (Q + 2)-word results are summed by
+// two group additions. Squares scan each column's products a[i] a[j] with
+// i < j once, double them and add the diagonal a[c/2]^2: about half the
+// terms of a product.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -35,95 +36,229 @@ MPGPU_HD void fold_columns(const word_t lo[Q], const word_t hi[Q], const word_t 
   out[Q + 1] = x2;
 }
 
-/// Columns [c0, c0 + Q) of A * B (W words each, zero-padded by 2Q words on
-/// both sides in shared memory) as Q + 2 words: out = sum_q column_q 2^(32q).
-/// Each column keeps its own three-word accumulator, so the Q chains are
-/// independent. (Measured on an H100: faster at 4096+ bits than adding each
-/// row a[i] * window as one long carry chain, and equal below.)
+/// The part of a product's run that one thread computes: columns [c0, c0 +
+/// Q), their nonzero rows from i0 on, in `chunks` chunks of Q rows.
+struct RunSpan {
+  int c0, i0, chunks;
+};
+
+/// Run r of a product of W words: columns below W take rows 0 .. c0 + Q - 1
+/// (r + 1 chunks), columns from W on rows c0 - W .. W - 1.
 template <int Q, int W>
-MPGPU_HD void product_run(const word_t* A, const word_t* B, int c0, word_t out[Q + 2]) {
-  word_t lo[Q], hi[Q], cc[Q], win[Q];
+MPGPU_HD RunSpan product_run_span(int r) {
+  const int c0 = r * Q;
+  if (c0 < W) return {c0, 0, r + 1};
+  return {c0, c0 - W, (2 * W - c0) / Q};
+}
+
+/// Adds rows [i0, i0 + Q) of the columns [c0, c0 + Q) of A * B to the
+/// column accumulators (lo, hi, cc), given rows = A + i0 and window = B +
+/// c0 - i0 - Q. The chunk reads the Q words of A and the 2Q words of B it
+/// needs at once, B's as a window indexed at compile time: sliding a window
+/// word by word made ptxas move registers at every chunk (on the multiply
+/// pipe: 8 IMAD.MOV to 16 IMAD.WIDE at 2048 bits). Vector: 16-byte loads
+/// (both pointers 16-byte aligned).
+template <int Q, bool Vector>
+MPGPU_HD void product_chunk(const word_t* rows, const word_t* window, word_t (&lo)[Q], word_t (&hi)[Q],
+                            word_t (&cc)[Q]) {
+  word_t av[Q], bw[2 * Q];
+#if defined(__CUDA_ARCH__)
+  if constexpr (Vector) {
 #pragma unroll
-  for (int q = 0; q < Q; ++q) lo[q] = hi[q] = cc[q] = 0;
-  const int i_lo = c0 - W + 1 > 0 ? c0 - W + 1 : 0;
-  const int i_hi = c0 + Q - 1 < W - 1 ? c0 + Q - 1 : W - 1;
-  // win[q] = B[c0 + q - i] for the current i; A and B are zero outside [0, W),
-  // so the run's ragged ends need no bounds checks (the loop runs whole
-  // chunks of Q steps and may read up to Q - 1 zero words past i_hi).
-#pragma unroll
-  for (int q = 0; q < Q; ++q) win[q] = B[c0 - i_lo + q];
-  for (int i0 = i_lo; i0 <= i_hi; i0 += Q) {
-#pragma unroll
-    for (int s = 0; s < Q; ++s) {
-      const int i = i0 + s;
-      const word_t ai = A[i];
-#pragma unroll
-      for (int q = 0; q < Q; ++q) mac_word(ai, win[q], lo[q], hi[q], cc[q]);
-#pragma unroll
-      for (int q = Q - 1; q > 0; --q) win[q] = win[q - 1];
-      win[0] = B[c0 - i - 1];
+    for (int k = 0; k < Q; k += 4) {
+      const uint4 v = *reinterpret_cast<const uint4*>(rows + k);
+      av[k] = v.x, av[k + 1] = v.y, av[k + 2] = v.z, av[k + 3] = v.w;
     }
+#pragma unroll
+    for (int k = 0; k < 2 * Q; k += 4) {
+      const uint4 v = *reinterpret_cast<const uint4*>(window + k);
+      bw[k] = v.x, bw[k + 1] = v.y, bw[k + 2] = v.z, bw[k + 3] = v.w;
+    }
+  } else
+#endif
+  {
+#pragma unroll
+    for (int k = 0; k < Q; ++k) av[k] = rows[k];
+#pragma unroll
+    for (int k = 0; k < 2 * Q; ++k) bw[k] = window[k];
   }
-  fold_columns<Q>(lo, hi, cc, out);
+  // Row i0 + s, column c0 + q: B[c0 + q - i0 - s] = bw[q - s + Q].
+#pragma unroll
+  for (int s = 0; s < Q; ++s)
+#pragma unroll
+    for (int q = 0; q < Q; ++q) mac_word(av[s], bw[q - s + Q], lo[q], hi[q], cc[q]);
 }
 
-/// One step of a squaring run at row i: adds A[i] * win[q] to the columns q
-/// with q > skip (the terms of the run's first columns whose j <= i), then
-/// slides the window to row i + 1.
-template <int Q, int W>
-MPGPU_HD void square_step(const word_t* A, int c0, int i, int skip, word_t win[Q], word_t lo[Q], word_t hi[Q],
-                          word_t cc[Q]) {
-  const word_t ai = A[i];
-#pragma unroll
-  for (int q = 0; q < Q; ++q)
-    if (q > skip) mac_word(ai, win[q], lo[q], hi[q], cc[q]);
-#pragma unroll
-  for (int q = Q - 1; q > 0; --q) win[q] = win[q - 1];
-  win[0] = A[c0 - i - 1];
-}
-
-/// Columns [c0, c0 + Q) of A^2 (W words, zero-padded by 2Q words on both
-/// sides; c0 a multiple of Q, Q even) as Q + 2 words, the same layout as
-/// product_run: column c = c0 + q sums A[i] A[c - i] over i < c - i, doubles
-/// that and adds A[c/2]^2 when c is even. Rows i < c0/2 pair with every
-/// column of the run; the Q/2 rows from c0/2 on with the columns q > 2(i -
-/// c0/2) only, a mask known at compile time. The doubled sum stays below
-/// W 2^64, so the three-word accumulator holds it.
-template <int Q, int W>
-MPGPU_HD void square_run(const word_t* A, int c0, word_t out[Q + 2]) {
-  static_assert(Q % 2 == 0, "a squaring run needs an even number of columns");
-  word_t lo[Q], hi[Q], cc[Q], win[Q];
+template <int Q, bool Vector>
+MPGPU_HD void paired_chunks(const word_t* A, const word_t* B, RunSpan ra, RunSpan rb, word_t outA[Q + 2],
+                            word_t outB[Q + 2]) {
+  // The snapshot is taken at step ra.chunks < steps (every run has a chunk).
+  // Zeroing it first made ptxas keep it in local memory.
+  word_t lo[Q], hi[Q], cc[Q], slo[Q], shi[Q], scc[Q];
 #pragma unroll
   for (int q = 0; q < Q; ++q) lo[q] = hi[q] = cc[q] = 0;
-  // Upper columns (c0 >= W) start at row c0 - W, whose partners j = W + q
-  // are the zero padding: then the number of full rows, c0/2 - i_lo, is a
-  // multiple of Q/2 for every run (W is a multiple of 2Q).
-  const int i_lo = c0 >= W ? c0 - W : 0;
-  const int i_mid = c0 / 2;
+  const int steps = ra.chunks + rb.chunks;
+  const word_t* rows = A + ra.i0;
+  const word_t* window = B + ra.c0 - ra.i0 - Q;
+  for (int k = 0; k < steps; ++k) {
+    if (k == ra.chunks) {
 #pragma unroll
-  for (int q = 0; q < Q; ++q) win[q] = A[c0 - i_lo + q];
-  int i = i_lo;
-  for (; i + Q <= i_mid; i += Q) {
+      for (int q = 0; q < Q; ++q) slo[q] = lo[q], shi[q] = hi[q], scc[q] = cc[q];
+      rows = A + rb.i0;
+      window = B + rb.c0 - rb.i0 - Q;
+    }
+    product_chunk<Q, Vector>(rows, window, lo, hi, cc);
+    rows += Q;
+    window -= Q;
+  }  // Run b's columns: the totals minus the snapshot, three words a column.
 #pragma unroll
-    for (int s = 0; s < Q; ++s) square_step<Q, W>(A, c0, i + s, -1, win, lo, hi, cc);
+  for (int q = 0; q < Q; ++q) {
+    word_t borrow = sub_word(lo[q], slo[q], 0, lo[q]);
+    borrow = sub_word(hi[q], shi[q], borrow, hi[q]);
+    cc[q] = cc[q] - scc[q] - borrow;
   }
-  if (i < i_mid) {  // i_mid - i == Q/2
-#pragma unroll
-    for (int s = 0; s < Q / 2; ++s) square_step<Q, W>(A, c0, i + s, -1, win, lo, hi, cc);
+  fold_columns<Q>(slo, shi, scc, outA);
+  fold_columns<Q>(lo, hi, cc, outB);
+}
+
+/// Two runs of one thread (Q + 2 words each, as fold_columns makes them),
+/// walked as one loop of ra.chunks + rb.chunks chunk steps. The runs are
+/// paired so that this sum is the same in every thread of the group: the
+/// lanes of a warp then step together. (Two loops, one a run, made a warp
+/// take max(ra.chunks) + max(rb.chunks) steps: 3G instead of 2G + 1 for a
+/// low half. On an H100 the one loop and the compile-time window ran
+/// 1-Mul at 2048 / 4096 / 8192 bits 1.45x / 1.46x / 1.44x faster:
+/// bench/probes/mul_pipe_profile.cu.) The accumulators carry on from run a
+/// into run b; a snapshot at the switch separates them. A and B are
+/// zero-padded by 2Q words on both sides.
+template <int Q>
+MPGPU_HD void paired_runs(const word_t* A, const word_t* B, RunSpan ra, RunSpan rb, word_t outA[Q + 2],
+                          word_t outB[Q + 2]) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Q % 4 == 0) {
+    // Chunks start at multiples of Q, so aligned arrays give aligned chunks.
+    const auto bits = reinterpret_cast<std::uintptr_t>(A) | reinterpret_cast<std::uintptr_t>(B);
+    if ((bits & 15u) == 0) return paired_chunks<Q, true>(A, B, ra, rb, outA, outB);
   }
+#endif
+  paired_chunks<Q, false>(A, B, ra, rb, outA, outB);
+}
+
+/// Adds R rows from i0 of A^2's off-diagonal terms to the columns [c0, c0 +
+/// Q): A[i] A[c0 + q - i], only where q > Skip * s (row i0 + s) when Skip
+/// is 2 (the masked rows from c0/2 on, whose partners j must exceed i), all
+/// of them when Skip is 0. Scalar loads (R = Q/2 rows start at odd
+/// multiples of Q/2); the window holds A[c0 - i0 - R + k].
+template <int Q, int R, int Skip>
+MPGPU_HD void square_rows(const word_t* A, int c0, int i0, word_t (&lo)[Q], word_t (&hi)[Q], word_t (&cc)[Q]) {
+  word_t av[R], bw[R + Q];
 #pragma unroll
-  for (int s = 0; s < Q / 2; ++s) square_step<Q, W>(A, c0, i_mid + s, 2 * s, win, lo, hi, cc);
+  for (int k = 0; k < R; ++k) av[k] = A[i0 + k];
+#pragma unroll
+  for (int k = 0; k < R + Q; ++k) bw[k] = A[c0 - i0 - R + k];
+#pragma unroll
+  for (int s = 0; s < R; ++s)
+#pragma unroll
+    for (int q = 0; q < Q; ++q)
+      if (q >= Skip * s + (Skip ? 1 : 0)) mac_word(av[s], bw[q - s + R], lo[q], hi[q], cc[q]);
+}
+
+/// The rows of a squaring run at columns [c0, c0 + Q) (c0 a multiple of Q,
+/// Q even): rows i0 .. c0/2 - 1 pair with every column, in `halves` steps
+/// of Q/2 rows (i0 = c0 - W for columns from W on, whose earlier rows meet
+/// only the zero padding); the Q/2 rows from c0/2 on with the columns q >
+/// 2(i - c0/2) only.
+struct SquareSpan {
+  int c0, i0, halves;
+};
+
+template <int Q, int W>
+MPGPU_HD SquareSpan square_run_span(int r) {
+  const int c0 = r * Q, i0 = c0 >= W ? c0 - W : 0;
+  return {c0, i0, (c0 / 2 - i0) / (Q / 2)};
+}
+
+/// Doubles a squaring run's off-diagonal column sums (below W 2^64 doubled,
+/// so the three words hold them), adds A[c/2]^2 to the even columns and
+/// folds the run into Q + 2 words.
+template <int Q>
+MPGPU_HD void finish_square_run(const word_t* A, int c0, word_t (&lo)[Q], word_t (&hi)[Q], word_t (&cc)[Q],
+                                word_t out[Q + 2]) {
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
     cc[q] = (cc[q] << 1) | (hi[q] >> 31);
     hi[q] = (hi[q] << 1) | (lo[q] >> 31);
     lo[q] <<= 1;
     if (q % 2 == 0) {
-      const word_t d = A[i_mid + q / 2];
+      const word_t d = A[c0 / 2 + q / 2];
       mac_word(d, d, lo[q], hi[q], cc[q]);
     }
   }
   fold_columns<Q>(lo, hi, cc, out);
+}
+
+/// Two squaring runs of one thread (paired as the product's: their halves
+/// add up to an odd number, the same in every thread) as one pass with
+/// uniform steps: the run with the odd number of halves goes first (its
+/// masked rows, its odd half, its whole chunks), then the other's chunks
+/// and masked rows; a snapshot at the switch separates them, as in
+/// paired_chunks. Writes the first run's index and words to *r_first /
+/// out_first, the second's to the others.
+template <int Q, bool Vector>
+MPGPU_HD void paired_square_chunks(const word_t* A, int ra, int rb, SquareSpan sa, SquareSpan sb, int* r_first,
+                                   word_t out_first[Q + 2], int* r_second, word_t out_second[Q + 2]) {
+  const bool a_first = sa.halves % 2 == 1;
+  const SquareSpan f = a_first ? sa : sb, g = a_first ? sb : sa;
+  *r_first = a_first ? ra : rb;
+  *r_second = a_first ? rb : ra;
+  word_t lo[Q], hi[Q], cc[Q], slo[Q], shi[Q], scc[Q];
+#pragma unroll
+  for (int q = 0; q < Q; ++q) lo[q] = hi[q] = cc[q] = 0;
+  square_rows<Q, Q / 2, 2>(A, f.c0, f.c0 / 2, lo, hi, cc);
+  const int f_chunks = f.halves / 2;
+  square_rows<Q, Q / 2, 0>(A, f.c0, f.i0 + f_chunks * Q, lo, hi, cc);
+  const int steps = f_chunks + g.halves / 2;
+  const word_t* rows = A + f.i0;
+  const word_t* window = A + f.c0 - f.i0 - Q;
+  for (int k = 0; k < steps; ++k) {
+    if (k == f_chunks) {
+#pragma unroll
+      for (int q = 0; q < Q; ++q) slo[q] = lo[q], shi[q] = hi[q], scc[q] = cc[q];
+      rows = A + g.i0;
+      window = A + g.c0 - g.i0 - Q;
+    }
+    product_chunk<Q, Vector>(rows, window, lo, hi, cc);
+    rows += Q;
+    window -= Q;
+  }
+  if (steps == f_chunks) {  // the second run has no whole chunk
+#pragma unroll
+    for (int q = 0; q < Q; ++q) slo[q] = lo[q], shi[q] = hi[q], scc[q] = cc[q];
+  }
+  square_rows<Q, Q / 2, 2>(A, g.c0, g.c0 / 2, lo, hi, cc);
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    word_t borrow = sub_word(lo[q], slo[q], 0, lo[q]);
+    borrow = sub_word(hi[q], shi[q], borrow, hi[q]);
+    cc[q] = cc[q] - scc[q] - borrow;
+  }
+  finish_square_run<Q>(A, f.c0, slo, shi, scc, out_first);
+  finish_square_run<Q>(A, g.c0, lo, hi, cc, out_second);
+}
+
+template <int Q, int W>
+MPGPU_HD void paired_square_runs(const word_t* A, int ra, int rb, int* r_first, word_t out_first[Q + 2],
+                                 int* r_second, word_t out_second[Q + 2]) {
+  const SquareSpan sa = square_run_span<Q, W>(ra), sb = square_run_span<Q, W>(rb);
+#if defined(__CUDA_ARCH__)
+  if constexpr (Q % 4 == 0) {
+    // Whole chunks start at multiples of Q (i0 is one), so an aligned A
+    // gives aligned chunks.
+    if ((reinterpret_cast<std::uintptr_t>(A) & 15u) == 0)
+      return paired_square_chunks<Q, true>(A, ra, rb, sa, sb, r_first, out_first, r_second, out_second);
+  }
+#endif
+  paired_square_chunks<Q, false>(A, ra, rb, sa, sb, r_first, out_first, r_second, out_second);
 }
 
 /// Stages a and, unless Square, b (zero-padded) in env.work; for a square
@@ -182,7 +317,7 @@ MPGPU_HD void take_halves(const word_t* product, typename E::Num& lo, typename E
 /// also the upper W words. One code path for both keeps the load balance:
 /// the low half is 2G runs, the whole product 4G (runs r and R-1-r to each
 /// thread; a column's term count grows and falls linearly, for squares
-/// too). Squares by square_run need an even run length (4+ words a
+/// too). Squares by paired_square_runs need an even run length (4+ words a
 /// thread); otherwise they take the product's runs.
 template <class E, bool Wide, bool Square>
 MPGPU_HD void staged_runs(const E& env, typename E::Num& lo, typename E::Num* high, const typename E::Num& a,
@@ -196,16 +331,30 @@ MPGPU_HD void staged_runs(const E& env, typename E::Num& lo, typename E::Num* hi
   const int t = env.rank();
   const int my_runs[4] = {t, 2 * G - 1 - t, 2 * G + t, 4 * G - 1 - t};
   word_t out[mine][Q + 2];
+  int out_runs[mine];
+  if constexpr (square_runs) {
 #pragma unroll
-  for (int k = 0; k < mine; ++k) {
-    if constexpr (square_runs) mul_detail::square_run<(square_runs ? Q : 2), W>(A, my_runs[k] * Q, out[k]);
-    else mul_detail::product_run<Q, W>(A, B, my_runs[k] * Q, out[k]);
+    for (int k = 0; k < mine; k += 2) {
+      mul_detail::paired_square_runs<Q, W>(A, my_runs[k], my_runs[k + 1], &out_runs[k], out[k], &out_runs[k + 1],
+                                           out[k + 1]);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < mine; ++k) out_runs[k] = my_runs[k];
+    // Runs t and 2G-1-t cover the low half, 2G+t and 4G-1-t the high.
+    using mul_detail::product_run_span;
+    mul_detail::paired_runs<Q>(A, B, product_run_span<Q, W>(my_runs[0]), product_run_span<Q, W>(my_runs[1]),
+                                     out[0], out[1]);
+    if constexpr (Wide) {
+      mul_detail::paired_runs<Q>(A, B, product_run_span<Q, W>(my_runs[2]),
+                                        product_run_span<Q, W>(my_runs[3]), out[2], out[3]);
+    }
   }
   env.group.sync();  // A and B are read; their space becomes P0 and P1
   word_t* P0 = env.work;
   word_t* P1 = env.work + E::partial_span;
 #pragma unroll
-  for (int k = 0; k < mine; ++k) mul_detail::publish_run<Q>(P0, P1, my_runs[k], out[k]);
+  for (int k = 0; k < mine; ++k) mul_detail::publish_run<Q>(P0, P1, out_runs[k], out[k]);
   (void)runs;
   env.group.sync();
   typename E::Num x, y;
@@ -233,7 +382,11 @@ MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
                        const typename E::Num& a, const typename E::Num& b) {
   if constexpr (E::register_products) {
     word_t product[Wide ? 2 * E::words : E::words];
-    register_product<E::words, Wide>(a.w, b.w, product);
+    // Low halves by columns (one IMAD.WIDE a term: 1024-bit 1-Mul on an
+    // H100 6.27 -> 7.23 G/s, bench/probes/mul_pipe_profile.cu); whole
+    // products by rows, whose chains end in the top word.
+    if constexpr (Wide) register_product<E::words, true>(a.w, b.w, product);
+    else column_product<E::words, E::words>(a.w, b.w, product);
     mul_detail::take_halves<E, Wide>(product, lo, high);
   } else if constexpr (E::ntt_products) {
     ntt_mul_runs<E, Wide, false>(env, lo, high, a, b, env.work);

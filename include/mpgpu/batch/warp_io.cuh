@@ -29,12 +29,12 @@ inline constexpr int kTileWarps = 4;
 
 /// Swizzle of a row's chunks: with C chunks a row, the 8 lanes of one
 /// 16-byte shared-memory phase land in 8 different bank groups, whether
-/// they read 8 rows' chunk c (C = 8: c ^ row) or write chunks of two rows
-/// (C = 4: c ^ (row / 2)).
+/// they read 8 rows' chunk c (C >= 8: c ^ (row mod 8)) or write chunks of
+/// two rows (C = 4: c ^ (row / 2)).
 template <int C>
 __device__ __forceinline__ int swizzled(int row, int c) {
-  static_assert(C == 4 || C == 8, "rows of 4 or 8 chunks");
-  return row * C + (C == 8 ? (c ^ (row & 7)) : (c ^ ((row >> 1) & 3)));
+  static_assert(C == 4 || C == 8 || C == 16, "rows of 4, 8 or 16 chunks");
+  return row * C + (C >= 8 ? (c ^ (row & 7)) : (c ^ ((row >> 1) & 3)));
 }
 
 template <int W>
