@@ -22,37 +22,6 @@ using mb::word_t;
 
 #include "linear_probe_check.cuh"
 
-template <bool kSix, class E>
-__device__ __forceinline__ void add_chain(const E& env, typename E::Num& out, const typename E::Num& x,
-                                          const typename E::Num& y) {
-  if constexpr (!kSix) {
-    mb::add(env, out, x, y);
-  } else {
-    typename E::Num t1, t2, t3;
-    mb::add(env, t1, x, y);
-    mb::add(env, t2, t1, x);
-    mb::add(env, t3, t2, y);
-    mb::add(env, t1, t3, t1);
-    mb::add(env, t2, t1, t2);
-    mb::add(env, out, t2, t3);
-  }
-}
-
-template <bool kSix>
-struct PlainBody {
-  const word_t *a, *b;
-  word_t* r;
-  template <class E>
-  __device__ void operator()(const E& env, std::size_t i, bool live) const {
-    typename E::Num x, y, t;
-    const std::size_t off = i * E::words;
-    if (live) mb::load(env, x, a + off), mb::load(env, y, b + off);
-    else mb::set_zero(env, x), mb::set_zero(env, y);
-    add_chain<kSix>(env, t, x, y);
-    if (live) mb::store(env, r + off, t);
-  }
-};
-
 template <bool kSix>
 struct StagedBody {
   word_t* r;

@@ -1,7 +1,8 @@
-// Shared by the linear-class probes (linear_occupancy.cu, staged_linear.cu):
-// random operand words on the device, and the check of a sample of instances
-// of 1-Add / seed 000's 6-Add against a host computation. Needs CHECK
-// (../cuda_timing.cuh) and mb::word_t.
+// Shared by the linear-class probes (linear_occupancy.cu, staged_linear.cu,
+// linear_chains.cu): random operand words on the device, the check of a
+// sample of instances of 1-Add / seed 000's 6-Add against a host
+// computation, and the chain and plain-launch body of staged_linear.cu and
+// linear_chains.cu. Needs CHECK (../cuda_timing.cuh), mb and mb::word_t.
 #pragma once
 
 #include <cstdint>
@@ -52,3 +53,44 @@ static bool verify(const word_t* a, const word_t* b, const word_t* r, std::size_
   return true;
 }
 
+/// Six dependent additions (seed 000's 6-Add) or one, on numbers already loaded.
+template <bool kSix, class E>
+__device__ __forceinline__ void add_chain(const E& env, typename E::Num& out, const typename E::Num& x,
+                                          const typename E::Num& y) {
+  if constexpr (!kSix) {
+    mb::add(env, out, x, y);
+  } else {
+    typename E::Num t1, t2, t3;
+    mb::add(env, t1, x, y);
+    mb::add(env, t2, t1, x);
+    mb::add(env, t3, t2, y);
+    mb::add(env, t1, t3, t1);
+    mb::add(env, t2, t1, t2);
+    mb::add(env, out, t2, t3);
+  }
+}
+
+/// The library's launch: each block loads its instance from global memory.
+template <bool kSix>
+struct PlainBody {
+  const word_t *a, *b;
+  word_t* r;
+  template <class E>
+  __device__ void operator()(const E& env, std::size_t i, bool live) const {
+    typename E::Num x, y, t;
+    const std::size_t off = i * E::words;
+    if (live) {
+      mb::load(env, x, a + off);
+      mb::load(env, y, b + off);
+    } else {
+      mb::set_zero(env, x);
+      mb::set_zero(env, y);
+    }
+    add_chain<kSix>(env, t, x, y);
+    if (live) mb::store(env, r + off, t);
+  }
+};
+
+/// Persistent blocks, kStages shared-memory stages of both operands (the
+/// next kStages - 1 instances in flight), each operand queued as kChunks
+/// bulk copies.

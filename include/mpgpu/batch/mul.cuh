@@ -110,7 +110,8 @@ MPGPU_HD void paired_chunks(const word_t* A, const word_t* B, RunSpan ra, RunSpa
     product_chunk<Q, Vector>(rows, window, lo, hi, cc);
     rows += Q;
     window -= Q;
-  }  // Run b's columns: the totals minus the snapshot, three words a column.
+  }
+  // Run b's columns: the totals minus the snapshot, three words a column.
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
     word_t borrow = sub_word(lo[q], slo[q], 0, lo[q]);
