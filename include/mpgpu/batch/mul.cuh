@@ -89,6 +89,7 @@ MPGPU_HD void product_chunk(const word_t* rows, const word_t* window, word_t (&l
     for (int q = 0; q < Q; ++q) mac_word(av[s], bw[q - s + Q], lo[q], hi[q], cc[q]);
 }
 
+/// paired_runs' loop (below), with or without 16-byte loads.
 template <int Q, bool Vector>
 MPGPU_HD void paired_chunks(const word_t* A, const word_t* B, RunSpan ra, RunSpan rb, word_t outA[Q + 2],
                             word_t outB[Q + 2]) {
