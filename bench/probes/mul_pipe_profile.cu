@@ -80,6 +80,66 @@ struct LibraryMul {
 
 // ---- part 3: products by column scanning in registers (register_mul.cuh), a thread an
 // instance, loads and stores through the warp's tile -----------------------------------------
+// The forms measured here: any number R of result words, an addend (Onto), and squares. The
+// library kept only the low product (register_mul.cuh's column_product).
+namespace cols {
+/// (x2:x1:x0) += (t2:t1:t0).
+__device__ __forceinline__ void add3(word_t& x0, word_t& x1, word_t& x2, word_t t0, word_t t1, word_t t2) {
+  word_t k = mb::add_word(x0, t0, 0, x0);
+  k = mb::add_word(x1, t1, k, x1);
+  x2 += t2 + k;
+}
+
+/// r[0..R) = the low R words of a * b (with Onto: of r + a * b).
+template <int W, int R, bool Onto = false>
+__device__ __forceinline__ void product(const word_t (&a)[W], const word_t (&b)[W], word_t* r) {
+  word_t x0 = 0, x1 = 0, x2 = 0;
+#pragma unroll
+  for (int c = 0; c < R; ++c) {
+    const int lo = c >= W ? c - W + 1 : 0, hi = c < W ? c : W - 1;
+    if constexpr (Onto) add3(x0, x1, x2, r[c], 0, 0);
+    if (c == R - 1 && R == W) {
+#pragma unroll
+      for (int i = lo; i <= hi; ++i) x0 += a[i] * b[c - i];
+    } else {
+#pragma unroll
+      for (int i = lo; i <= hi; ++i) mb::mac_word(a[i], b[c - i], x0, x1, x2);
+    }
+    r[c] = x0;
+    x0 = x1, x1 = x2, x2 = 0;
+  }
+}
+
+/// r[0..R) = the low R words of a^2: each column's pairs i < c - i in their own accumulator,
+/// doubled, plus a[c/2]^2 for even c, then added to the carry of the columns below.
+template <int W, int R>
+__device__ __forceinline__ void square(const word_t (&a)[W], word_t* r) {
+  word_t x0 = 0, x1 = 0, x2 = 0;
+#pragma unroll
+  for (int c = 0; c < R; ++c) {
+    const int lo = c >= W ? c - W + 1 : 0;
+    if (c == R - 1 && R == W) {
+      word_t t = 0;
+#pragma unroll
+      for (int i = lo; i < c - i; ++i) t += a[i] * a[c - i];
+      t <<= 1;
+      if (c % 2 == 0) t += a[c / 2] * a[c / 2];
+      x0 += t;
+    } else {
+      word_t t0 = 0, t1 = 0, t2 = 0;
+#pragma unroll
+      for (int i = lo; i < c - i; ++i) mb::mac_word(a[i], a[c - i], t0, t1, t2);
+      t2 = (t2 << 1) | (t1 >> 31);
+      t1 = (t1 << 1) | (t0 >> 31);
+      t0 <<= 1;
+      if (c % 2 == 0) mb::mac_word(a[c / 2], a[c / 2], t0, t1, t2);
+      add3(x0, x1, x2, t0, t1, t2);
+    }
+    r[c] = x0;
+    x0 = x1, x1 = x2, x2 = 0;
+  }
+}
+}  // namespace cols
 template <int W, bool Poly>
 struct ColumnBody {
   const word_t *a, *b;
@@ -93,19 +153,19 @@ struct ColumnBody {
     else
       for (int k = 0; k < W; ++k) x[k] = y[k] = 0;
     if constexpr (!Poly) {
-      mb::column_product<W, W>(x, y, t);
+      cols::product<W, W>(x, y, t);
     } else {
       // (a*a + b) * (b*b + b) + a*b as seed 000's Poly body orders it.
       word_t ab[W], u[W], v[W];
-      mb::column_product<W, W>(x, y, ab);
-      mb::column_square<W, W>(x, u);
+      cols::product<W, W>(x, y, ab);
+      cols::square<W, W>(x, u);
       word_t c = 0;
       for (int k = 0; k < W; ++k) c = mb::add_word(u[k], y[k], c, u[k]);
-      mb::column_square<W, W>(y, v);
+      cols::square<W, W>(y, v);
       c = 0;
       for (int k = 0; k < W; ++k) c = mb::add_word(v[k], y[k], c, v[k]);
       for (int k = 0; k < W; ++k) t[k] = ab[k];
-      mb::column_product<W, W, true>(u, v, t);
+      cols::product<W, W, true>(u, v, t);
     }
     if (live) mb::warp_io::tiled_store<W>(r + i * W, t);
 #endif

@@ -473,7 +473,7 @@ MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
     // H100 6.27 -> 7.23 G/s, bench/probes/mul_pipe_profile.cu); whole
     // products by rows, whose chains end in the top word.
     if constexpr (Wide) register_product<E::words, true>(a.w, b.w, product);
-    else column_product<E::words, E::words>(a.w, b.w, product);
+    else column_product<E::words>(a.w, b.w, product);
     mul_detail::take_halves<E, Wide>(product, lo, high);
   } else if constexpr (E::ntt_products) {
     ntt_mul_runs<E, Wide, false>(env, lo, high, a, b, env.work);

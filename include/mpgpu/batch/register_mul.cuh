@@ -218,7 +218,6 @@ MPGPU_HD void register_square(const word_t (&a)[W], word_t (&r)[Wide ? 2 * W : W
 #endif
 }
 
-
 // ---- product scanning ----------------------------------------------------------------
 //
 // The same products column by column: column c sums a[i] b[c - i] in a
@@ -231,68 +230,21 @@ MPGPU_HD void register_square(const word_t (&a)[W], word_t (&r)[Wide ? 2 * W : W
 // cycles here against 6 for a row's IMAD + IMAD.HI, and the 1024-bit
 // product's rows kept that pipe 75% busy.
 
-namespace register_mul_detail {
-/// (x2:x1:x0) += (t2:t1:t0).
-MPGPU_HD void add3(word_t& x0, word_t& x1, word_t& x2, word_t t0, word_t t1, word_t t2) {
-  word_t k = add_word(x0, t0, 0, x0);
-  k = add_word(x1, t1, k, x1);
-  x2 += t2 + k;
-}
-}  // namespace register_mul_detail
-
-/// r[0..R) = the low R words of a * b (R <= 2W); with Onto, r + a * b
-/// instead (r's words enter their columns; the sum must fit R words unless
-/// R == W, where it wraps). The last column of a low half (R == W) needs
-/// only low words: plain multiply-adds. r must not alias a or b.
-template <int W, int R, bool Onto = false>
-MPGPU_HD void column_product(const word_t (&a)[W], const word_t (&b)[W], word_t* r) {
-  static_assert(R >= 1 && R <= 2 * W, "column_product: 1 <= R <= 2W");
+/// r = a * b mod 2^(32W), column by column: column c sums a[i] b[c - i] in a
+/// three-word accumulator whose top two words then carry into column c + 1.
+/// The last column needs only low words: plain multiply-adds. r must not
+/// alias a or b. (Products a thread per instance: mul.cuh's mul_runs.)
+template <int W>
+MPGPU_HD void column_product(const word_t (&a)[W], const word_t (&b)[W], word_t (&r)[W]) {
   word_t x0 = 0, x1 = 0, x2 = 0;
 #pragma unroll
-  for (int c = 0; c < R; ++c) {
-    constexpr int last = R - 1;
-    const int lo = c >= W ? c - W + 1 : 0, hi = c < W ? c : W - 1;
-    if constexpr (Onto) register_mul_detail::add3(x0, x1, x2, r[c], 0, 0);
-    if (c == last && R == W) {
+  for (int c = 0; c < W; ++c) {
+    if (c == W - 1) {
 #pragma unroll
-      for (int i = lo; i <= hi; ++i) x0 += a[i] * b[c - i];
+      for (int i = 0; i <= c; ++i) x0 += a[i] * b[c - i];
     } else {
 #pragma unroll
-      for (int i = lo; i <= hi; ++i) mac_word(a[i], b[c - i], x0, x1, x2);
-    }
-    r[c] = x0;
-    x0 = x1, x1 = x2, x2 = 0;
-  }
-}
-
-/// r[0..R) = the low R words of a^2 (R <= 2W): column c sums a[i] a[c - i]
-/// over i < c - i into its own accumulator, doubles it and adds a[c/2]^2
-/// for even c, then adds it to the carry of the columns below. r must not
-/// alias a.
-template <int W, int R>
-MPGPU_HD void column_square(const word_t (&a)[W], word_t* r) {
-  static_assert(R >= 1 && R <= 2 * W, "column_square: 1 <= R <= 2W");
-  word_t x0 = 0, x1 = 0, x2 = 0;
-#pragma unroll
-  for (int c = 0; c < R; ++c) {
-    const int lo = c >= W ? c - W + 1 : 0;
-    if (c == R - 1 && R == W) {
-      word_t t = 0;
-#pragma unroll
-      for (int i = lo; i < c - i; ++i) t += a[i] * a[c - i];
-      t <<= 1;
-      if (c % 2 == 0) t += a[c / 2] * a[c / 2];
-      x0 += t;
-    } else {
-      word_t t0 = 0, t1 = 0, t2 = 0;
-#pragma unroll
-      for (int i = lo; i < c - i; ++i) mac_word(a[i], a[c - i], t0, t1, t2);
-      // Twice the off-diagonal sum (below 2^95: at most W/2 terms).
-      t2 = (t2 << 1) | (t1 >> 31);
-      t1 = (t1 << 1) | (t0 >> 31);
-      t0 <<= 1;
-      if (c % 2 == 0) mac_word(a[c / 2], a[c / 2], t0, t1, t2);
-      register_mul_detail::add3(x0, x1, x2, t0, t1, t2);
+      for (int i = 0; i <= c; ++i) mac_word(a[i], b[c - i], x0, x1, x2);
     }
     r[c] = x0;
     x0 = x1, x1 = x2, x2 = 0;
