@@ -129,8 +129,9 @@ MPGPU_HD void paired_chunks(const word_t* A, const word_t* B, RunSpan ra, RunSpa
 /// lanes of a warp then step together. (Two loops, one a run, made a warp
 /// take max(ra.chunks) + max(rb.chunks) steps: 3G instead of 2G + 1 for a
 /// low half. On an H100 the one loop and the compile-time window ran
-/// 1-Mul at 2048 / 4096 / 8192 bits 1.45x / 1.46x / 1.44x faster:
-/// bench/probes/mul_pipe_profile.cu.) The accumulators carry on from run a
+/// 1-Mul at 2048 / 4096 / 8192 bits 1.44x / 1.45x / 1.40x faster in
+/// bench/probes/mul_pipe_profile.cu, 1.36x / 1.35x / 1.41x in seed 000's
+/// table: bench/results/...-70beef7.md.) The accumulators carry on from run a
 /// into run b; a snapshot at the switch separates them. A and B are
 /// zero-padded by 2Q words on both sides.
 template <int Q>
