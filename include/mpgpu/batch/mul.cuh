@@ -270,7 +270,8 @@ MPGPU_HD void paired_square_runs(const word_t* A, int ra, int rb, int* r_first, 
 // whose runs differ by at most 32 chunks: two loops cost a warp 2G + 32
 // chunk steps against 2G + 1, so the paired loop's snapshot (a select per
 // accumulator word a step) costs more than it saves there. Those groups
-// (4 words a thread at 2^14 and 2^15 bits in the H100 table, Q = 2) run
+// (in the H100 tables: 2^15 bits in the general table, 64 threads of 16
+// words, where powm's Montgomery products run; users' own classes) run
 // each run as its own loop, sliding a window of B one word a row (the
 // paired form took their 1-Mul from 1.30x / 1.28x to 1.00x / 0.94x the best
 // peer: bench/results/2026-11-24-nvidia-h100-80gb-hbm3-f9b4b78.md).

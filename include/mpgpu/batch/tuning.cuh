@@ -10,21 +10,22 @@
 // powm for each G; the product table takes the best 1-Mul, the streaming
 // one the best 1-Add (the best 6-Add among G within 1% of it), the other
 // the best powm). The one below comes from the H100 sweep recorded in
-// bench/results/2026-11-23-nvidia-h100-80gb-hbm3-ff1a125-squares.md. A
+// bench/results/2026-11-25-nvidia-h100-80gb-hbm3-2980e93-tune.md. A
 // thread per instance multiplies and squares in registers up to 1024 bits
 // (register_mul.cuh) and wins the products at 512 and 1024 bits (1024-bit
-// 1-Mul 6.35 G/s against 4.19 with 8 threads) and powm at 512 bits (2.3x
-// G = 4); at 1024 bits powm prefers 4 threads (1.57x a thread per
-// instance), at 4096 and 8192 bits 32 (1.25x and 1.44x G = 16). Outside
-// the sweep: a thread per instance up to 256 bits, 8 threads of 12 words at
-// 3072 bits, 16 words per thread above 8192 bits. The sweep's wide classes
-// (products only) put 2^14 and 2^15 bits at 4 words a thread (staged runs,
-// +8% and +1% over 16) and the NTT classes, 2^16 .. 2^18 bits, at 8 (+4 to
-// +7%: twice the warps for the same shared memory). Streaming operations
-// run best at 4 to 8 words a thread at every width (1-Add 2.99-3.03 TB/s up
-// to 2^17 bits, against 2.89-2.95 at the 16 words of the other table from
-// 2^14 bits up). A CPU test checks that
-// the block matches the recorded sweep; rerun the program on a new GPU.
+// 1-Mul 7.20 G/s against 5.82 with 4 threads) and powm at 512 bits (2.1x
+// G = 4); at 1024 bits powm prefers 8 threads (1.04x a thread per
+// instance), at 2048 bits 16 (1.11x G = 8), at 4096 and 8192 bits 32
+// (1.11x and 1.93x G = 16). Outside the sweep: a thread per instance up to
+// 256 bits, 8 threads of 12 words at 3072 bits, 16 words per thread above
+// 8192 bits. The staged runs of up to 32 threads walk their two runs as one
+// loop (mul.cuh: paired_runs), so the wide classes' products now take 16
+// words a thread at 2^14 bits (+28% over 4) and 32 at 2^15 (+15% over 16);
+// the NTT classes, 2^16 .. 2^18 bits, stay at 8. Streaming operations run
+// at 3.0 TB/s from 4 to 8 words a thread and, at 1024 bits, with a thread
+// per instance (1-Add 2.99-3.04 TB/s at every width, against 1.98-2.04 at
+// 32 words a thread). A CPU test checks that the block matches the recorded
+// sweep; rerun the program on a new GPU.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -38,10 +39,10 @@ constexpr int tuned_product_group_size(int W) {
   if (W == 16) return 1;
   if (W == 32) return 1;
   if (W == 64) return 8;
-  if (W == 128) return 16;
+  if (W == 128) return 8;
   if (W == 256) return 16;
-  if (W == 512) return 128;
-  if (W == 1024) return 256;
+  if (W == 512) return 32;
+  if (W == 1024) return 32;
   if (W == 2048) return 256;
   if (W == 4096) return 512;
   if (W == 8192) return 1024;
@@ -51,9 +52,9 @@ constexpr int tuned_linear_group_size(int W) {
   if (W <= 8) return 1;
   if (W == 96) return 8;
   if (W == 16) return 4;
-  if (W == 32) return 8;
+  if (W == 32) return 1;
   if (W == 64) return 16;
-  if (W == 128) return 16;
+  if (W == 128) return 32;
   if (W == 256) return 32;
   if (W == 512) return 64;
   if (W == 1024) return 128;
@@ -66,8 +67,8 @@ constexpr int tuned_group_size(int W) {
   if (W <= 8) return 1;
   if (W == 96) return 8;
   if (W == 16) return 1;
-  if (W == 32) return 4;
-  if (W == 64) return 8;
+  if (W == 32) return 8;
+  if (W == 64) return 16;
   if (W == 128) return 32;
   if (W == 256) return 32;
   return W / 16;
