@@ -89,6 +89,28 @@ MPGPU_HD void product_chunk(const word_t* rows, const word_t* window, word_t (&l
     for (int q = 0; q < Q; ++q) mac_word(av[s], bw[q - s + Q], lo[q], hi[q], cc[q]);
 }
 
+/// The snapshot of a thread's first run: its column sums when the loop
+/// switches runs.
+template <int Q>
+MPGPU_HD void take_snapshot(const word_t (&lo)[Q], const word_t (&hi)[Q], const word_t (&cc)[Q], word_t (&slo)[Q],
+                            word_t (&shi)[Q], word_t (&scc)[Q]) {
+#pragma unroll
+  for (int q = 0; q < Q; ++q) slo[q] = lo[q], shi[q] = hi[q], scc[q] = cc[q];
+}
+
+/// The second run's column sums: the totals minus the snapshot, three words
+/// a column.
+template <int Q>
+MPGPU_HD void subtract_snapshot(word_t (&lo)[Q], word_t (&hi)[Q], word_t (&cc)[Q], const word_t (&slo)[Q],
+                                const word_t (&shi)[Q], const word_t (&scc)[Q]) {
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    word_t borrow = sub_word(lo[q], slo[q], 0, lo[q]);
+    borrow = sub_word(hi[q], shi[q], borrow, hi[q]);
+    cc[q] = cc[q] - scc[q] - borrow;
+  }
+}
+
 /// paired_runs' loop (below), with or without 16-byte loads.
 template <int Q, bool Vector>
 MPGPU_HD void paired_chunks(const word_t* A, const word_t* B, RunSpan ra, RunSpan rb, word_t outA[Q + 2],
@@ -103,8 +125,7 @@ MPGPU_HD void paired_chunks(const word_t* A, const word_t* B, RunSpan ra, RunSpa
   const word_t* window = B + ra.c0 - ra.i0 - Q;
   for (int k = 0; k < steps; ++k) {
     if (k == ra.chunks) {
-#pragma unroll
-      for (int q = 0; q < Q; ++q) slo[q] = lo[q], shi[q] = hi[q], scc[q] = cc[q];
+      take_snapshot<Q>(lo, hi, cc, slo, shi, scc);
       rows = A + rb.i0;
       window = B + rb.c0 - rb.i0 - Q;
     }
@@ -112,13 +133,7 @@ MPGPU_HD void paired_chunks(const word_t* A, const word_t* B, RunSpan ra, RunSpa
     rows += Q;
     window -= Q;
   }
-  // Run b's columns: the totals minus the snapshot, three words a column.
-#pragma unroll
-  for (int q = 0; q < Q; ++q) {
-    word_t borrow = sub_word(lo[q], slo[q], 0, lo[q]);
-    borrow = sub_word(hi[q], shi[q], borrow, hi[q]);
-    cc[q] = cc[q] - scc[q] - borrow;
-  }
+  subtract_snapshot<Q>(lo, hi, cc, slo, shi, scc);
   fold_columns<Q>(slo, shi, scc, outA);
   fold_columns<Q>(lo, hi, cc, outB);
 }
@@ -225,8 +240,7 @@ MPGPU_HD void paired_square_chunks(const word_t* A, int ra, int rb, SquareSpan s
   const word_t* window = A + f.c0 - f.i0 - Q;
   for (int k = 0; k < steps; ++k) {
     if (k == f_chunks) {
-#pragma unroll
-      for (int q = 0; q < Q; ++q) slo[q] = lo[q], shi[q] = hi[q], scc[q] = cc[q];
+      take_snapshot<Q>(lo, hi, cc, slo, shi, scc);
       rows = A + g.i0;
       window = A + g.c0 - g.i0 - Q;
     }
@@ -234,17 +248,10 @@ MPGPU_HD void paired_square_chunks(const word_t* A, int ra, int rb, SquareSpan s
     rows += Q;
     window -= Q;
   }
-  if (steps == f_chunks) {  // the second run has no whole chunk
-#pragma unroll
-    for (int q = 0; q < Q; ++q) slo[q] = lo[q], shi[q] = hi[q], scc[q] = cc[q];
-  }
+  // The second run has no whole chunk: no switch in the loop.
+  if (steps == f_chunks) take_snapshot<Q>(lo, hi, cc, slo, shi, scc);
   square_rows<Q, Q / 2, 2>(A, g.c0, g.c0 / 2, lo, hi, cc);
-#pragma unroll
-  for (int q = 0; q < Q; ++q) {
-    word_t borrow = sub_word(lo[q], slo[q], 0, lo[q]);
-    borrow = sub_word(hi[q], shi[q], borrow, hi[q]);
-    cc[q] = cc[q] - scc[q] - borrow;
-  }
+  subtract_snapshot<Q>(lo, hi, cc, slo, shi, scc);
   finish_square_run<Q>(A, f.c0, slo, shi, scc, out_first);
   finish_square_run<Q>(A, g.c0, lo, hi, cc, out_second);
 }
