@@ -167,6 +167,70 @@ TEST_P(BatchArith, DestinationMayBeAnOperand) {
   }
 }
 
+TEST_P(BatchArith, ElementwiseOpsInPlace) {
+  // Every one-pass operation written over one of its own operands (the CPU
+  // backend writes these straight into r, with no copy through scratch), at
+  // widths with and without a partial top limb, so the mask of the result
+  // matters: sums and products carry past bit bits - 1.
+  Operands gen(16);
+  const std::uint64_t v = ~std::uint64_t{0};
+  for (std::size_t bits : {std::size_t{64}, std::size_t{65}, std::size_t{1000}, std::size_t{4096}}) {
+    const std::size_t n = 24;
+    const std::vector<Mpz> a = make_operands(gen, bits, n, 0), b = make_operands(gen, bits, n, 1);
+    const Describe ops = operands_of({{"a", &a}, {"b", &b}});
+    std::vector<Mpz> sum(n), carry(n), diff(n), borrow(n), both(n), either(n), one(n), flipped(n), plus(n),
+        minus(n), times(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Mpz t;
+      mpz_add(t, a[i], b[i]);
+      sum[i] = mod2exp(t, bits);
+      mpz_fdiv_q_2exp(carry[i], t, bits);
+      mpz_sub(t, a[i], b[i]);
+      diff[i] = mod2exp(t, bits);
+      mpz_set_ui(borrow[i], mpz_cmp(a[i], b[i]) < 0);
+      mpz_and(both[i], a[i], b[i]);
+      mpz_ior(either[i], a[i], b[i]);
+      mpz_xor(one[i], a[i], b[i]);
+      mpz_com(t, a[i]);
+      flipped[i] = mod2exp(t, bits);
+      mpz_add_ui(t, a[i], v);
+      plus[i] = mod2exp(t, bits);
+      mpz_sub_ui(t, a[i], v);
+      minus[i] = mod2exp(t, bits);
+      mpz_mul_ui(t, a[i], v);
+      times[i] = mod2exp(t, bits);
+    }
+    const Batch x = to_batch(a, bits, ctx()), y = to_batch(b, bits, ctx());
+    // r == b for the binary operations (DestinationMayBeAnOperand has add with r == a).
+    const auto on_b = [&](auto op, const std::vector<Mpz>& want, const char* what) {
+      Batch r = y.clone();
+      op(r, x, r);
+      return equals(r, bits, want, what, ops);
+    };
+    Batch flag;
+    ASSERT_TRUE(on_b([&](Batch& r, const Batch& p, const Batch& q) { mpgpu::add(r, p, q, &flag); }, sum,
+                     "add(b, a, b, carry)"));
+    ASSERT_TRUE(equals(flag, 1, carry, "add(b, a, b, carry)'s carry", ops));
+    ASSERT_TRUE(on_b([&](Batch& r, const Batch& p, const Batch& q) { mpgpu::sub(r, p, q, &flag); }, diff,
+                     "sub(b, a, b, borrow)"));
+    ASSERT_TRUE(equals(flag, 1, borrow, "sub(b, a, b, borrow)'s borrow", ops));
+    ASSERT_TRUE(on_b([](Batch& r, const Batch& p, const Batch& q) { mpgpu::and_(r, p, q); }, both, "and_(b, a, b)"));
+    ASSERT_TRUE(on_b([](Batch& r, const Batch& p, const Batch& q) { mpgpu::ior(r, p, q); }, either, "ior(b, a, b)"));
+    ASSERT_TRUE(on_b([](Batch& r, const Batch& p, const Batch& q) { mpgpu::xor_(r, p, q); }, one, "xor_(b, a, b)"));
+    // r == a for sub and the unary ones.
+    const auto on_a = [&](auto op, const std::vector<Mpz>& want, const char* what) {
+      Batch r = x.clone();
+      op(r);
+      return equals(r, bits, want, what, ops);
+    };
+    ASSERT_TRUE(on_a([&](Batch& r) { mpgpu::sub(r, r, y); }, diff, "sub(a, a, b)"));
+    ASSERT_TRUE(on_a([](Batch& r) { mpgpu::com(r, r); }, flipped, "com(a, a)"));
+    ASSERT_TRUE(on_a([&](Batch& r) { mpgpu::add_ui(r, r, v); }, plus, "add_ui(a, a, 2^64 - 1)"));
+    ASSERT_TRUE(on_a([&](Batch& r) { mpgpu::sub_ui(r, r, v); }, minus, "sub_ui(a, a, 2^64 - 1)"));
+    ASSERT_TRUE(on_a([&](Batch& r) { mpgpu::mul_ui(r, r, v); }, times, "mul_ui(a, a, 2^64 - 1)"));
+  }
+}
+
 TEST_P(BatchArith, ManyInstances) {
   // Enough work for the CPU backend to split the instances over threads, in
   // a count that does not divide evenly.
