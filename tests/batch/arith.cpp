@@ -9,13 +9,13 @@ using namespace mpgpu_test;
 
 class BatchArith : public BatchTest {};
 
-TEST_P(BatchArith, AddAndSubWithCarryAndBorrow) {
-  Operands gen(11);
-  for (std::size_t bits : batch_widths()) {
-    const std::size_t n = instances_for(bits);
-    const std::vector<Mpz> a = make_operands(gen, bits, n, 0), b = make_operands(gen, bits, n, 1);
-    std::vector<Mpz> sum(n), carry(n), diff(n), borrow(n);
-    for (std::size_t i = 0; i < n; ++i) {
+/// GMP's a + b and a - b mod 2^bits per instance, the carry out of bit bits
+/// and the borrow (a < b).
+struct SumsAndDifferences {
+  std::vector<Mpz> sum, carry, diff, borrow;
+  SumsAndDifferences(const std::vector<Mpz>& a, const std::vector<Mpz>& b, std::size_t bits)
+      : sum(a.size()), carry(a.size()), diff(a.size()), borrow(a.size()) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
       Mpz s;
       mpz_add(s, a[i], b[i]);
       sum[i] = mod2exp(s, bits);
@@ -24,6 +24,15 @@ TEST_P(BatchArith, AddAndSubWithCarryAndBorrow) {
       diff[i] = mod2exp(s, bits);
       mpz_set_ui(borrow[i], mpz_cmp(a[i], b[i]) < 0);
     }
+  }
+};
+
+TEST_P(BatchArith, AddAndSubWithCarryAndBorrow) {
+  Operands gen(11);
+  for (std::size_t bits : batch_widths()) {
+    const std::size_t n = instances_for(bits);
+    const std::vector<Mpz> a = make_operands(gen, bits, n, 0), b = make_operands(gen, bits, n, 1);
+    const auto [sum, carry, diff, borrow] = SumsAndDifferences(a, b, bits);
     const Batch x = to_batch(a, bits, ctx()), y = to_batch(b, bits, ctx());
     const Describe ops = operands_of({{"a", &a}, {"b", &b}});
     Batch r, flag;
@@ -45,6 +54,23 @@ TEST_P(BatchArith, AddAndSubWithCarryAndBorrow) {
   }
 }
 
+/// GMP's a + v, a - v and a v mod 2^bits per instance.
+struct ScalarResults {
+  std::vector<Mpz> plus, minus, times;
+  ScalarResults(const std::vector<Mpz>& a, std::uint64_t v, std::size_t bits)
+      : plus(a.size()), minus(a.size()), times(a.size()) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      Mpz t;
+      mpz_add_ui(t, a[i], v);
+      plus[i] = mod2exp(t, bits);
+      mpz_sub_ui(t, a[i], v);
+      minus[i] = mod2exp(t, bits);
+      mpz_mul_ui(t, a[i], v);
+      times[i] = mod2exp(t, bits);
+    }
+  }
+};
+
 TEST_P(BatchArith, ScalarForms) {
   Operands gen(12);
   for (std::size_t bits : batch_widths()) {
@@ -56,16 +82,7 @@ TEST_P(BatchArith, ScalarForms) {
     const std::uint64_t scalars[] = {0, 1, 2, 0xffffffffu, gen.limb() & 0xffffffffu, std::uint64_t{1} << 32,
                                      0xffffffff00000001u, ~std::uint64_t{0}, gen.limb()};
     for (std::uint64_t v : scalars) {
-      std::vector<Mpz> plus(n), minus(n), times(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        Mpz t;
-        mpz_add_ui(t, a[i], v);
-        plus[i] = mod2exp(t, bits);
-        mpz_sub_ui(t, a[i], v);
-        minus[i] = mod2exp(t, bits);
-        mpz_mul_ui(t, a[i], v);
-        times[i] = mod2exp(t, bits);
-      }
+      const auto [plus, minus, times] = ScalarResults(a, v, bits);
       std::string tag = " ";  // (not " " + to_string: g++ 12 warns falsely, -Wrestrict)
       tag += std::to_string(v);
       Batch r;
@@ -178,27 +195,16 @@ TEST_P(BatchArith, ElementwiseOpsInPlace) {
     const std::size_t n = 24;
     const std::vector<Mpz> a = make_operands(gen, bits, n, 0), b = make_operands(gen, bits, n, 1);
     const Describe ops = operands_of({{"a", &a}, {"b", &b}});
-    std::vector<Mpz> sum(n), carry(n), diff(n), borrow(n), both(n), either(n), one(n), flipped(n), plus(n),
-        minus(n), times(n);
+    const auto [sum, carry, diff, borrow] = SumsAndDifferences(a, b, bits);
+    const auto [plus, minus, times] = ScalarResults(a, v, bits);
+    std::vector<Mpz> both(n), either(n), one(n), flipped(n);
     for (std::size_t i = 0; i < n; ++i) {
       Mpz t;
-      mpz_add(t, a[i], b[i]);
-      sum[i] = mod2exp(t, bits);
-      mpz_fdiv_q_2exp(carry[i], t, bits);
-      mpz_sub(t, a[i], b[i]);
-      diff[i] = mod2exp(t, bits);
-      mpz_set_ui(borrow[i], mpz_cmp(a[i], b[i]) < 0);
       mpz_and(both[i], a[i], b[i]);
       mpz_ior(either[i], a[i], b[i]);
       mpz_xor(one[i], a[i], b[i]);
       mpz_com(t, a[i]);
       flipped[i] = mod2exp(t, bits);
-      mpz_add_ui(t, a[i], v);
-      plus[i] = mod2exp(t, bits);
-      mpz_sub_ui(t, a[i], v);
-      minus[i] = mod2exp(t, bits);
-      mpz_mul_ui(t, a[i], v);
-      times[i] = mod2exp(t, bits);
     }
     const Batch x = to_batch(a, bits, ctx()), y = to_batch(b, bits, ctx());
     // r == b for the binary operations (DestinationMayBeAnOperand has add with r == a).
