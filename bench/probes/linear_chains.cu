@@ -112,35 +112,25 @@ void staged(const word_t* a, const word_t* b, word_t* r, std::size_t count) {
 
 template <int W>
 void width() {
-  const std::size_t count = (std::size_t{1} << 32) / (W * 32);
-  const std::size_t n = count * W;
-  word_t *a, *b, *r;
-  CHECK(cudaMalloc(&a, n * 4));
-  CHECK(cudaMalloc(&b, n * 4));
-  CHECK(cudaMalloc(&r, n * 4));
-  fill<<<4096, 256>>>(a, n, 1);
-  fill<<<4096, 256>>>(b, n, 2);
-  CHECK(cudaGetLastError());
-  constexpr int G = mb::tuned_linear_group_size(W);
-  plain<W, false, G, 0>(a, b, r, count);
-  plain<W, true, G, 0>(a, b, r, count);
-  staged<W, true, G>(a, b, r, count);
-  if constexpr (W == 4096) {
-    plain<W, true, G, 3>(a, b, r, count);
-    plain<W, true, G / 2, 0>(a, b, r, count);
-    staged<W, true, G / 2>(a, b, r, count);
-  }
-  if constexpr (W >= 4096) {
-    add1_variant<W, 1>(a, b, r, count);
-    add1_variant<W, 2>(a, b, r, count);
-  }
-  if constexpr (W == 8192) {
-    plain<W, false, G / 2, 0>(a, b, r, count);
-    staged<W, true, G / 2>(a, b, r, count);
-  }
-  CHECK(cudaFree(a));
-  CHECK(cudaFree(b));
-  CHECK(cudaFree(r));
+  with_probe_operands<W>([](word_t* a, word_t* b, word_t* r, std::size_t count) {
+    constexpr int G = mb::tuned_linear_group_size(W);
+    plain<W, false, G, 0>(a, b, r, count);
+    plain<W, true, G, 0>(a, b, r, count);
+    staged<W, true, G>(a, b, r, count);
+    if constexpr (W == 4096) {
+      plain<W, true, G, 3>(a, b, r, count);
+      plain<W, true, G / 2, 0>(a, b, r, count);
+      staged<W, true, G / 2>(a, b, r, count);
+    }
+    if constexpr (W >= 4096) {
+      add1_variant<W, 1>(a, b, r, count);
+      add1_variant<W, 2>(a, b, r, count);
+    }
+    if constexpr (W == 8192) {
+      plain<W, false, G / 2, 0>(a, b, r, count);
+      staged<W, true, G / 2>(a, b, r, count);
+    }
+  });
 }
 
 int main() {

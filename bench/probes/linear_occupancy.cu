@@ -77,29 +77,19 @@ void run(const word_t* a, const word_t* b, word_t* r, std::size_t count) {
 
 template <int W>
 void width() {
-  const std::size_t count = (std::size_t{1} << 32) / (W * 32);
-  const std::size_t n = count * W;
-  word_t *a, *b, *r;
-  CHECK(cudaMalloc(&a, n * 4));
-  CHECK(cudaMalloc(&b, n * 4));
-  CHECK(cudaMalloc(&r, n * 4));
-  fill<<<4096, 256>>>(a, n, 1);
-  fill<<<4096, 256>>>(b, n, 2);
-  CHECK(cudaGetLastError());
-  constexpr int G = mb::tuned_linear_group_size(W);
-  run<W, G, 0, false>(a, b, r, count);
-  run<W, G, 65536 / (G * 32), false>(a, b, r, count);  // 32 registers
-  run<W, G, 0, true>(a, b, r, count);
-  run<W, G, 65536 / (G * 40), true>(a, b, r, count);   // <= 40 registers
-  run<W, G, 65536 / (G * 32), true>(a, b, r, count);   // 32 registers
-  if constexpr (G < 1024) {
-    run<W, 2 * G, 0, true>(a, b, r, count);
-    run<W, 2 * G, 65536 / (2 * G * 32), true>(a, b, r, count);
-  }
-  run<W, G / 2, 0, true>(a, b, r, count);
-  CHECK(cudaFree(a));
-  CHECK(cudaFree(b));
-  CHECK(cudaFree(r));
+  with_probe_operands<W>([](word_t* a, word_t* b, word_t* r, std::size_t count) {
+    constexpr int G = mb::tuned_linear_group_size(W);
+    run<W, G, 0, false>(a, b, r, count);
+    run<W, G, 65536 / (G * 32), false>(a, b, r, count);  // 32 registers
+    run<W, G, 0, true>(a, b, r, count);
+    run<W, G, 65536 / (G * 40), true>(a, b, r, count);   // <= 40 registers
+    run<W, G, 65536 / (G * 32), true>(a, b, r, count);   // 32 registers
+    if constexpr (G < 1024) {
+      run<W, 2 * G, 0, true>(a, b, r, count);
+      run<W, 2 * G, 65536 / (2 * G * 32), true>(a, b, r, count);
+    }
+    run<W, G / 2, 0, true>(a, b, r, count);
+  });
 }
 
 int main() {

@@ -1,5 +1,5 @@
 // Shared by the linear-class probes (linear_occupancy.cu, staged_linear.cu,
-// linear_chains.cu): random operand words on the device, the check of a
+// linear_chains.cu): random operand words on the device (with_probe_operands), the check of a
 // sample of instances of 1-Add / seed 000's 6-Add against a host
 // computation, and the chain and plain-launch body of staged_linear.cu and
 // linear_chains.cu. Needs CHECK (../cuda_timing.cuh), mb and mb::word_t.
@@ -15,6 +15,25 @@ __global__ void fill(word_t* p, std::size_t n, std::uint64_t seed) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     p[i] = word_t(z ^ (z >> 31));
   }
+}
+
+/// Seed 000's operands for width W (NumBits x NumInsts = 2^32): a and b of
+/// random words and r, on the device for the duration of f(a, b, r, count).
+template <int W, class F>
+void with_probe_operands(F f) {
+  const std::size_t count = (std::size_t{1} << 32) / (W * 32);
+  const std::size_t n = count * W;
+  word_t *a, *b, *r;
+  CHECK(cudaMalloc(&a, n * 4));
+  CHECK(cudaMalloc(&b, n * 4));
+  CHECK(cudaMalloc(&r, n * 4));
+  fill<<<4096, 256>>>(a, n, 1);
+  fill<<<4096, 256>>>(b, n, 2);
+  CHECK(cudaGetLastError());
+  f(a, b, r, count);
+  CHECK(cudaFree(a));
+  CHECK(cudaFree(b));
+  CHECK(cudaFree(r));
 }
 
 /// r = x + y mod 2^(32 n), host words.

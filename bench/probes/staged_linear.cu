@@ -156,20 +156,10 @@ void run(const word_t* a, const word_t* b, word_t* r, std::size_t count) {
 
 template <int W>
 void width() {
-  const std::size_t count = (std::size_t{1} << 32) / (W * 32);
-  const std::size_t n = count * W;
-  word_t *a, *b, *r;
-  CHECK(cudaMalloc(&a, n * 4));
-  CHECK(cudaMalloc(&b, n * 4));
-  CHECK(cudaMalloc(&r, n * 4));
-  fill<<<4096, 256>>>(a, n, 1);
-  fill<<<4096, 256>>>(b, n, 2);
-  CHECK(cudaGetLastError());
-  run<W, false>(a, b, r, count);
-  run<W, true>(a, b, r, count);
-  CHECK(cudaFree(a));
-  CHECK(cudaFree(b));
-  CHECK(cudaFree(r));
+  with_probe_operands<W>([](word_t* a, word_t* b, word_t* r, std::size_t count) {
+    run<W, false>(a, b, r, count);
+    run<W, true>(a, b, r, count);
+  });
 }
 
 int main() {
