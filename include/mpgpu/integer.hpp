@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "mpgpu/context.hpp"
+#include "mpgpu/integer_crossovers.hpp"
 #include "mpgpu/limb/config.cuh"
 
 namespace mpgpu {
@@ -285,11 +286,20 @@ inline constexpr std::size_t kDeviceDivisionMinLimbs = 2048;
 
 // ---- powers and roots -------------------------------------------------------------
 /// r = base^exp (0^0 = 1). Overflow if the result would exceed host GMP's
-/// size limit (about 2^37 bits).
+/// size limit (about 2^37 bits). On a CUDA context a result above
+/// kDevicePowerMinLimbs is built on the device: the powers of two of |base|
+/// as one shift, the top of the exponent by GMP on the host (while the
+/// power stays small), then squarings and products on the device.
 void pow_ui(Integer& r, const Integer& base, std::uint64_t exp, Stream s = nullptr);
+/// r = base^exp for machine words (mpz_ui_pow_ui); the result stays in r's context.
+void ui_pow_ui(Integer& r, std::uint64_t base, std::uint64_t exp, Stream s = nullptr);
 /// r = base^exp mod |m|, in [0, |m|). A negative exp uses the inverse of base
 /// mod m: InvalidArgument if there is none. m == 0 throws DivisionByZero.
 void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s = nullptr);
+// Roots on a CUDA context, for radicands of kDeviceRootMinLimbs limbs or
+// more: the root of the top half of the bits (recursively), then one Newton
+// step from above on the device (a division by x^(k-1)) and a check of x^k
+// against a that corrects the last unit; below, GMP on the host.
 /// r = floor(sqrt(a)); a < 0 throws InvalidArgument.
 void sqrt(Integer& r, const Integer& a, Stream s = nullptr);
 /// root = floor(sqrt(a)), rem = a - root^2; distinct objects; a < 0 throws.
@@ -314,8 +324,27 @@ void lcm(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
 bool invert(Integer& r, const Integer& a, const Integer& m, Stream s = nullptr);
 /// r = n! and r = F(n) (F(0) = 0, F(1) = 1). The result stays in r's context.
 /// Overflow if it would exceed host GMP's size limit.
+/// On a CUDA context, results above kDeviceSequenceMinLimbs are made on the
+/// device: n! as a product tree (leaves of consecutive factors multiplied by
+/// GMP on host threads, the levels above on the device), F(n) and L(n) by
+/// the doubling formulas (the first steps on the host, two squarings a step
+/// on the device).
 void fac_ui(Integer& r, std::uint64_t n, Stream s = nullptr);
 void fib_ui(Integer& r, std::uint64_t n, Stream s = nullptr);
+/// r = L(n), the Lucas number (L(0) = 2, L(1) = 1), as mpz_lucnum_ui.
+void lucnum_ui(Integer& r, std::uint64_t n, Stream s = nullptr);
+/// r = binomial(n, k) (mpz_bin_uiui): 0 when k > n. The result stays in r's context.
+void bin_uiui(Integer& r, std::uint64_t n, std::uint64_t k, Stream s = nullptr);
+/// r = binomial(n, k) for any integer n (mpz_bin_ui): for n < 0,
+/// binomial(n, k) = (-1)^k binomial(k - n - 1, k).
+void bin_ui(Integer& r, const Integer& n, std::uint64_t k, Stream s = nullptr);
+
+// ---- digit counts ------------------------------------------------------------------
+/// The exact number of digits of |a| in `base` (2..62); 1 for zero. Unlike
+/// mpz_sizeinbase, never one too many: for bases other than powers of two
+/// it compares |a| with base^d (pow_ui) instead of converting the number.
+/// InvalidArgument for a base out of range.
+std::uint64_t sizeinbase(const Integer& a, int base, Stream s = nullptr);
 
 // ---- operators -------------------------------------------------------------------
 Integer operator+(const Integer& a, const Integer& b);
