@@ -1,7 +1,8 @@
-// Powers (pow_ui, powm), roots (sqrt, sqrtrem, root, perfect_square_p) and
-// number theory (gcd, gcdext, lcm, invert, fac_ui, fib_ui). Both backends run
+// powm and number theory (gcd, gcdext, lcm, invert). Both backends run
 // through GMP on the host in this release (integer_host_gmp.hpp), except powm
-// with a huge modulus on a CUDA context (detail::powm_barrett). Every
+// with a huge modulus on a CUDA context (detail::powm_barrett). Powers,
+// roots and sequences are in integer_powers.cpp, integer_roots.cpp and
+// integer_sequences.cpp. Every
 // argument GMP would abort on or leave undefined (a zero modulus, a negative
 // radicand, a result beyond mpz's size) is refused here with an exception
 // before any work starts.
@@ -20,13 +21,6 @@ using detail::HostResult;
 namespace {
 
 std::string where(const char* op) { return std::string("mpgpu::") + op + ": "; }
-
-/// log2 |x| for x != 0, from the leading bits (exact enough to size results).
-double log2_abs(mpz_srcptr x) {
-  long exp2 = 0;
-  const double mantissa = mpz_get_d_2exp(&exp2, x);  // |mantissa| in [0.5, 1)
-  return static_cast<double>(exp2) + std::log2(std::fabs(mantissa));
-}
 
 void require_distinct(const char* op, const Integer& a, const Integer& b, const char* names) {
   if (&a == &b)
@@ -96,20 +90,7 @@ void powm_barrett(Integer& r, const Integer& base, const Integer& exp, const Int
 
 }  // namespace detail
 
-// ---- powers ------------------------------------------------------------------------
-
-void pow_ui(Integer& r, const Integer& base, std::uint64_t exp, Stream s) {
-  const Context& ctx = base.context();
-  detail::wait_for_caller_stream(ctx, s);
-  HostOperand hb(base);
-  // |base| <= 1 never grows; otherwise bits = exp * log2|base| + 1. The margin
-  // covers the rounding of the estimate.
-  if (exp > 1 && mpz_cmpabs_ui(hb, 1) > 0)
-    detail::require_host_bits("pow_ui", static_cast<double>(exp) * log2_abs(hb) * (1 + 1e-12) + 64);
-  HostResult z;
-  mpz_pow_ui(z, hb, exp);
-  r = z.take(ctx, s);
-}
+// ---- powers modulo m ------------------------------------------------------------------
 
 void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s) {
   detail::require_same_context("powm", base, exp);
@@ -133,51 +114,6 @@ void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m,
     mpz_powm(z, hb, he, hm);
   }
   r = z.take(ctx, s);
-}
-
-// ---- roots ---------------------------------------------------------------------------
-
-void sqrt(Integer& r, const Integer& a, Stream s) {
-  if (a.sign() < 0) throw InvalidArgument(where("sqrt") + "square root of a negative number");
-  const Context& ctx = a.context();
-  detail::wait_for_caller_stream(ctx, s);
-  HostOperand ha(a);
-  HostResult z;
-  mpz_sqrt(z, ha);
-  r = z.take(ctx, s);
-}
-
-void sqrtrem(Integer& root, Integer& rem, const Integer& a, Stream s) {
-  require_distinct("sqrtrem", root, rem, "root and rem");
-  if (a.sign() < 0) throw InvalidArgument(where("sqrtrem") + "square root of a negative number");
-  const Context& ctx = a.context();
-  detail::wait_for_caller_stream(ctx, s);
-  HostOperand ha(a);
-  HostResult zs, zr;
-  mpz_sqrtrem(zs, zr, ha);
-  Integer is = zs.take(ctx, s);
-  Integer ir = zr.take(ctx, s);
-  root = std::move(is);
-  rem = std::move(ir);
-}
-
-bool root(Integer& r, const Integer& a, std::uint64_t k, Stream s) {
-  if (k == 0) throw InvalidArgument(where("root") + "the 0th root is undefined (k must be >= 1)");
-  if (a.sign() < 0 && k % 2 == 0)
-    throw InvalidArgument(where("root") + "even root (k = " + std::to_string(k) + ") of a negative number");
-  const Context& ctx = a.context();
-  detail::wait_for_caller_stream(ctx, s);
-  HostOperand ha(a);
-  HostResult z;
-  const bool exact = mpz_root(z, ha, k) != 0;
-  r = z.take(ctx, s);
-  return exact;
-}
-
-bool perfect_square_p(const Integer& a, Stream s) {
-  detail::wait_for_caller_stream(a.context(), s);
-  HostOperand ha(a);
-  return mpz_perfect_square_p(ha) != 0;
 }
 
 // ---- number theory ---------------------------------------------------------------------
@@ -230,22 +166,6 @@ bool invert(Integer& r, const Integer& a, const Integer& m, Stream s) {
   if (!mpz_invert(z, ha, hm)) return false;  // r untouched
   r = z.take(ctx, s);
   return true;
-}
-
-void fac_ui(Integer& r, std::uint64_t n, Stream s) {
-  // log2(n!) = lgamma(n + 1) / ln 2; the margin covers the rounding.
-  if (n > 20) detail::require_host_bits("fac_ui", std::lgamma(static_cast<double>(n) + 1) / std::log(2.0) + 64);
-  HostResult z;
-  mpz_fac_ui(z, n);
-  r = z.take(r.context(), s);
-}
-
-void fib_ui(Integer& r, std::uint64_t n, Stream s) {
-  // F(n) < phi^n, and log2(phi) < 0.6943.
-  detail::require_host_bits("fib_ui", static_cast<double>(n) * 0.6943 + 64);
-  HostResult z;
-  mpz_fib_ui(z, n);
-  r = z.take(r.context(), s);
 }
 
 }  // namespace mpgpu

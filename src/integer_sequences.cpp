@@ -1,0 +1,265 @@
+// Factorials, binomial coefficients, Fibonacci and Lucas numbers. The CPU
+// context calls GMP. A CUDA context computes results of
+// kDeviceSequenceMinLimbs limbs or more with detail::fib_lucas_doubling and
+// detail::range_product, whose large steps run on the device.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "host_parallel.hpp"
+#include "integer_host_gmp.hpp"
+#include "integer_whole.hpp"
+
+namespace mpgpu {
+
+using detail::HostOperand;
+using detail::HostResult;
+
+namespace {
+
+std::string where(const char* op) { return std::string("mpgpu::") + op + ": "; }
+
+/// log2(n!) = lgamma(n + 1) / ln 2.
+double log2_factorial(std::uint64_t n) { return std::lgamma(static_cast<double>(n) + 1) / std::log(2.0); }
+
+bool on_device(const Context& ctx, double bits) {
+  return ctx.is_cuda() && bits / 64 >= static_cast<double>(kDeviceSequenceMinLimbs);
+}
+
+/// z = lo (lo + 1) ... (hi - 1) by GMP, for lo < hi: factors packed into a
+/// word while they fit, then a balanced tree of mpz_mul (subquadratic).
+void host_range_product(mpz_ptr z, std::uint64_t lo, std::uint64_t hi) {
+  if (hi - lo <= 16) {
+    mpz_set_ui(z, 1);
+    unsigned __int128 word = 1;
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      if (word * i >> 64) {
+        mpz_mul_ui(z, z, static_cast<unsigned long>(word));
+        word = 1;
+      }
+      word *= i;
+    }
+    mpz_mul_ui(z, z, static_cast<unsigned long>(word));
+    return;
+  }
+  const std::uint64_t mid = lo + (hi - lo) / 2;
+  mpz_t upper;
+  mpz_init(upper);
+  host_range_product(z, lo, mid);
+  host_range_product(upper, mid, hi);
+  mpz_mul(z, z, upper);
+  mpz_clear(upper);
+}
+
+/// q = n / d for d dividing n, d > 0, through the top bits only: with sh
+/// chosen so that (q + 2) 2^sh < d, q = floor((floor(n / 2^sh) + 1) /
+/// floor(d / 2^sh)) (both truncations move the quotient by less than one,
+/// in opposite directions, and the + 1 puts it on the right side).
+void divexact_by_top_bits(Integer& q, const Integer& n, const Integer& d, Stream s) {
+  const std::uint64_t nbits = sizeinbase2(n, s), dbits = sizeinbase2(d, s);
+  const std::uint64_t qbits = nbits - dbits + 2;  // q + 2 < 2^qbits
+  if (dbits <= qbits + 2) {
+    divexact(q, n, d, s);
+    return;
+  }
+  const std::uint64_t sh = dbits - qbits - 2;
+  Integer nt(n.context()), dt(n.context());
+  tdiv_q_2exp(nt, n, sh, s);
+  tdiv_q_2exp(dt, d, sh, s);
+  add(nt, nt, Integer(1, n.context()), s);
+  tdiv_q(q, nt, dt, s);
+}
+
+}  // namespace
+
+namespace detail {
+
+void fib_lucas_doubling(Integer* fib, Integer* luc, std::uint64_t n, std::size_t host_max_limbs,
+                        const Context& ctx, Stream s) {
+  // F(m) < 2^(0.6943 m): the doubling starts from the largest m = n >> j
+  // whose pair stays below host_max_limbs.
+  int j = 0;
+  while ((n >> j) > 1 && static_cast<double>(n >> j) * 0.6943 > 64.0 * static_cast<double>(host_max_limbs)) ++j;
+  std::uint64_t m = n >> j;
+  if (j == 0 || m == 0) {
+    HostResult f, g;
+    if (fib) mpz_fib_ui(f, n);
+    if (luc) mpz_lucnum_ui(g, n);
+    if (fib) *fib = f.take(ctx, s);
+    if (luc) *luc = g.take(ctx, s);
+    return;
+  }
+  Integer fm(ctx), fm1(ctx);  // F(m), F(m-1)
+  {
+    HostResult f, g;
+    mpz_fib2_ui(f, g, m);
+    fm = f.take(ctx, s);
+    fm1 = g.take(ctx, s);
+  }
+  const Integer two(2, ctx);
+  Integer a(ctx), b(ctx), next(ctx);
+  for (int bit = j - 1; bit >= 0; --bit) {
+    // F(2m+1) = 4F(m)^2 - F(m-1)^2 + 2(-1)^m, F(2m-1) = F(m)^2 + F(m-1)^2,
+    // F(2m) = F(2m+1) - F(2m-1).
+    sqr(a, fm, s);
+    sqr(b, fm1, s);
+    add(fm1, a, b, s);  // F(2m-1)
+    mul_2exp(a, a, 2, s);
+    sub(a, a, b, s);
+    if (m & 1) sub(a, a, two, s);
+    else add(a, a, two, s);  // a = F(2m+1)
+    sub(next, a, fm1, s);    // F(2m)
+    if ((n >> bit) & 1) {
+      fm = std::move(a);    // F(2m+1)
+      fm1 = std::move(next);  // F(2m)
+      m = 2 * m + 1;
+    } else {
+      fm = std::move(next);  // F(2m); fm1 = F(2m-1) already
+      m = 2 * m;
+    }
+    a = Integer(ctx);
+    next = Integer(ctx);
+  }
+  if (luc) {  // L(n) = F(n) + 2 F(n-1)
+    Integer l(ctx);
+    mul_2exp(l, fm1, 1, s);
+    add(l, l, fm, s);
+    *luc = std::move(l);
+  }
+  if (fib) *fib = std::move(fm);
+}
+
+void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t leaf_limbs, const Context& ctx,
+                   Stream s) {
+  if (lo >= hi) {
+    r = Integer(1, ctx);
+    return;
+  }
+  if (lo == 0) {
+    r = Integer(0, ctx);
+    return;
+  }
+  // Leaves of about leaf_limbs limbs: a factor i adds log2(i) bits.
+  const double leaf_bits = 64.0 * static_cast<double>(std::max<std::size_t>(leaf_limbs, 1));
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> leaves;
+  for (std::uint64_t begin = lo; begin < hi;) {
+    const double per_factor = std::max(1.0, std::log2(static_cast<double>(begin) + 1));
+    const auto count = static_cast<std::uint64_t>(std::max(1.0, leaf_bits / per_factor));
+    const std::uint64_t end = hi - begin <= count ? hi : begin + count;
+    leaves.emplace_back(begin, end);
+    begin = end;
+  }
+  std::vector<__mpz_struct> host(leaves.size());
+  for (auto& z : host) mpz_init(&z);
+  struct Clear {
+    std::vector<__mpz_struct>& v;
+    ~Clear() {
+      for (auto& z : v) mpz_clear(&z);
+    }
+  } clear{host};
+  detail::parallel_for(leaves.size(),
+                       [&](std::size_t i) { host_range_product(&host[i], leaves[i].first, leaves[i].second); });
+  std::vector<Integer> level;
+  level.reserve(leaves.size());
+  for (auto& z : host) {
+    level.push_back(Integer::from_mpz(&z, ctx));
+    mpz_realloc2(&z, 0);  // frees the host copy early
+  }
+  // The tree, a level at a time: neighbours multiply, so the operands of
+  // each product have about the same size.
+  while (level.size() > 1) {
+    std::vector<Integer> up;
+    up.reserve((level.size() + 1) / 2);
+    for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
+      up.emplace_back(ctx);
+      mul(up.back(), level[i], level[i + 1], s);
+    }
+    if (level.size() & 1) up.push_back(std::move(level.back()));
+    level = std::move(up);
+  }
+  r = std::move(level[0]);
+}
+
+}  // namespace detail
+
+void fac_ui(Integer& r, std::uint64_t n, Stream s) {
+  const Context& ctx = r.context();
+  const double bits = n > 20 ? log2_factorial(n) + 64 : 64;
+  detail::require_host_bits("fac_ui", bits);
+  if (on_device(ctx, bits)) return detail::range_product(r, 1, n + 1, kDeviceSequenceMinLimbs, ctx, s);
+  HostResult z;
+  mpz_fac_ui(z, n);
+  r = z.take(ctx, s);
+}
+
+void fib_ui(Integer& r, std::uint64_t n, Stream s) {
+  // F(n) < phi^n, and log2(phi) < 0.6943.
+  const double bits = static_cast<double>(n) * 0.6943 + 64;
+  detail::require_host_bits("fib_ui", bits);
+  const Context& ctx = r.context();
+  if (on_device(ctx, bits)) return detail::fib_lucas_doubling(&r, nullptr, n, kDeviceSequenceMinLimbs, ctx, s);
+  HostResult z;
+  mpz_fib_ui(z, n);
+  r = z.take(ctx, s);
+}
+
+void lucnum_ui(Integer& r, std::uint64_t n, Stream s) {
+  // L(n) < phi^n + 1 <= 2^(0.6943 n + 1).
+  const double bits = static_cast<double>(n) * 0.6943 + 64;
+  detail::require_host_bits("lucnum_ui", bits);
+  const Context& ctx = r.context();
+  if (on_device(ctx, bits)) return detail::fib_lucas_doubling(nullptr, &r, n, kDeviceSequenceMinLimbs, ctx, s);
+  HostResult z;
+  mpz_lucnum_ui(z, n);
+  r = z.take(ctx, s);
+}
+
+void bin_uiui(Integer& r, std::uint64_t n, std::uint64_t k, Stream s) {
+  const Context& ctx = r.context();
+  if (k > n) {
+    r = Integer(0, ctx);
+    return;
+  }
+  k = std::min(k, n - k);
+  const double bits = log2_factorial(n) - log2_factorial(k) - log2_factorial(n - k) + 64;
+  detail::require_host_bits("bin_uiui", bits);
+  if (!on_device(ctx, bits)) {
+    HostResult z;
+    mpz_bin_uiui(z, n, k);
+    r = z.take(ctx, s);
+    return;
+  }
+  // binomial(n, k) = (n - k + 1) ... n / k!, the quotient from the top bits.
+  Integer numerator(ctx), denominator(ctx);
+  detail::range_product(numerator, n - k + 1, n + 1, kDeviceSequenceMinLimbs, ctx, s);
+  detail::range_product(denominator, 1, k + 1, kDeviceSequenceMinLimbs, ctx, s);
+  divexact_by_top_bits(r, numerator, denominator, s);
+}
+
+void bin_ui(Integer& r, const Integer& n, std::uint64_t k, Stream s) {
+  const Context& ctx = n.context();
+  if (n.sign() >= 0 && n.fits_uint64()) {
+    Integer out(ctx);
+    bin_uiui(out, n.to_uint64(), k, s);
+    r = std::move(out);
+    return;
+  }
+  if (n.sign() < 0 && n.fits_int64() && k < (std::uint64_t{1} << 62) && n.to_int64() > -(std::int64_t{1} << 62)) {
+    // binomial(n, k) = (-1)^k binomial(k - n - 1, k) for n < 0.
+    Integer out(ctx);
+    bin_uiui(out, k + static_cast<std::uint64_t>(-n.to_int64()) - 1, k, s);
+    if (k & 1) out.negate();
+    r = std::move(out);
+    return;
+  }
+  detail::wait_for_caller_stream(ctx, s);
+  HostOperand hn(n);
+  if (k > 1 && mpz_sizeinbase(hn, 2) * static_cast<double>(k) > detail::kHostGmpMaxBits)
+    throw Overflow(where("bin_ui") + "the result would exceed host GMP's size limit");
+  HostResult z;
+  mpz_bin_ui(z, hn, k);
+  r = z.take(ctx, s);
+}
+
+}  // namespace mpgpu
