@@ -181,6 +181,14 @@ void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t l
   r = std::move(level[0]);
 }
 
+void binomial_by_products(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
+                          Stream s) {
+  Integer numerator(ctx), denominator(ctx);
+  range_product(numerator, n - k + 1, n + 1, leaf_limbs, ctx, s);
+  range_product(denominator, 1, k + 1, leaf_limbs, ctx, s);
+  divexact_by_top_bits(r, numerator, denominator, s);
+}
+
 }  // namespace detail
 
 void fac_ui(Integer& r, std::uint64_t n, Stream s) {
@@ -230,11 +238,7 @@ void bin_uiui(Integer& r, std::uint64_t n, std::uint64_t k, Stream s) {
     r = z.take(ctx, s);
     return;
   }
-  // binomial(n, k) = (n - k + 1) ... n / k!, the quotient from the top bits.
-  Integer numerator(ctx), denominator(ctx);
-  detail::range_product(numerator, n - k + 1, n + 1, kDeviceSequenceMinLimbs, ctx, s);
-  detail::range_product(denominator, 1, k + 1, kDeviceSequenceMinLimbs, ctx, s);
-  divexact_by_top_bits(r, numerator, denominator, s);
+  detail::binomial_by_products(r, n, k, kDeviceSequenceMinLimbs, ctx, s);
 }
 
 void bin_ui(Integer& r, const Integer& n, std::uint64_t k, Stream s) {

@@ -41,6 +41,11 @@ void fib_lucas_doubling(Integer* fib, Integer* luc, std::uint64_t n, std::size_t
 void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t leaf_limbs, const Context& ctx,
                    Stream s);
 
+/// r = binomial(n, k) for k <= n as (n - k + 1) ... n / k!, both
+/// range_product, the exact quotient taken from their top bits only.
+void binomial_by_products(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
+                          Stream s);
+
 /// The exact number of digits of |a| in `base` (3..62, not a power of two):
 /// d from the bit length, then |a| < base^d decides between d and d + 1,
 /// with the power made by pow_ui_split.
