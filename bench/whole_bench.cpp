@@ -1,0 +1,208 @@
+// Whole-number operations on a CUDA context against GMP on one host core:
+// pow_ui, sqrt, root (k = 3), fib_ui, lucnum_ui, fac_ui, bin_uiui and the
+// exact decimal digit count, from a few hundred limbs (where the crossovers
+// of include/mpgpu/integer_crossovers.hpp are decided) to 2^28 bits. Each
+// row times three ways: GMP alone on the host; the device algorithm forced
+// from 64 limbs up (detail:: with a small crossover); and the public call,
+// which picks by the crossover. Every result is compared with GMP's.
+// Prints a markdown table; wall time of the call until its result is on the
+// device (the context is synchronized), median of several runs after a
+// warm-up (one run above a second).
+//
+//   whole_bench [--max-bits N] [--ops pow,sqrt,...]
+#include <gmp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "integer_whole.hpp"
+#include "mpgpu/mpgpu.hpp"
+
+namespace {
+
+using namespace mpgpu;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kForcedHostLimbs = 64;
+
+struct Row {
+  std::string op;
+  std::string size;
+  std::uint64_t result_bits = 0;
+  double gmp_s = 0, forced_s = 0, public_s = 0;
+  bool verified = false;
+};
+
+/// Median wall time of f, synchronizing ctx after each call.
+double time_it(const Context& ctx, const std::function<void()>& f) {
+  const auto once = [&] {
+    ctx.synchronize();
+    const auto t0 = Clock::now();
+    f();
+    ctx.synchronize();
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  const double first = once();  // warm-up; also decides the repetitions
+  const int reps = first > 1.0 ? 1 : first > 0.1 ? 3 : first > 0.01 ? 7 : 21;
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) t.push_back(once());
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+double time_host(const std::function<void()>& f) { return time_it(Context::cpu(), f); }
+
+bool equal(const Integer& got, mpz_srcptr want) {
+  mpz_t g;
+  mpz_init(g);
+  got.to_mpz(g);
+  const bool same = mpz_cmp(g, want) == 0;
+  mpz_clear(g);
+  return same;
+}
+
+struct Bench {
+  Context ctx;
+  std::vector<Row> rows;
+  std::vector<std::string> ops;
+  std::uint64_t max_bits;
+
+  bool wants(const std::string& op) const {
+    return ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end();
+  }
+
+  /// One row: gmp(z) computes GMP's value; forced(r) and pub(r) compute in ctx.
+  void row(const std::string& op, const std::string& size, const std::function<void(mpz_ptr)>& gmp,
+           const std::function<void(Integer&)>& forced, const std::function<void(Integer&)>& pub) {
+    Row r{op, size};
+    mpz_t want;
+    mpz_init(want);
+    r.gmp_s = time_host([&] { gmp(want); });
+    r.result_bits = mpz_sizeinbase(want, 2);
+    Integer a(ctx), b(ctx);
+    r.forced_s = time_it(ctx, [&] { forced(a); });
+    r.public_s = time_it(ctx, [&] { pub(b); });
+    r.verified = equal(a, want) && equal(b, want);
+    mpz_clear(want);
+    rows.push_back(r);
+    std::printf("| %s | %s | %llu | %.3g | %.3g | %.3g | %.2fx | %s |\n", r.op.c_str(), r.size.c_str(),
+                static_cast<unsigned long long>(r.result_bits), r.gmp_s * 1e3, r.forced_s * 1e3, r.public_s * 1e3,
+                r.gmp_s / r.public_s, r.verified ? "yes" : "NO");
+    std::fflush(stdout);
+  }
+
+  void run() {
+    std::printf("| op | size | result bits | GMP ms | device-forced ms | mpgpu ms | speed-up | verified |\n");
+    std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    std::vector<std::uint64_t> bit_sizes;
+    for (std::uint64_t b = 1 << 14; b <= max_bits; b *= 2) bit_sizes.push_back(b);
+    if (wants("pow_ui"))
+      for (std::uint64_t bits : bit_sizes) {
+        const std::uint64_t e = static_cast<std::uint64_t>(static_cast<double>(bits) / std::log2(3.0));
+        row("pow_ui", "3^" + std::to_string(e), [&](mpz_ptr z) { mpz_ui_pow_ui(z, 3, e); },
+            [&](Integer& r) { detail::pow_ui_split(r, Integer(3, ctx), e, kForcedHostLimbs, nullptr); },
+            [&](Integer& r) { ui_pow_ui(r, 3, e); });
+      }
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    for (const char* op : {"sqrt", "root3"}) {
+      if (!wants(op)) continue;
+      const std::uint64_t k = std::strcmp(op, "sqrt") == 0 ? 2 : 3;
+      for (std::uint64_t bits : bit_sizes) {
+        mpz_t x;
+        mpz_init(x);
+        mpz_urandomb(x, rs, bits);
+        mpz_setbit(x, bits - 1);
+        const Integer a = Integer::from_mpz(x, ctx);
+        row(op, std::to_string(bits) + " bits", [&](mpz_ptr z) { mpz_root(z, x, k); },
+            [&](Integer& r) { detail::root_newton(r, nullptr, a, k, kForcedHostLimbs, nullptr); },
+            [&](Integer& r) { root(r, a, k); });
+        mpz_clear(x);
+      }
+    }
+    gmp_randclear(rs);
+    for (const char* op : {"fib_ui", "lucnum_ui"}) {
+      if (!wants(op)) continue;
+      const bool fib = std::strcmp(op, "fib_ui") == 0;
+      for (std::uint64_t bits : bit_sizes) {
+        const std::uint64_t n = static_cast<std::uint64_t>(static_cast<double>(bits) / 0.69424);
+        row(op, "n = " + std::to_string(n), [&](mpz_ptr z) { fib ? mpz_fib_ui(z, n) : mpz_lucnum_ui(z, n); },
+            [&](Integer& r) {
+              detail::fib_lucas_doubling(fib ? &r : nullptr, fib ? nullptr : &r, n, kForcedHostLimbs, ctx, nullptr);
+            },
+            [&](Integer& r) { fib ? fib_ui(r, n) : lucnum_ui(r, n); });
+      }
+    }
+    if (wants("fac_ui"))
+      for (std::uint64_t bits : bit_sizes) {
+        std::uint64_t n = 16;  // the n whose n! has about `bits` bits
+        while (std::lgamma(static_cast<double>(n) + 1) / std::log(2.0) < static_cast<double>(bits)) n += n / 8 + 1;
+        row("fac_ui", "n = " + std::to_string(n), [&](mpz_ptr z) { mpz_fac_ui(z, n); },
+            [&](Integer& r) { detail::range_product(r, 1, n + 1, kForcedHostLimbs, ctx, nullptr); },
+            [&](Integer& r) { fac_ui(r, n); });
+      }
+    if (wants("bin_uiui"))
+      for (std::uint64_t bits : bit_sizes) {
+        const std::uint64_t n = bits / 2;  // binomial(2n, n) has about 2n bits
+        row("bin_uiui", "(" + std::to_string(2 * n) + ", " + std::to_string(n) + ")",
+            [&](mpz_ptr z) { mpz_bin_uiui(z, 2 * n, n); },
+            [&](Integer& r) { detail::binomial_by_products(r, 2 * n, n, kForcedHostLimbs, ctx, nullptr); },
+            [&](Integer& r) { bin_uiui(r, 2 * n, n); });
+      }
+    if (wants("digits"))
+      for (std::uint64_t bits : bit_sizes) {
+        // 10^d - 1: its log is within 1e-6 of d, so the comparison runs.
+        const std::uint64_t d = static_cast<std::uint64_t>(static_cast<double>(bits) * std::log10(2.0));
+        mpz_t x;
+        mpz_init(x);
+        mpz_ui_pow_ui(x, 10, d);
+        mpz_sub_ui(x, x, 1);
+        const Integer a = Integer::from_mpz(x, ctx);
+        std::uint64_t got_forced = 0, got_public = 0;
+        row("sizeinbase10", "10^" + std::to_string(d) + " - 1", [&](mpz_ptr z) {
+              char* s = mpz_get_str(nullptr, 10, x);  // what an exact count costs with GMP
+              mpz_set_ui(z, std::strlen(s));
+              free(s);
+            },
+            [&](Integer& r) { got_forced = detail::digits_by_comparison(a, 10, kForcedHostLimbs, nullptr); r = Integer(got_forced, ctx); },
+            [&](Integer& r) { got_public = sizeinbase(a, 10); r = Integer(got_public, ctx); });
+        mpz_clear(x);
+      }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t max_bits = std::uint64_t{1} << 26;
+  std::vector<std::string> ops;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--max-bits") == 0) max_bits = std::stoull(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--ops") == 0) {
+      std::string list = argv[i + 1];
+      for (std::size_t p = 0; p <= list.size();) {
+        const std::size_t c = std::min(list.find(',', p), list.size());
+        ops.push_back(list.substr(p, c - p));
+        p = c + 1;
+      }
+    }
+  }
+  try {
+    Context ctx = Context::cuda_device_count() > 0 ? Context::cuda(0) : Context::cpu();
+    std::printf("whole_bench on %s\n\n", ctx.describe().c_str());
+    Bench b{ctx, {}, ops, max_bits};
+    b.run();
+    for (const Row& r : b.rows)
+      if (!r.verified) return 1;
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "whole_bench: %s\n", e.what());
+    return 3;
+  }
+}
