@@ -97,9 +97,9 @@ void fib_lucas_doubling(Integer* fib, Integer* luc, std::uint64_t n, std::size_t
     fm = f.take(ctx, s);
     fm1 = g.take(ctx, s);
   }
-  const Integer two(2, ctx);
+  const Integer one(1, ctx), two(2, ctx);
   Integer a(ctx), b(ctx), next(ctx);
-  for (int bit = j - 1; bit >= 0; --bit) {
+  for (int bit = j - 1; bit >= 1; --bit) {
     // F(2m+1) = 4F(m)^2 - F(m-1)^2 + 2(-1)^m, F(2m-1) = F(m)^2 + F(m-1)^2,
     // F(2m) = F(2m+1) - F(2m-1).
     sqr(a, fm, s);
@@ -111,7 +111,7 @@ void fib_lucas_doubling(Integer* fib, Integer* luc, std::uint64_t n, std::size_t
     else add(a, a, two, s);  // a = F(2m+1)
     sub(next, a, fm1, s);    // F(2m)
     if ((n >> bit) & 1) {
-      fm = std::move(a);    // F(2m+1)
+      fm = std::move(a);      // F(2m+1)
       fm1 = std::move(next);  // F(2m)
       m = 2 * m + 1;
     } else {
@@ -121,13 +121,50 @@ void fib_lucas_doubling(Integer* fib, Integer* luc, std::uint64_t n, std::size_t
     a = Integer(ctx);
     next = Integer(ctx);
   }
-  if (luc) {  // L(n) = F(n) + 2 F(n-1)
-    Integer l(ctx);
-    mul_2exp(l, fm1, 1, s);
-    add(l, l, fm, s);
-    *luc = std::move(l);
+  // The last step, the largest, as one product (or square) of two numbers
+  // of its operands' size instead of two squares: with L(m) = F(m) +
+  // 2F(m-1) and L(m+1) = 3F(m) + F(m-1),
+  //   F(2m) = F(m) L(m),  F(2m+1) = (2F(m) + F(m-1)) (2F(m) - F(m-1)) + 2(-1)^m,
+  //   L(2m) = L(m)^2 - 2(-1)^m,  L(2m+1) = L(m) L(m+1) - (-1)^m.
+  const bool odd_n = n & 1;
+  const bool odd_m = m & 1;
+  if (fib) {
+    Integer f(ctx);
+    if (odd_n) {
+      mul_2exp(a, fm, 1, s);
+      add(b, a, fm1, s);
+      sub(a, a, fm1, s);
+      mul(f, a, b, s);
+      if (odd_m) sub(f, f, two, s);
+      else add(f, f, two, s);
+    } else {
+      mul_2exp(a, fm1, 1, s);
+      add(a, a, fm, s);  // L(m)
+      mul(f, fm, a, s);
+    }
+    if (!luc) {
+      *fib = std::move(f);
+      return;
+    }
+    next = std::move(f);  // F(n), kept until L(n) is done
   }
-  if (fib) *fib = std::move(fm);
+  Integer l(ctx);
+  mul_2exp(a, fm1, 1, s);
+  add(a, a, fm, s);  // L(m)
+  if (odd_n) {
+    mul_2exp(b, fm, 1, s);
+    add(b, b, fm, s);
+    add(b, b, fm1, s);  // L(m+1)
+    mul(l, a, b, s);
+    if (odd_m) add(l, l, one, s);
+    else sub(l, l, one, s);
+  } else {
+    sqr(l, a, s);
+    if (odd_m) add(l, l, two, s);
+    else sub(l, l, two, s);
+  }
+  *luc = std::move(l);
+  if (fib) *fib = std::move(next);
 }
 
 void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t leaf_limbs, const Context& ctx,
