@@ -52,7 +52,7 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
 
 void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("add", a, b);
-  if (!a.context().is_cuda()) {
+  if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_add(z, a.cpu_mpz(), b.cpu_mpz()); });
   }
   add_signed_device(r, a, b, b.sign(), s);
@@ -60,7 +60,7 @@ void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("sub", a, b);
-  if (!a.context().is_cuda()) {
+  if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_sub(z, a.cpu_mpz(), b.cpu_mpz()); });
   }
   add_signed_device(r, a, b, -b.sign(), s);
@@ -78,7 +78,7 @@ void abs(Integer& r, const Integer& a, Stream) {
 
 int cmpabs(const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("cmpabs", a, b);
-  if (!a.context().is_cuda()) {
+  if (a.host_valid() && b.host_valid()) {
     int c = mpz_cmpabs(a.cpu_mpz(), b.cpu_mpz());
     return (c > 0) - (c < 0);
   }
@@ -90,7 +90,7 @@ int cmpabs(const Integer& a, const Integer& b, Stream s) {
 
 int cmp(const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("cmp", a, b);
-  if (!a.context().is_cuda()) {
+  if (a.host_valid() && b.host_valid()) {
     int c = mpz_cmp(a.cpu_mpz(), b.cpu_mpz());
     return (c > 0) - (c < 0);
   }
@@ -105,7 +105,9 @@ void sum(Integer& r, std::span<const Integer> terms, Stream s) {
   }
   const Context& ctx = terms[0].context();
   for (const Integer& t : terms) detail::require_same_context("sum", terms[0], t);
-  if (!ctx.is_cuda()) {
+  bool host = true;
+  for (const Integer& t : terms) host = host && detail::on_host(kHostValueMaxLimbs, {&t});
+  if (host) {
     Integer out(ctx);
     for (const Integer& t : terms) mpz_add(out.cpu_mpz(), out.cpu_mpz(), t.cpu_mpz());
     out.refresh_cpu_meta();

@@ -57,7 +57,8 @@ void shift_right_device(Integer& r, const Integer& a, std::uint64_t bits, Stream
 void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
   if (!a.is_zero()) checked_bits(a, bits, "mul_2exp");  // zero stays zero at any shift
   const Context& ctx = a.context();
-  if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_mul_2exp(z, a.cpu_mpz(), bits); });
+  if (detail::on_host(bits / 64 < kHostValueMaxLimbs ? kHostValueMaxLimbs - bits / 64 : 0, {&a}))
+    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_mul_2exp(z, a.cpu_mpz(), bits); });
   Stream st = ctx.resolve(s);
   if (a.is_zero()) {
     if (&r != &a) r = a;
@@ -69,13 +70,15 @@ void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
 
 void tdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
   const Context& ctx = a.context();
-  if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_tdiv_q_2exp(z, a.cpu_mpz(), bits); });
+  if (detail::on_host(kHostValueMaxLimbs, {&a}))
+    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_tdiv_q_2exp(z, a.cpu_mpz(), bits); });
   shift_right_device(r, a, bits, s);
 }
 
 void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
   const Context& ctx = a.context();
-  if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_fdiv_q_2exp(z, a.cpu_mpz(), bits); });
+  if (detail::on_host(kHostValueMaxLimbs, {&a}))
+    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_fdiv_q_2exp(z, a.cpu_mpz(), bits); });
   if (a.sign() >= 0) return shift_right_device(r, a, bits, s);
   // floor(a / 2^k) for a < 0 is -(trunc(|a| / 2^k) + 1) when a bit is shifted
   // out, -trunc(|a| / 2^k) otherwise.
@@ -124,28 +127,28 @@ void bitwise_device(Integer& r, limb::BitwiseOp op, const Integer& a, const Inte
 
 void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("and_", a, b);
-  if (!a.context().is_cuda())
+  if (detail::on_host(kHostValueMaxLimbs, {&a, &b}))
     return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_and(z, a.cpu_mpz(), b.cpu_mpz()); });
   bitwise_device(r, limb::BitwiseOp::and_, a, b, s);
 }
 
 void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("ior", a, b);
-  if (!a.context().is_cuda())
+  if (detail::on_host(kHostValueMaxLimbs, {&a, &b}))
     return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_ior(z, a.cpu_mpz(), b.cpu_mpz()); });
   bitwise_device(r, limb::BitwiseOp::ior, a, b, s);
 }
 
 void xor_(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("xor_", a, b);
-  if (!a.context().is_cuda())
+  if (detail::on_host(kHostValueMaxLimbs, {&a, &b}))
     return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_xor(z, a.cpu_mpz(), b.cpu_mpz()); });
   bitwise_device(r, limb::BitwiseOp::xor_, a, b, s);
 }
 
 void com(Integer& r, const Integer& a, Stream s) {
   const Context& ctx = a.context();
-  if (!ctx.is_cuda()) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_com(z, a.cpu_mpz()); });
+  if (detail::on_host(kHostValueMaxLimbs, {&a})) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_com(z, a.cpu_mpz()); });
   // ~a = -a - 1: for a >= 0 that is -(|a| + 1); for a < 0 it is |a| - 1.
   Stream st = ctx.resolve(s);
   if (a.sign() >= 0) {
@@ -166,13 +169,13 @@ void com(Integer& r, const Integer& a, Stream s) {
 std::uint64_t popcount(const Integer& a, Stream s) {
   const Context& ctx = a.context();
   if (a.sign() < 0) return std::numeric_limits<std::uint64_t>::max();
-  if (!ctx.is_cuda()) return mpz_popcount(a.cpu_mpz());
+  if (a.host_valid()) return mpz_popcount(a.cpu_mpz());
   if (a.is_zero()) return 0;
   return dc::popcount(ctx.state(), ctx.resolve(s), device_operand(a));
 }
 
 std::uint64_t sizeinbase2(const Integer& a, Stream s) {
-  if (!a.context().is_cuda()) return mpz_sizeinbase(a.cpu_mpz(), 2);
+  if (a.host_valid()) return mpz_sizeinbase(a.cpu_mpz(), 2);
   if (a.is_zero()) return 1;
   limb_t top = read_limb(a, a.size() - 1, s);
   return (a.size() - 1) * 64 + (64 - limb::count_leading_zeros(top));
@@ -180,7 +183,7 @@ std::uint64_t sizeinbase2(const Integer& a, Stream s) {
 
 bool tstbit(const Integer& a, std::uint64_t index, Stream s) {
   const Context& ctx = a.context();
-  if (!ctx.is_cuda()) return mpz_tstbit(a.cpu_mpz(), index);
+  if (a.host_valid()) return mpz_tstbit(a.cpu_mpz(), index);
   const std::uint64_t q = index / 64;
   if (q >= a.size()) return a.sign() < 0;  // sign extension
   limb_t m = read_limb(a, q, s);
@@ -212,10 +215,9 @@ void change_bit_nonnegative(Integer& a, std::uint64_t index, bool set, Stream s)
   limb_t v = read_limb(a, q, s);
   v = set ? (v | mask) : (v & ~mask);
   dc::copy_to_device(ctx.state(), st, a.device_data() + q, &v, sizeof v);
-  if (!set && v == 0 && q + 1 == a.size()) {
-    std::size_t n = dc::normalized_size(ctx.state(), st, device_operand(a));
-    a.adopt_device_size(n);
-  }
+  std::size_t n = a.size();
+  if (!set && v == 0 && q + 1 == a.size()) n = dc::normalized_size(ctx.state(), st, device_operand(a));
+  a.adopt_device_size(n);  // also drops a host copy of the old value
 }
 
 }  // namespace
@@ -223,7 +225,7 @@ void change_bit_nonnegative(Integer& a, std::uint64_t index, bool set, Stream s)
 void setbit(Integer& a, std::uint64_t index, Stream s) {
   checked_bits(a, index, "setbit");
   const Context& ctx = a.context();
-  if (!ctx.is_cuda()) {
+  if (a.host_valid() && index / 64 < kHostValueMaxLimbs) {
     mpz_setbit(a.cpu_mpz(), index);
     a.refresh_cpu_meta();
     return;
@@ -235,7 +237,7 @@ void setbit(Integer& a, std::uint64_t index, Stream s) {
 void clrbit(Integer& a, std::uint64_t index, Stream s) {
   checked_bits(a, index, "clrbit");
   const Context& ctx = a.context();
-  if (!ctx.is_cuda()) {
+  if (a.host_valid()) {
     mpz_clrbit(a.cpu_mpz(), index);
     a.refresh_cpu_meta();
     return;

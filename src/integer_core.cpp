@@ -29,11 +29,12 @@ Integer::Integer(Integer&& other) noexcept : ctx_(other.ctx_) {
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
   std::swap(pending_, other.pending_);
+  std::swap(placement_, other.placement_);
 }
 
 Integer& Integer::operator=(const Integer& other) {
   if (this == &other) return *this;
-  if (other.ctx_.is_cuda()) {
+  if (!other.host_valid()) {
     const std::size_t n = other.size();
     DeviceResult r(other.ctx_, nullptr, n);
     if (n)
@@ -58,6 +59,7 @@ Integer& Integer::operator=(Integer&& other) noexcept {
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
   std::swap(pending_, other.pending_);
+  std::swap(placement_, other.placement_);
   return *this;
 }
 
@@ -77,12 +79,14 @@ void Integer::settle() const {
 }
 
 void Integer::adopt_pending(std::unique_ptr<detail::PendingResult> pending) {
+  placement_ = Placement::device;
   pending_ = std::move(pending);
   size_ = 0;
   sign_ = 0;
 }
 
 void Integer::adopt_device_size(std::size_t size) {
+  placement_ = Placement::device;  // the device limbs were changed in place
   pending_.reset();
   size_ = size;
   if (!size) sign_ = 0;
@@ -104,10 +108,24 @@ void Integer::adopt_device(const Context& ctx, limb_t* limbs, std::size_t capaci
   dev_capacity_ = capacity;
   size_ = size;
   sign_ = size ? sign : 0;
+  placement_ = Placement::device;
+}
+
+void Integer::upload_to_device() const {
+  const std::size_t n = size_;
+  if (n > dev_capacity_ || (dev_ && dev_capacity_ > 4 * n + 64)) {
+    if (dev_) detail::cuda::deallocate(ctx_.state(), ctx_.stream(), dev_);
+    dev_ = nullptr;
+    dev_capacity_ = 0;
+    dev_ = static_cast<limb_t*>(detail::cuda::allocate(ctx_.state(), ctx_.stream(), (n ? n : 1) * sizeof(limb_t)));
+    dev_capacity_ = n ? n : 1;
+  }
+  if (n) detail::cuda::copy_to_device(ctx_.state(), ctx_.stream(), dev_, mpz_limbs_read(cpu_), n * sizeof(limb_t));
+  placement_ = Placement::both;
 }
 
 void Integer::negate() {
-  if (!ctx_.is_cuda()) mpz_neg(cpu_, cpu_);
+  if (host_valid()) mpz_neg(cpu_, cpu_);
   sign_ = -sign_;
   if (pending_) {
     pending_->sign_if_ordered = -pending_->sign_if_ordered;
@@ -118,6 +136,11 @@ void Integer::negate() {
 void Integer::refresh_cpu_meta() {
   sign_ = mpz_sgn(cpu_);
   size_ = mpz_size(cpu_);
+  if (ctx_.is_cuda()) {  // GMP wrote the value: the device copy, if any, is stale
+    pending_.reset();
+    release_device();
+    placement_ = Placement::host;
+  }
 }
 
 void Integer::assign_int64(std::int64_t v) {
@@ -140,6 +163,10 @@ void Integer::assign_uint64(std::uint64_t v) {
 // ---- between host and device ----------------------------------------------------
 
 void detail::device_to_mpz(const Integer& x, mpz_ptr z) {
+  if (x.host_valid()) {
+    mpz_set(z, x.cpu_mpz());
+    return;
+  }
   if (x.size() == 0) {
     mpz_set_ui(z, 0);
     return;
@@ -162,7 +189,7 @@ void detail::mpz_to_device(Integer& r, mpz_srcptr z, Stream s) {
 
 Integer Integer::from_mpz(mpz_srcptr z, const Context& ctx) {
   Integer r(ctx);
-  if (ctx.is_cuda()) {
+  if (ctx.is_cuda() && mpz_size(z) > kHostValueMaxLimbs) {
     detail::mpz_to_device(r, z, nullptr);
   } else {
     mpz_set(r.cpu_, z);
@@ -172,7 +199,7 @@ Integer Integer::from_mpz(mpz_srcptr z, const Context& ctx) {
 }
 
 void Integer::to_mpz(mpz_ptr z) const {
-  if (ctx_.is_cuda()) detail::device_to_mpz(*this, z);
+  if (!host_valid()) detail::device_to_mpz(*this, z);
   else mpz_set(z, cpu_);
 }
 
@@ -230,14 +257,21 @@ std::vector<std::uint8_t> Integer::to_bytes(Endian order) const {
 std::vector<limb_t> Integer::to_limbs() const {
   std::vector<limb_t> out(size());
   if (!size()) return out;
-  if (ctx_.is_cuda())
+  if (!host_valid())
     detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out.data(), dev_, size() * sizeof(limb_t));
   else
     std::memcpy(out.data(), mpz_limbs_read(cpu_), size() * sizeof(limb_t));
   return out;
 }
 
-const limb_t* Integer::device_limbs() const { return size() ? dev_ : nullptr; }
+const limb_t* Integer::device_limbs() const { return size() ? device_data() : nullptr; }
+
+void Integer::place_on_device() {
+  if (!ctx_.is_cuda() || placement_ == Placement::device) return;
+  if (placement_ == Placement::host) upload_to_device();
+  mpz_set_ui(cpu_, 0);
+  placement_ = Placement::device;
+}
 
 Integer Integer::to_context(const Context& ctx) const {
   if (ctx == ctx_) return *this;

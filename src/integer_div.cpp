@@ -32,7 +32,7 @@ void require_divisor(const char* op, const Integer& n, const Integer& d) {
 /// d's sign (mod divides by |d|).
 bool divide_on_device(Integer* q, Integer* r, const Integer& n, const Integer& d, int d_sign, Rounding rd,
                       Stream s) {
-  if (!n.context().is_cuda()) return false;
+  if (detail::on_host(kHostValueMaxLimbs, {&n, &d})) return false;  // the CPU context, or host values
   if (d.size() == 1) {
     detail::divide_by_limb(q, r, n, d.to_limbs()[0], d_sign, rd, false, s);
     return true;
@@ -117,8 +117,9 @@ void divexact(Integer& q, const Integer& n, const Integer& d, Stream s) {
 
 bool divisible_p(const Integer& n, const Integer& d, Stream s) {
   detail::require_same_context("divisible_p", n, d);
-  if (n.context().is_cuda() && d.size() == 1) return detail::remainder_by_limb(n, d.to_limbs()[0], s) == 0;
-  if (!d.is_zero() && detail::newton_division_applies(n, d)) {
+  const bool host = detail::on_host(kHostValueMaxLimbs, {&n, &d});
+  if (!host && d.size() == 1) return detail::remainder_by_limb(n, d.to_limbs()[0], s) == 0;
+  if (!host && !d.is_zero() && detail::newton_division_applies(n, d)) {
     Integer r(n.context());
     divide_on_device(nullptr, &r, n, d, d.sign(), Rounding::trunc, s);
     return r.is_zero();
@@ -141,7 +142,7 @@ std::uint64_t tdiv_qr_ui(Integer& q, Integer& r, const Integer& n, std::uint64_t
     throw InvalidArgument("mpgpu::tdiv_qr_ui: q and r are the same object; pass two different Integers");
   if (d == 0) throw DivisionByZero("mpgpu::tdiv_qr_ui: division by zero (the divisor is 0)");
   const Context& ctx = n.context();
-  if (ctx.is_cuda()) return detail::divide_by_limb(&q, &r, n, d, 1, Rounding::trunc, true, s);
+  if (!detail::on_host(kHostValueMaxLimbs, {&n})) return detail::divide_by_limb(&q, &r, n, d, 1, Rounding::trunc, true, s);
   HostResult zq, zr;
   const std::uint64_t rem = mpz_tdiv_qr_ui(zq, zr, n.cpu_mpz(), d);
   Integer iq = zq.take(ctx, s);
@@ -154,7 +155,8 @@ std::uint64_t tdiv_qr_ui(Integer& q, Integer& r, const Integer& n, std::uint64_t
 std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s) {
   if (d == 0) throw DivisionByZero("mpgpu::tdiv_q_ui: division by zero (the divisor is 0)");
   const Context& ctx = n.context();
-  if (ctx.is_cuda()) return detail::divide_by_limb(&q, nullptr, n, d, 1, Rounding::trunc, true, s);
+  if (!detail::on_host(kHostValueMaxLimbs, {&n}))
+    return detail::divide_by_limb(&q, nullptr, n, d, 1, Rounding::trunc, true, s);
   HostResult zq;
   const std::uint64_t rem = mpz_tdiv_q_ui(zq, n.cpu_mpz(), d);
   q = zq.take(ctx, s);
@@ -163,7 +165,7 @@ std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s)
 
 std::uint64_t tdiv_ui(const Integer& n, std::uint64_t d, Stream s) {
   if (d == 0) throw DivisionByZero("mpgpu::tdiv_ui: division by zero (the divisor is 0)");
-  if (n.context().is_cuda()) return detail::remainder_by_limb(n, d, s);
+  if (!detail::on_host(kHostValueMaxLimbs, {&n})) return detail::remainder_by_limb(n, d, s);
   return mpz_tdiv_ui(n.cpu_mpz(), d);
 }
 

@@ -20,7 +20,7 @@ namespace mpgpu::detail {
 class HostOperand {
  public:
   explicit HostOperand(const Integer& x) {
-    if (x.context().is_cuda()) {
+    if (!x.host_valid()) {
       mpz_init(copy_);
       owned_ = true;
       try {
@@ -58,11 +58,12 @@ class HostResult {
   mpz_ptr get() { return z_; }
   operator mpz_ptr() { return z_; }
 
-  /// The value as an Integer of ctx: the mpz itself on the CPU, a device copy
-  /// (queued on `s`) on a CUDA context.
+  /// The value as an Integer of ctx: the mpz itself on the CPU and, on a
+  /// CUDA context, for values of at most kHostValueMaxLimbs limbs (kept in
+  /// host memory); a device copy (queued on `s`) of larger ones.
   Integer take(const Context& ctx, Stream s) {
     Integer out(ctx);
-    if (ctx.is_cuda()) {
+    if (ctx.is_cuda() && mpz_size(z_) > kHostValueMaxLimbs) {
       mpz_to_device(out, z_, s);
     } else {
       mpz_swap(out.cpu_mpz(), z_);

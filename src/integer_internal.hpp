@@ -41,16 +41,16 @@ class DeviceResult {
   DeviceResult(const Context& ctx, Stream s, std::size_t limbs, Integer* reuse = nullptr,
                std::initializer_list<const Integer*> operands = {})
       : ctx_(ctx), st_(ctx.state()), stream_(ctx.resolve(s)), capacity_(limbs ? limbs : 1) {
-    if (reuse && reuse->context() == ctx && reuse->device_data() && capacity_ <= reuse->device_capacity() &&
+    if (reuse && reuse->context() == ctx && reuse->device_buffer() && capacity_ <= reuse->device_capacity() &&
         reuse->device_capacity() <= 4 * capacity_ + 64) {
       // A result still being written on the context's stream may be
       // overwritten in stream order; on another stream, wait for it first.
       if (reuse->has_pending() && stream_ != ctx.stream()) reuse->size();
       bool aliased = false;
-      for (const Integer* op : operands) aliased |= op == reuse || op->device_data() == reuse->device_data();
+      for (const Integer* op : operands) aliased |= op == reuse || op->device_buffer() == reuse->device_buffer();
       if (!aliased) {
         borrowed_ = reuse;
-        ptr_ = reuse->device_data();
+        ptr_ = reuse->device_buffer();
         capacity_ = reuse->device_capacity();
         return;
       }
@@ -112,8 +112,19 @@ class DeviceResult {
   Integer* borrowed_ = nullptr;
 };
 
+/// Whether an operation on these operands runs with GMP on the host: always
+/// on the CPU context; on a CUDA context when every operand's value is in
+/// host memory (Integer::host_valid) with at most max_limbs limbs. The
+/// result then stays in host memory too (on_cpu).
+inline bool on_host(std::size_t max_limbs, std::initializer_list<const Integer*> operands) {
+  for (const Integer* x : operands)
+    if (!x->host_valid() || (x->context().is_cuda() && x->size() > max_limbs)) return false;
+  return true;
+}
+
 /// Runs a GMP call with r's mpz as destination (GMP allows it to alias the
-/// operands); r moves to `ctx` first if it lives elsewhere.
+/// operands, which must be host_valid); r moves to `ctx` first if it lives
+/// elsewhere. On a CUDA context r's value then lives in host memory.
 template <class F>
 void on_cpu(Integer& r, const Context& ctx, F&& f) {
   if (r.context() != ctx) r = Integer(ctx);

@@ -51,17 +51,24 @@ void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
   out.commit(r, dc::mul_abs(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
 }
 
+/// GMP multiplies on the CPU context, and on a CUDA context when both
+/// operands are in host memory and the product is small (kHostProductMaxLimbs).
+bool product_on_host(const Integer& a, const Integer& b) {
+  if (!a.context().is_cuda()) return true;
+  return a.host_valid() && b.host_valid() && a.size() + b.size() <= kHostProductMaxLimbs;
+}
+
 }  // namespace
 
 void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("mul", a, b);
-  if (!a.context().is_cuda())
+  if (product_on_host(a, b))
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_mul(z, a.cpu_mpz(), b.cpu_mpz()); });
   mul_device(r, a, b, s);
 }
 
 void sqr(Integer& r, const Integer& a, Stream s) {
-  if (!a.context().is_cuda())
+  if (product_on_host(a, a))
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_mul(z, a.cpu_mpz(), a.cpu_mpz()); });
   mul_device(r, a, a, s);  // same limbs: the device path transforms once
 }

@@ -80,7 +80,7 @@ class PhaseTrace {
 std::vector<limb_t> slot_limbs(const Integer& x, std::size_t begin, std::size_t count) {
   std::vector<limb_t> out(count);
   if (count == 0) return out;
-  if (x.context().is_cuda())
+  if (!x.host_valid())
     cuda::copy_to_host(x.context().state(), x.context().stream(), out.data(), x.device_data() + begin,
                        count * sizeof(limb_t));
   else

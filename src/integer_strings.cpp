@@ -157,7 +157,8 @@ std::string Integer::to_string(int base) const {
   }
   mpz_t tmp;
   mpz_srcptr z = cpu_;
-  if (ctx_.is_cuda()) {
+  const bool copied = !host_valid();
+  if (copied) {
     mpz_init(tmp);
     to_mpz(tmp);
     z = tmp;
@@ -165,7 +166,7 @@ std::string Integer::to_string(int base) const {
   std::string out(mpz_sizeinbase(z, base) + 2, '\0');
   mpz_get_str(out.data(), base, z);
   out.resize(std::char_traits<char>::length(out.c_str()));
-  if (ctx_.is_cuda()) mpz_clear(tmp);
+  if (copied) mpz_clear(tmp);
   return out;
 }
 

@@ -22,10 +22,18 @@
 // result's size wait for it before returning. Operands and results of one
 // call must share a Context.
 //
+// Where values live: on a CUDA context a value made on the host (from a
+// string, an mpz, limbs, a machine integer, or by an operation GMP ran)
+// stays in host memory while it has at most kHostValueMaxLimbs limbs, and
+// operations whose operands are all there run with GMP (products while
+// they stay small); a device operation copies such an operand up once.
+// Results of device operations stay on the device. See docs/integer.md.
+//
 // Threads: distinct Integers may be used from distinct threads; one Integer
-// whose size is still on the device must not be queried from two threads at
-// once (as with GMP's mpz_t, concurrent reads need a settled value; call
-// size() once first).
+// whose size is still on the device, or whose value is still only in host
+// memory, must not be read from two threads at once (as with GMP's mpz_t,
+// concurrent reads need a settled value; call size() and device_limbs()
+// once first).
 //
 // Aliasing: any result may alias any operand (results are built in fresh
 // pool storage and swapped in), and a failed operation leaves every operand
@@ -128,6 +136,15 @@ class Integer {
   const Context& context() const { return ctx_; }
   /// Moves the value to another context (device <-> host copies as needed).
   Integer to_context(const Context& ctx) const;
+  /// On a CUDA context: puts a value kept in host memory (see "Where values
+  /// live") into device memory only, so that the operations that use it
+  /// run on the device; for a value that will feed a device computation
+  /// anyway, or to keep a small value's work on the GPU. The value does
+  /// not change; no-op on the CPU context and for values already there.
+  void place_on_device();
+  /// Whether the value is (also) in host memory on a CUDA context (always
+  /// true on the CPU context).
+  bool in_host_memory() const { return host_valid(); }
 
   // ---- in-place forms ---------------------------------------------------------
   Integer& operator+=(const Integer& b);
@@ -149,7 +166,17 @@ class Integer {
   /// Replaces the storage with device limbs of `ctx` (pool memory, owned
   /// from now on); the integer moves to `ctx`.
   void adopt_device(const Context& ctx, limb_t* limbs, std::size_t capacity, std::size_t size, int sign);
-  limb_t* device_data() const { return dev_; }
+  /// The device limbs; on a CUDA context a value kept in host memory is
+  /// copied up first (once: both copies stay until the value changes).
+  limb_t* device_data() const {
+    if (placement_ == Placement::host && ctx_.is_cuda()) upload_to_device();
+    return dev_;
+  }
+  /// The device buffer as it is (storage to reuse; stale when the value is only on the host).
+  limb_t* device_buffer() const { return dev_; }
+  /// Whether cpu_mpz() holds the value: always on the CPU context; on a CUDA
+  /// context for values kept in host memory (see kHostValueMaxLimbs).
+  bool host_valid() const { return placement_ != Placement::device || !ctx_.is_cuda(); }
   /// Sets the recorded size after an in-place change of the device limbs.
   void adopt_device_size(std::size_t size);
   /// Size and sign will come from the device: they are read on first use.
@@ -160,8 +187,10 @@ class Integer {
   void set_sign_internal(int s) {
     if (pending_) settle();
     sign_ = s;
+    if (host_valid() && (mpz_sgn(cpu_) < 0) != (s < 0)) mpz_neg(cpu_, cpu_);
   }
-  /// Re-reads sign and size from the CPU storage after a GMP call.
+  /// Re-reads sign and size from the CPU storage after a GMP call; on a
+  /// CUDA context the value now lives in host memory only.
   void refresh_cpu_meta();
 
  private:
@@ -170,15 +199,23 @@ class Integer {
   void release_device();
   /// Reads size and sign from the device (waits for the operation).
   void settle() const;
+  /// Copies a value kept in host memory to the device (placement both).
+  void upload_to_device() const;
 
   Context ctx_;
   mutable int sign_ = 0;
   mutable std::size_t size_ = 0;
   // Set while size and sign are still on the device (see "Streams").
   mutable std::unique_ptr<detail::PendingResult> pending_;
-  // CUDA storage: pool memory of the context's device.
-  limb_t* dev_ = nullptr;
-  std::size_t dev_capacity_ = 0;
+  // Where a CUDA context's value is: in dev_, in cpu_ (host), or both (a
+  // host value copied up for a device operation; either copy may be read).
+  // A zero made without data starts on the host. The CPU context ignores it.
+  enum class Placement : unsigned char { device, host, both };
+  mutable Placement placement_ = Placement::host;
+  // CUDA storage: pool memory of the context's device (mutable: the lazy
+  // upload of a host value fills it from const accessors).
+  mutable limb_t* dev_ = nullptr;
+  mutable std::size_t dev_capacity_ = 0;
   // CPU storage (initialized for every Integer; unused by CUDA contexts).
   mpz_t cpu_;
 };

@@ -18,6 +18,21 @@
 
 namespace mpgpu {
 
+// ---- where values live on a CUDA context (docs/integer.md, "Where values live") ----
+/// A value made on the host (from_mpz, from_string, from_limbs, machine
+/// integers, the result of an operation GMP ran) with at most this many
+/// limbs stays in host memory until a device operation needs it (then it
+/// is copied once, and kept on both sides until it changes). An operation
+/// whose operands are all in host memory runs with GMP while they (and a
+/// shifted result) stay within this size. At 2^20 bits GMP's add (a few us)
+/// and a device add with its launch cost about the same, and copying an
+/// operand up costs more than either.
+inline constexpr std::size_t kHostValueMaxLimbs = std::size_t{1} << 14;
+/// Products (and squares) of operands in host memory run with GMP while
+/// na + nb is at most this: a device product of ~512-limb operands takes
+/// about as long as GMP's once its launches and copies are counted.
+inline constexpr std::size_t kHostProductMaxLimbs = 1024;
+
 /// pow_ui / ui_pow_ui: results of at least this many limbs are squared up on the device.
 inline constexpr std::size_t kDevicePowerMinLimbs = 1024;
 /// sqrt / sqrtrem / root / perfect_square_p: radicands of at least this many limbs.

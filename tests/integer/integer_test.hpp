@@ -40,8 +40,15 @@ class IntegerTest : public ::testing::TestWithParam<BackendParam> {
   }
   const mpgpu::Context& ctx() const { return *ctx_; }
   bool on_gpu() const { return ctx_->is_cuda(); }
-  /// The oracle value as an Integer of this test's context.
-  mpgpu::Integer make(const Mpz& v) const { return mpgpu::Integer::from_mpz(v, ctx()); }
+  /// The oracle value as an Integer of this test's context; on a CUDA
+  /// context in device memory, so that the operations under test run their
+  /// device paths (values made on the host would otherwise stay there while
+  /// small: tests/integer/placement.cpp covers that).
+  mpgpu::Integer make(const Mpz& v) const {
+    mpgpu::Integer x = mpgpu::Integer::from_mpz(v, ctx());
+    x.place_on_device();
+    return x;
+  }
 
  private:
   std::optional<mpgpu::Context> ctx_;
