@@ -14,6 +14,7 @@ namespace mpgpu::detail {
 
 namespace cuda {
 class PendingWords;
+struct Staging;
 }
 
 struct ContextState {
@@ -60,6 +61,12 @@ struct ContextState {
   std::map<std::pair<std::uint64_t, int>, std::uint64_t*> ntt_twiddles;
   // The same for the 32-bit transforms (cuda/ntt_public32.cu): uint2 pairs.
   std::map<std::pair<std::uint64_t, int>, void*> ntt_twiddles32;
+  // Pinned chunk buffers, their events and host copy threads for the large
+  // host <-> device copies (cuda/staging.hpp): made on the first such copy,
+  // freed with the context. One staged copy at a time, under staging_mutex
+  // (not `mutex`: a copy holds it for its whole length).
+  std::mutex staging_mutex;
+  cuda::Staging* staging = nullptr;  // owned (CUDA)
 
   ContextState() = default;
   ContextState(const ContextState&) = delete;

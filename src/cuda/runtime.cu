@@ -1,12 +1,15 @@
 // The CUDA runtime side of a Context: stream, stream-ordered memory pool,
-// word slots for small read-backs (word_slots.cu), copies and device facts.
+// word slots for small read-backs (word_slots.cu), copies (large ones through
+// pinned staging buffers, staging.cu) and device facts.
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/staging.hpp"
 #include "cuda/words.cuh"
+#include "env_knob.hpp"
 
 namespace mpgpu::detail::cuda {
 
@@ -53,6 +56,7 @@ void destroy_context(ContextState& st) noexcept {
     *b = {};
   }
   free_word_slots(st);
+  free_staging(st);  // after the stream is idle; waits for copies on other streams too
   if (st.stream_order_event) cudaEventDestroy(static_cast<cudaEvent_t>(st.stream_order_event));
   st.stream_order_event = nullptr;
   if (st.stream) cudaStreamDestroy(st.stream);
@@ -116,14 +120,25 @@ void deallocate(ContextState& st, Stream s, void* p) noexcept {
   cudaFreeAsync(p, s);
 }
 
+namespace {
+/// Copies of at least this many bytes go through the pinned staging buffers
+/// (staging.hpp), smaller ones straight from or to pageable memory.
+std::size_t staging_min_bytes() {
+  static const std::size_t bytes = env_knob("MPGPU_STAGING_MIN_BYTES", kStagingMinBytes);
+  return bytes;
+}
+}  // namespace
+
 void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
+  if (bytes >= staging_min_bytes() && staged_copy_to_device(st, s, dst, src, bytes)) return;
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
+  if (bytes >= staging_min_bytes() && staged_copy_to_host(st, s, dst, src, bytes)) return;
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
 }

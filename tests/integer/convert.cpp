@@ -1,11 +1,15 @@
 // Integer conversions against GMP: strings in every base (and base 0
 // prefixes), parse errors with their positions, mpz, bytes in both orders,
-// limbs (non-normalized input), machine integers at their limits, and the
-// all_ones / power_of_two constructors.
+// limbs (non-normalized input), machine integers at their limits, the
+// all_ones / power_of_two constructors, and values large enough for the
+// staged host <-> device copies (src/cuda/staging.hpp).
 #include <cctype>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "integer_test.hpp"
 
@@ -265,6 +269,113 @@ TEST_P(Convert, AllOnesAndPowerOfTwo) {
   for (std::uint64_t n : bits) {
     ASSERT_TRUE(matches(Integer::all_ones(n, ctx()), Mpz::all_ones(n))) << "all_ones(" << n << ")";
     ASSERT_TRUE(matches(Integer::power_of_two(n, ctx()), Mpz::pow2(n))) << "power_of_two(" << n << ")";
+  }
+}
+
+// ---- large values: the staged copies ------------------------------------------
+// Values of several MiB cross the host/device boundary in chunks through
+// pinned buffers (src/cuda/staging.hpp: 4 MiB chunks = 2^19 limbs, a ring of
+// 4 buffers, copies of at least 1 MiB = 2^17 limbs). The sizes sit at those
+// boundaries, +- 1 limb, and past the ring's wrap. On the CPU backend the
+// same round trips are plain GMP copies.
+
+constexpr std::size_t kChunkLimbs = std::size_t{1} << 19;
+constexpr std::size_t kThresholdLimbs = std::size_t{1} << 17;
+
+/// Exactly n limbs (top bit set), uniform or with long runs of 0s and 1s.
+Mpz value_of_limbs(Operands& gen, std::size_t n, bool runs) {
+  Mpz v = runs ? gen.runs(64 * n) : gen.uniform(64 * n);
+  mpz_setbit(v, 64 * n - 1);
+  return v;
+}
+
+/// from_limbs -> to_limbs and from_mpz -> to_mpz give back exactly v's limbs;
+/// to_mpz writes n limbs into an mpz with room for more and leaves the guard
+/// limbs after them alone. Failures name the size, never print the value.
+void expect_exact_round_trips(const mpgpu::Context& ctx, const Mpz& v) {
+  const std::size_t n = v.limbs();
+  const int sign = v.sgn() < 0 ? -1 : 1;
+  const std::vector<limb_t> limbs(mpz_limbs_read(v), mpz_limbs_read(v) + n);
+
+  Integer x = Integer::from_limbs(limbs.data(), n, sign, ctx);
+  x.place_on_device();
+  ASSERT_EQ(x.size(), n);
+  ASSERT_EQ(x.sign(), v.sgn());
+  ASSERT_TRUE(x.to_limbs() == limbs) << "from_limbs -> to_limbs differs, " << n << " limbs";
+
+  Integer y = Integer::from_mpz(v, ctx);
+  y.place_on_device();
+  constexpr std::size_t kGuard = 4;
+  constexpr limb_t kGuardLimb = 0xa5a5'5a5a'a5a5'5a5aULL;
+  Mpz back;
+  limb_t* room = reinterpret_cast<limb_t*>(mpz_limbs_write(back, static_cast<mp_size_t>(n + kGuard)));
+  for (std::size_t i = 0; i < n + kGuard; ++i) room[i] = kGuardLimb;
+  mpz_limbs_finish(back, 0);  // size 0, room for n + kGuard limbs kept
+  y.to_mpz(back);
+  ASSERT_TRUE(back == v) << "from_mpz -> to_mpz differs, " << n << " limbs";
+  const limb_t* d = reinterpret_cast<const limb_t*>(mpz_limbs_read(back));
+  for (std::size_t i = n; i < n + kGuard; ++i)
+    ASSERT_EQ(d[i], kGuardLimb) << "to_mpz wrote past its " << n << " limbs";
+}
+
+TEST_P(Convert, LargeRoundTripsAtChunkBoundaries) {
+  Operands gen(33);
+  for (std::size_t n : {kThresholdLimbs - 1, kThresholdLimbs, kThresholdLimbs + 1, kChunkLimbs - 1, kChunkLimbs + 1,
+                        3 * kChunkLimbs + 1, 5 * kChunkLimbs - 1}) {
+    const Mpz v = value_of_limbs(gen, n, n % 2 == 1);
+    expect_exact_round_trips(ctx(), n % 4 == 3 ? Mpz(-v) : v);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(Convert, LargeHexTextRoundTrip) {
+  // Text in base 16 moves between host and device as characters (an odd
+  // count here: chunks end mid-limb and mid-character-run).
+  Operands gen(34);
+  constexpr std::size_t n = kChunkLimbs + 1;
+  Mpz v = value_of_limbs(gen, n, true);
+  for (std::size_t bit = 64 * n - 4; bit < 64 * n; ++bit) mpz_clrbit(v, bit);
+  mpz_setbit(v, 64 * n - 5);  // 16 (n - 1) + 15 digits
+  const std::string text = v.str(16);
+  ASSERT_EQ(text.size() % 2, 1u);
+  const Integer x = make(v);
+  ASSERT_TRUE(x.to_string(16) == text) << "to_string(16) differs";
+  Mpz back;
+  Integer::from_string(text, 16, ctx()).to_mpz(back);
+  ASSERT_TRUE(back == v) << "from_string(16) differs";
+}
+
+/// Sets an environment variable for its lifetime (restores the old value).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST_P(Convert, LargeRoundTripsThroughSmallChunks) {
+  if (!on_gpu()) GTEST_SKIP() << "the staging knobs act on CUDA contexts only";
+  // A new context reads the knobs when it makes its staging buffers: chunks
+  // of 8193 limbs + 3 bytes (limbs straddle every chunk boundary), 3 copy
+  // threads; a copy of 2^17 + 1 limbs then wraps the 4-buffer ring 4 times.
+  const ScopedEnv chunk("MPGPU_STAGING_CHUNK_BYTES", "65547");
+  const ScopedEnv threads("MPGPU_STAGING_THREADS", "3");
+  const mpgpu::Context small_chunks = mpgpu::Context::cuda(0);
+  Operands gen(35);
+  for (std::size_t n : {kThresholdLimbs, kThresholdLimbs + 1, 3 * kThresholdLimbs + 5}) {
+    expect_exact_round_trips(small_chunks, value_of_limbs(gen, n, n % 2 == 0));
+    if (HasFatalFailure()) return;
   }
 }
 

@@ -1,0 +1,104 @@
+#include "copy_team.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace mpgpu::detail {
+
+namespace {
+
+/// How long an idle helper spins before it sleeps: longer than the wait for
+/// one chunk's DMA between two chunk copies (a few MiB over PCIe), so that a
+/// staged copy keeps its helpers awake from its first chunk to its last.
+constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
+
+/// Parts start on page boundaries (of the destination offset): a fresh page
+/// is then faulted in by one thread.
+constexpr std::size_t kPartAlign = 4096;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+CopyTeam::CopyTeam(unsigned threads) : threads_(std::max(1u, threads)) {
+  helpers_.reserve(threads_ - 1);
+  for (unsigned part = 1; part < threads_; ++part) helpers_.emplace_back([this, part] { helper_loop(part); });
+}
+
+CopyTeam::~CopyTeam() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_.store(true, std::memory_order_release);
+  }
+  wake_.notify_all();
+  for (std::thread& t : helpers_) t.join();
+}
+
+void CopyTeam::copy(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (threads_ == 1) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  dst_ = static_cast<char*>(dst);
+  src_ = static_cast<const char*>(src);
+  bytes_ = bytes;
+  const std::size_t share = (bytes + threads_ - 1) / threads_;
+  part_bytes_ = (share + kPartAlign - 1) / kPartAlign * kPartAlign;
+  unfinished_.store(threads_, std::memory_order_relaxed);
+  resting_.store(false, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();  // no system call unless a helper sleeps
+  copy_part(0);
+  unfinished_.fetch_sub(1, std::memory_order_acq_rel);
+  while (unfinished_.load(std::memory_order_acquire) != 0) cpu_relax();
+}
+
+void CopyTeam::copy_part(unsigned part) const {
+  const std::size_t begin = std::min(bytes_, part * part_bytes_);
+  const std::size_t end = std::min(bytes_, begin + part_bytes_);
+  if (begin < end) std::memcpy(dst_ + begin, src_ + begin, end - begin);
+}
+
+std::uint64_t CopyTeam::wait_for_work(std::uint64_t seen) {
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned spins = 1;; ++spins) {
+    const std::uint64_t g = generation_.load(std::memory_order_acquire);
+    if (g != seen) return g;
+    if (stopping_.load(std::memory_order_acquire)) return seen;
+    if (resting_.load(std::memory_order_acquire)) break;
+    if (spins % 256 == 0 && std::chrono::steady_clock::now() - start > kSpinBeforeSleep) break;
+    cpu_relax();
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  wake_.wait(lock, [&] {
+    return stopping_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
+  });
+  const std::uint64_t g = generation_.load(std::memory_order_acquire);
+  return stopping_.load(std::memory_order_acquire) && g == seen ? seen : g;
+}
+
+void CopyTeam::helper_loop(unsigned part) {
+  // copy() posts a new generation only after every part of the previous one
+  // is done, so a helper sees each generation once and never skips one.
+  std::uint64_t seen = 0;
+  for (;;) {
+    const std::uint64_t g = wait_for_work(seen);
+    if (g == seen) return;  // stopping
+    seen = g;
+    copy_part(part);
+    unfinished_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+}
+
+}  // namespace mpgpu::detail

@@ -1,0 +1,64 @@
+// Host threads that share one memcpy, kept for the life of a context's
+// staging buffers (cuda/staging.cu). A staged copy of a 2^30-bit value makes
+// dozens of chunk copies in a row, and starting threads for each chunk (tens
+// of microseconds a thread) would cost as much as the chunk itself; so the
+// helpers stay, spin between the chunks of a copy and sleep on a condition
+// variable after it (rest()) or once no chunk has come for a while.
+// Private to the library; host-only, plain C++.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace mpgpu::detail {
+
+class CopyTeam {
+ public:
+  /// A team of `threads` threads (at least 1): the caller of copy() and
+  /// threads - 1 helpers, started here.
+  explicit CopyTeam(unsigned threads);
+  /// Stops and joins the helpers (no copy may be running).
+  ~CopyTeam();
+  CopyTeam(const CopyTeam&) = delete;
+  CopyTeam& operator=(const CopyTeam&) = delete;
+
+  unsigned threads() const { return threads_; }
+
+  /// memcpy(dst, src, bytes) (no overlap), cut into threads() parts on
+  /// page boundaries, so that the first touch of a fresh destination page
+  /// faults on one thread only; returns once every part is copied. One
+  /// caller at a time (the staging mutex serializes them).
+  void copy(void* dst, const void* src, std::size_t bytes);
+
+  /// Says no copy follows soon (the end of a staged copy): the helpers sleep
+  /// at once instead of spinning for the next chunk.
+  void rest() { resting_.store(true, std::memory_order_release); }
+
+ private:
+  void helper_loop(unsigned part);
+  /// The next generation after `seen`, or `seen` when stopping.
+  std::uint64_t wait_for_work(std::uint64_t seen);
+  void copy_part(unsigned part) const;
+
+  unsigned threads_;
+  // The job, written by copy() before it bumps generation_ (release) and
+  // read by the helpers after they see the new generation (acquire).
+  char* dst_ = nullptr;
+  const char* src_ = nullptr;
+  std::size_t bytes_ = 0;
+  std::size_t part_bytes_ = 0;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<unsigned> unfinished_{0};  // parts of the current job not yet copied
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> resting_{false};
+  std::mutex mutex_;  // with wake_: a helper never misses a generation it sleeps through
+  std::condition_variable wake_;
+  std::vector<std::thread> helpers_;
+};
+
+}  // namespace mpgpu::detail
