@@ -2,7 +2,8 @@
 // prefixes), parse errors with their positions, mpz, bytes in both orders,
 // limbs (non-normalized input), machine integers at their limits, the
 // all_ones / power_of_two constructors, and values large enough for the
-// staged host <-> device copies (src/cuda/staging.hpp).
+// staged host <-> device copies (src/cuda/staging.hpp), also from several
+// threads sharing a context.
 #include <cctype>
 #include <climits>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "integer_test.hpp"
 
@@ -377,6 +379,31 @@ TEST_P(Convert, LargeRoundTripsThroughSmallChunks) {
     expect_exact_round_trips(small_chunks, value_of_limbs(gen, n, n % 2 == 0));
     if (HasFatalFailure()) return;
   }
+}
+
+TEST_P(Convert, LargeRoundTripsFromSeveralThreads) {
+  // Threads sharing a context take turns for its staging buffers; each
+  // thread's values come back exactly.
+  constexpr int kThreads = 3;
+  std::vector<std::vector<limb_t>> sources(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    Operands gen(36 + t);
+    const Mpz v = value_of_limbs(gen, 2 * kChunkLimbs + 3 + t, t % 2 == 0);
+    sources[t].assign(mpz_limbs_read(v), mpz_limbs_read(v) + v.limbs());
+  }
+  std::vector<int> exact(kThreads, 0);  // rounds that came back exactly
+  constexpr int kRounds = 3;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < kRounds; ++round) {
+        Integer x = Integer::from_limbs(sources[t].data(), sources[t].size(), 1, ctx());
+        x.place_on_device();
+        if (x.to_limbs() == sources[t]) ++exact[t];
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(exact[t], kRounds) << "thread " << t;
 }
 
 }  // namespace
