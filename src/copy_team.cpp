@@ -13,8 +13,8 @@ namespace {
 /// staged copy keeps its helpers awake from its first chunk to its last.
 constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
 
-/// Parts start on page boundaries (of the destination offset): a fresh page
-/// is then faulted in by one thread.
+/// Parts are whole pages long: the threads fault in a fresh destination's
+/// pages side by side, sharing at most one page at each cut.
 constexpr std::size_t kPartAlign = 4096;
 
 inline void cpu_relax() {

@@ -29,10 +29,11 @@ class CopyTeam {
 
   unsigned threads() const { return threads_; }
 
-  /// memcpy(dst, src, bytes) (no overlap), cut into threads() parts on
-  /// page boundaries, so that the first touch of a fresh destination page
-  /// faults on one thread only; returns once every part is copied. One
-  /// caller at a time (the staging mutex serializes them).
+  /// memcpy(dst, src, bytes) (no overlap), cut into threads() parts of
+  /// whole 4 KiB multiples, so that the threads fault in the pages of a
+  /// fresh destination side by side (at most one page shared at each cut);
+  /// returns once every part is copied. One caller at a time (the staging
+  /// mutex serializes them).
   void copy(void* dst, const void* src, std::size_t bytes);
 
   /// Says no copy follows soon (the end of a staged copy): the helpers sleep
