@@ -207,6 +207,68 @@ TEST_P(Calc, RefusedEvaluationsReportTheirColumn) {
   for (const auto& [text, want] : cases) EXPECT_EQ(error_of(text).rfind(want, 0), 0u) << text << ": " << error_of(text);
 }
 
+// binomial and lucas against GMP's mpz_bin_uiui, mpz_bin_ui and mpz_lucnum_ui,
+// from the edge cases to results of a few hundred thousand bits.
+TEST_P(Calc, BinomialAndLucasAgainstGmp) {
+  auto gmp_text = [](mpz_srcptr z) {
+    std::vector<char> buf(mpz_sizeinbase(z, 10) + 2);
+    return std::string(mpz_get_str(buf.data(), 10, z));
+  };
+  mpz_t z, n;
+  mpz_inits(z, n, nullptr);
+  const std::pair<unsigned long, unsigned long> uiui[] = {
+      {0, 0}, {1, 0}, {1, 1}, {5, 2}, {5, 7}, {10, 10}, {64, 32}, {100, 3}, {1000, 500},
+      {20000, 10000}, {200000, 7}, {100000, 99990}, {2000, 1999}, {123456, 4567}};
+  for (const auto& [a, b] : uiui) {
+    mpz_bin_uiui(z, a, b);
+    const std::string text = "binomial(" + std::to_string(a) + ", " + std::to_string(b) + ")";
+    EXPECT_EQ(eval(text).to_string(), gmp_text(z)) << text;
+  }
+  // Any integer n (mpz_bin_ui): negative ones, and one beyond 64 bits.
+  const std::pair<const char*, unsigned long> any_n[] = {
+      {"-1", 0}, {"-1", 5}, {"-7", 3}, {"-10", 4}, {"-1000", 37}, {"2^100 + 3", 4}, {"-(2^70)", 5}};
+  for (const auto& [a, b] : any_n) {
+    const Integer v = eval(a);
+    v.to_mpz(n);
+    mpz_bin_ui(z, n, b);
+    const std::string text = "binomial(" + std::string(a) + ", " + std::to_string(b) + ")";
+    EXPECT_EQ(eval(text).to_string(), gmp_text(z)) << text;
+  }
+  for (unsigned long k : {0ul, 1ul, 2ul, 3ul, 10ul, 63ul, 64ul, 90ul, 91ul, 92ul, 93ul, 1000ul, 12345ul, 300000ul}) {
+    mpz_lucnum_ui(z, k);
+    EXPECT_EQ(eval("lucas(" + std::to_string(k) + ")").to_string(), gmp_text(z)) << k;
+  }
+  mpz_clears(z, n, nullptr);
+  EXPECT_EQ(eval("lucas(10) - fib(9) - fib(11)").to_string(), "0");  // L(n) = F(n-1) + F(n+1)
+  EXPECT_EQ(eval("binomial(10^6, 10^6 - 2) - 10^6 * (10^6 - 1) / 2").to_string(), "0");
+}
+
+TEST_P(Calc, BinomialAndLucasRefusals) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"binomial(5, -1)", "column 1: the second argument of binomial must be from 0"},
+      {"binomial(5)", "column 1: binomial takes 2 arguments, not 1"},
+      {"1 + binomial(2^64, 2^64)", "column 5: the second argument of binomial"},
+      {"binomial(10^9, 5*10^8)", "column 1: binomial(n, k) needs min(k, n - k) <= 100000000, not 500000000"},
+      {"binomial(10^9, 10^9 - 10^8 - 1)", "column 1: binomial(n, k) needs min(k, n - k) <= 100000000, not 100000001"},
+      {"binomial(2^(2^20), 2^20)", "column 1: the binomial would have about"},
+      {"binomial(-(2^(2^20)), 2^20)", "column 1: the binomial would have about"},
+      {"lucas(-1)", "column 1: the argument of lucas must be from 0"},
+      {"lucas(10^12)", "column 1: the argument of lucas"},
+      {"lucas(1, 2)", "column 1: lucas takes 1 argument, not 2"},
+  };
+  for (const auto& [text, want] : cases) EXPECT_EQ(error_of(text).rfind(want, 0), 0u) << text << ": " << error_of(text);
+  // k > n >= 0 is 0 at any size, with nothing to compute.
+  EXPECT_EQ(eval("binomial(10^18, 10^18 + 1)").to_string(), "0");
+  EXPECT_EQ(eval("binomial(2^(2^20), 0)").to_string(), "1");
+  CalcLimits small;
+  small.max_result_bits = 1000;
+  EXPECT_EQ(eval("binomial(1000, 500)", small).to_string().size(), 300u);  // 995 bits: within
+  EXPECT_EQ(error_of("binomial(1010, 505)", small).rfind("column 1: the binomial would have about", 0), 0u)
+      << error_of("binomial(1010, 505)", small);
+  EXPECT_EQ(error_of("lucas(1441)", small).rfind("column 1: the argument of lucas must be from 0 to 1440", 0), 0u)
+      << error_of("lucas(1441)", small);
+}
+
 TEST_P(Calc, LimitsAreEnforced) {
   CalcLimits small;
   small.max_result_bits = 1000;

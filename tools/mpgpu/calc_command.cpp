@@ -48,19 +48,22 @@ void print_calc_help(std::ostream& out) {
          "              than unary minus (-2^2 = -4). / and % truncate toward zero, as GMP's\n"
          "              tdiv and C (-7/2 = -3, -7%2 = -1); >> rounds toward minus infinity\n"
          "              (-7>>1 = -4); & | xor act on two's complement, as GMP\n"
-         "  functions   fact(n), fib(n), gcd(a, b), powm(a, b, m), sqrt(a), root(a, k)\n"
-         "              (sqrt and root truncate; powm with b < 0 uses the inverse of a mod m)\n"
+         "  functions   fact(n), fib(n), lucas(n), binomial(n, k), gcd(a, b), powm(a, b, m),\n"
+         "              sqrt(a), root(a, k) (sqrt and root truncate; powm with b < 0 uses the\n"
+         "              inverse of a mod m; lucas(0) = 2, lucas(1) = 1; binomial takes any n,\n"
+         "              k >= 0, and is 0 for k > n >= 0)\n"
          "\n"
          "options:\n"
          "  --hex       print in hexadecimal: 0x1f, -0x1f\n"
-         "  --digits    print only the number of decimal digits of |result|\n"
+         "  --digits    print only the number of decimal digits of |result| (exact, counted\n"
+         "              without making the decimal text)\n"
          "  --sha256    print only the SHA-256 of the decimal result (as `printf %s N | sha256sum`)\n"
          "  --          the remaining arguments are the expression (for one starting with --)\n"
          "  -h, --help  this help\n"
          "\n"
          "Quote expressions for the shell: mpgpu calc '2^127 - 1'. Results are limited to 2^36\n"
-         "bits and fact(n) to n <= 10^8. A bad expression or argument is reported with its\n"
-         "column, with exit status 2.\n";
+         "bits, fact(n) to n <= 10^8 and binomial(n, k) to min(k, n - k) <= 10^8. A bad\n"
+         "expression or argument is reported with its column, with exit status 2.\n";
 }
 
 CalcOptions parse_calc_options(std::vector<std::string> args) {

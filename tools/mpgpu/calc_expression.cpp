@@ -160,6 +160,12 @@ class Evaluator {
       // F(n) < phi^n has at most n * log2(phi) < 0.6943 n bits.
       const std::uint64_t max_n = static_cast<std::uint64_t>(static_cast<double>(limits_.max_result_bits) / 0.6943);
       fib_ui(r, small(args[0], 0, max_n, offset, "the argument of fib"));
+    } else if (name == "lucas") {
+      // L(n) = phi^n + (-phi)^-n has at most n * log2(phi) + 2 bits, as F(n).
+      const std::uint64_t max_n = static_cast<std::uint64_t>(static_cast<double>(limits_.max_result_bits) / 0.6943);
+      lucnum_ui(r, small(args[0], 0, max_n, offset, "the argument of lucas"));
+    } else if (name == "binomial") {
+      binomial(r, args[0], args[1], offset);
     } else if (name == "gcd") {
       gcd(r, args[0], args[1]);
     } else if (name == "powm") {
@@ -175,6 +181,40 @@ class Evaluator {
     } else {
       throw CalcError(offset, "internal error: no function " + name);
     }
+  }
+
+  /// binomial(n, k) for any integer n (bin_ui: for n < 0 it is
+  /// (-1)^k binomial(k - n - 1, k)) and 0 <= k < 2^64. Its cost is that of
+  /// a factorial of min(k, m - k) (m = n, or k - n - 1 for n < 0), limited
+  /// as fact's argument; its size is log2 of m! / (k! (m - k)!) by lgamma
+  /// while m is exact in a double, else at most min(k, m - k) log2(m).
+  void binomial(Integer& r, const Integer& n, const Integer& k_arg, std::size_t offset) {
+    const std::uint64_t k = small(k_arg, 0, ~std::uint64_t{0}, offset, "the second argument of binomial");
+    Integer m = n;  // the top of the equivalent binomial(m, k) with m >= 0
+    if (n.sign() < 0) {
+      m = Integer(k, ctx_) - n;
+      m -= Integer(1, ctx_);
+    } else if (cmp(n, Integer(k, ctx_)) < 0) {
+      r = Integer(0, ctx_);  // k > n >= 0
+      return;
+    }
+    // k <= m here; the smaller of k and m - k counts the factors.
+    Integer rest = m - Integer(k, ctx_);
+    const std::uint64_t factors = rest.fits_uint64() ? std::min(k, rest.to_uint64()) : k;
+    if (factors > limits_.max_factorial)
+      throw CalcError(offset, "binomial(n, k) needs min(k, n - k) <= " + std::to_string(limits_.max_factorial) +
+                                  ", not " + std::to_string(factors));
+    if (factors > 0) {
+      double bits = static_cast<double>(factors) * log2_abs(m) + 1;
+      if (m.fits_uint64() && m.to_uint64() < (std::uint64_t{1} << 53)) {
+        const double md = static_cast<double>(m.to_uint64()), kd = static_cast<double>(k);
+        const double log2_binomial = (std::lgamma(md + 1) - std::lgamma(kd + 1) - std::lgamma(md - kd + 1)) / std::log(2.0);
+        bits = std::min(bits, std::floor(log2_binomial + 1e-9 * log2_binomial) + 1);
+      }
+      require_bits(bits, offset, "the binomial");
+    }
+    if (n.sign() >= 0 && n.fits_uint64()) bin_uiui(r, n.to_uint64(), k);
+    else bin_ui(r, n, k);
   }
 
   const Context& ctx_;

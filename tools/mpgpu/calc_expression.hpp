@@ -1,6 +1,6 @@
 // The expression language of `mpgpu calc` (docs/calc.md): integer literals
 // (decimal, 0x hex), + - * / % ^ << >> & | xor, unary minus, parentheses and
-// the functions fact, fib, gcd, powm, sqrt, root. Evaluated with
+// the functions fact, fib, lucas, binomial, gcd, powm, sqrt, root. Evaluated with
 // mpgpu::Integer in a given context, so the same expression runs on the CPU
 // (GMP) or a CUDA backend. Kept apart from the command so tests can call it.
 //
@@ -40,7 +40,8 @@ class CalcError : public std::runtime_error {
 struct CalcLimits {
   /// No intermediate result may have more bits than this (2^36 bits = 8 GiB).
   std::uint64_t max_result_bits = std::uint64_t{1} << 36;
-  /// fact(n) for n up to this (100000000! has about 2.5 * 10^9 bits).
+  /// fact(n) for n up to this (100000000! has about 2.5 * 10^9 bits), and
+  /// binomial(n, k) for min(k, n - k) up to this.
   std::uint64_t max_factorial = 100'000'000;
   /// Parentheses, unary minus, ^ chains and calls nested at most this deep.
   std::size_t max_nesting = 1000;

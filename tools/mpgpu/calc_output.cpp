@@ -1,20 +1,12 @@
 #include "calc_output.hpp"
 
-#include "owned_mpz.hpp"
 #include "sha256.hpp"
 
 namespace mpgpu::cli {
 
-std::uint64_t decimal_digits(const Integer& v) {
-  tools::Mpz z, power;
-  v.to_mpz(z.get());
-  mpz_abs(z.get(), z.get());
-  if (mpz_sgn(z.get()) == 0) return 1;
-  // mpz_sizeinbase(z, 10) is exact or one too large: compare with 10^(k-1).
-  const std::size_t k = mpz_sizeinbase(z.get(), 10);
-  mpz_ui_pow_ui(power.get(), 10, k - 1);
-  return mpz_cmp(z.get(), power.get()) < 0 ? k - 1 : k;
-}
+// The library's exact count (a comparison with a power of ten, on the
+// value's own context): no decimal text of a huge result is made.
+std::uint64_t decimal_digits(const Integer& v) { return sizeinbase(v, 10); }
 
 std::string format_calc_result(const Integer& v, CalcFormat format) {
   switch (format) {

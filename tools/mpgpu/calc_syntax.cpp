@@ -9,8 +9,8 @@
 namespace mpgpu::cli {
 
 const std::vector<CalcFunction>& calc_functions() {
-  static const std::vector<CalcFunction> f = {{"fact", 1}, {"fib", 1},  {"gcd", 2},
-                                              {"powm", 3}, {"sqrt", 1}, {"root", 2}};
+  static const std::vector<CalcFunction> f = {{"fact", 1}, {"fib", 1},  {"lucas", 1},    {"binomial", 2},
+                                              {"gcd", 2},  {"powm", 3}, {"sqrt", 1}, {"root", 2}};
   return f;
 }
 
