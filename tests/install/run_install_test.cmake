@@ -1,7 +1,7 @@
 # cmake -P script behind the install_consumer test (see CMakeLists.txt here).
 # Inputs (-D): MPGPU_BUILD_DIR, MPGPU_SOURCE_DIR, WORK_DIR, CONSUMER_DIR,
 # CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, GMP_INCLUDE_DIR, GMP_LIBRARY,
-# MPGPU_SHARED (1 or 0).
+# MPGPU_SHARED (1 or 0), EXAMPLES_DIR (optional: examples/ to build and run).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(v MPGPU_BUILD_DIR WORK_DIR CONSUMER_DIR CXX_COMPILER)
@@ -125,6 +125,59 @@ if(NOT EXISTS "${consumer_exe}")
 endif()
 run("run consumer (find_package)" "${consumer_exe}")
 expect_output("consumer (find_package)" "${run_output}")
+
+# ---- 2b. examples/ against the same install -------------------------------------------
+# pi, e and the Lucas-Lehmer test as a user would build them, run small: pi and
+# e to 1000 digits against the published digits (a prefix here) and against
+# the installed `mpgpu pi` / `mpgpu e`, which compute them their own way.
+if(EXAMPLES_DIR)
+  set(examples_build "${WORK_DIR}/examples-build")
+  run("configure examples" "${CMAKE_COMMAND}" -S "${EXAMPLES_DIR}" -B "${examples_build}"
+      ${gen_args} ${gmp_args}
+      "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
+      "-DCMAKE_BUILD_TYPE=Release"
+      "-DCMAKE_PREFIX_PATH=${prefix}"
+      "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF")
+  run("build examples" "${CMAKE_COMMAND}" --build "${examples_build}" --config Release)
+  function(example_path name out)
+    set(exe "${examples_build}/${name}")
+    if(NOT EXISTS "${exe}")
+      set(exe "${examples_build}/Release/${name}")
+    endif()
+    set(${out} "${exe}" PARENT_SCOPE)
+  endfunction()
+  set(pi_prefix "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798214808651328230664709384460955058223172535940812848111745028410270193852110555964462294895493038196")
+  set(e_prefix "2.71828182845904523536028747135266249775724709369995957496696762772407663035354759457138217852516642742746639193200305992181741359662904357290033429526059563073813232862794349076323382988075319525101901")
+  foreach(constant pi e)
+    example_path(${constant} exe)
+    run("example ${constant} 1000" "${exe}" 1000)
+    string(STRIP "${run_output}" example_text)
+    string(LENGTH "${example_text}" length)
+    string(SUBSTRING "${example_text}" 0 202 head)
+    if(NOT length EQUAL 1002 OR NOT head STREQUAL "${${constant}_prefix}")
+      message(FATAL_ERROR "install test: example ${constant} 1000 printed ${length} characters, "
+                          "starting ${head}\nexpected 1002 starting ${${constant}_prefix}")
+    endif()
+    run("installed mpgpu ${constant} 1000" "${prefix}/bin/mpgpu" --device cpu ${constant} 1000)
+    string(STRIP "${run_output}" tool_text)
+    if(NOT tool_text STREQUAL example_text)
+      message(FATAL_ERROR "install test: example ${constant} and `mpgpu ${constant} 1000` differ:\n"
+                          "${example_text}\n${tool_text}")
+    endif()
+    message(STATUS "example ${constant} 1000: the published digits, as mpgpu ${constant}")
+  endforeach()
+  example_path(lucas_lehmer exe)
+  foreach(case "521;prime" "523;composite" "607;prime" "3;prime" "11;composite")
+    list(GET case 0 p)
+    list(GET case 1 want)
+    run("example lucas_lehmer ${p}" "${exe}" ${p})
+    string(STRIP "${run_output}" got)
+    if(NOT got STREQUAL want)
+      message(FATAL_ERROR "install test: lucas_lehmer ${p} printed \"${got}\", expected \"${want}\"")
+    endif()
+  endforeach()
+  message(STATUS "example lucas_lehmer: 2^521-1, 2^607-1 prime, 2^523-1 composite")
+endif()
 
 # ---- 3. pkg-config ------------------------------------------------------------------------
 find_program(PKG_CONFIG_EXECUTABLE NAMES pkg-config pkgconf)

@@ -14,6 +14,7 @@
 #include "args.hpp"
 #include "bench_batch.hpp"
 #include "bench_ops.hpp"
+#include "bench_workloads.hpp"
 #include "mpgpu/mpgpu.hpp"
 #include "output.hpp"
 
@@ -273,6 +274,7 @@ BenchReport run_bench_table(const Context& ctx, const BenchOptions& opt) {
 }
 
 int run_bench(const Context& ctx, const BenchOptions& opt) {
+  if (opt.workloads) return run_workloads(ctx, opt);
   if (opt.progress)
     std::cerr << "mpgpu bench: " << ctx.describe() << ", " << bench_sizes(opt).size() << " sizes"
               << std::endl;
@@ -308,6 +310,7 @@ int run_bench(const Context& ctx, const BenchOptions& opt) {
 
 void print_bench_help(std::ostream& out) {
   out << "usage: mpgpu [--device SPEC] bench [options]\n"
+         "       mpgpu [--device SPEC] bench --workloads [--quick] [options]   (see below)\n"
          "\n"
          "Times each operation at each size with mpgpu (in the chosen context) and with\n"
          "plain GMP mpz calls on the host, on the same random full-size operands, and\n"
@@ -364,11 +367,14 @@ void print_bench_help(std::ostream& out) {
          "  -h, --help         this help\n"
          "\n"
          "exit status: 0 if every row matched GMP, 1 if any did not (or failed), 2 for a\n"
-         "bad command line, 3 for other errors. Speed never makes the command fail.\n";
+         "bad command line, 3 for other errors. Speed never makes the command fail.\n"
+         "\n";
+  print_workloads_help(out);
 }
 
 BenchOptions parse_bench_options(std::vector<std::string> args) {
   BenchOptions opt;
+  std::string table_option, workloads_option;  // one of each kind given, to refuse mixing them
   opt.progress = isatty(STDERR_FILENO);
   bool format_set = false;
   auto set_format = [&](Format f, const std::string& name) {
@@ -384,6 +390,16 @@ BenchOptions parse_bench_options(std::vector<std::string> args) {
     } else if (a == "--quick") {
       r.no_value(a);
       opt.quick = true;
+    } else if (a == "--workloads") {
+      r.no_value(a);
+      opt.workloads = true;
+    } else if (a == "--only") {
+      workloads_option = a;
+      opt.only = split_list(a, r.value(a));
+    } else if (a == "--no-cpu") {
+      r.no_value(a);
+      workloads_option = a;
+      opt.no_cpu = true;
     } else if (a == "--csv") {
       r.no_value(a);
       set_format(Format::csv, a);
@@ -394,13 +410,17 @@ BenchOptions parse_bench_options(std::vector<std::string> args) {
       r.no_value(a);
       set_format(Format::text, a);
     } else if (a == "--max-bits") {
+      table_option = a;
       opt.max_bits = parse_bits(a, r.value(a));
     } else if (a == "--gmp-max-bits") {
+      table_option = a;
       opt.gmp_max_bits = parse_bits(a, r.value(a));
     } else if (a == "--bits") {
+      table_option = a;
       opt.bits.clear();
       for (const std::string& item : split_list(a, r.value(a))) opt.bits.push_back(parse_bits(a, item));
     } else if (a == "--ops") {
+      table_option = a;
       opt.ops = split_list(a, r.value(a));
       for (const std::string& name : opt.ops)
         if (!find_op(name)) {
@@ -409,6 +429,7 @@ BenchOptions parse_bench_options(std::vector<std::string> args) {
           throw UsageError("--ops: unknown operation \"" + name + "\" (known: " + known + ")");
         }
     } else if (a == "--reps") {
+      table_option = a;
       opt.reps = static_cast<int>(parse_count(a, r.value(a), 100000));
     } else if (a == "--csv-out") {
       opt.csv_out = r.value(a);
@@ -423,12 +444,28 @@ BenchOptions parse_bench_options(std::vector<std::string> args) {
       r.no_value(a);
       opt.progress = false;
     } else if (a == "--seed") {
+      table_option = a;
       opt.seed = static_cast<unsigned long>(parse_count(a, r.value(a), ~0ul));
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("bench: unknown option " + a);
     } else {
       throw UsageError("bench: unexpected argument \"" + a + "\"");
     }
+  }
+  if (opt.workloads && !table_option.empty())
+    throw UsageError("bench: " + table_option + " is an option of the operation table, not of --workloads");
+  if (!opt.workloads && !workloads_option.empty())
+    throw UsageError("bench: " + workloads_option + " needs --workloads");
+  if (opt.workloads && !opt.help) {
+    const std::vector<WorkloadSpec> specs = workload_specs(opt.quick);
+    for (const std::string& id : opt.only)
+      if (std::none_of(specs.begin(), specs.end(), [&](const WorkloadSpec& w) { return w.id == id; })) {
+        std::string known;
+        for (const WorkloadSpec& w : specs) known += (known.empty() ? "" : ", ") + w.id;
+        throw UsageError("--only: unknown workload \"" + id + "\" (" + (opt.quick ? "--quick " : "") +
+                         "workloads: " + known + ")");
+      }
+    return opt;
   }
   if (!opt.help) {
     const std::vector<const OpInfo*> ops = selected_ops(opt);

@@ -30,6 +30,11 @@ struct BenchOptions {
   std::string csv_out, json_out, text_out;  ///< extra copies of the table
   bool progress = false;                    ///< one line per row on stderr
   unsigned long seed = 20261122;
+  /// --workloads: whole computations on the CUDA and CPU contexts instead
+  /// of the operation table (bench_workloads.hpp), with these two options.
+  bool workloads = false;
+  std::vector<std::string> only;  ///< workload ids; empty = all
+  bool no_cpu = false;            ///< the CUDA context alone
 };
 
 /// How many timed calls a measurement makes: enough to fill `target_s`

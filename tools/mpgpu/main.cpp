@@ -1,7 +1,9 @@
 // mpgpu: the command-line tool.
 //   mpgpu [--device SPEC] info [--json]
 //   mpgpu [--device SPEC] bench [--quick] [--max-bits N] [--csv|--json] ...
+//   mpgpu [--device SPEC] bench --workloads [--quick] ...
 //   mpgpu [--device SPEC] calc [--hex|--digits|--sha256] [EXPRESSION...]
+//   mpgpu [--device SPEC] pi|e [--digits|--sha256] [--output FILE] DIGITS
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -11,6 +13,7 @@
 #include "args.hpp"
 #include "bench_table.hpp"
 #include "calc_command.hpp"
+#include "constants_command.hpp"
 #include "info.hpp"
 #include "mpgpu/mpgpu.hpp"
 
@@ -31,7 +34,9 @@ void print_help(std::ostream& out) {
          "  info     the backend and device: name, SMs, memory, compute capability,\n"
          "           CUDA runtime and driver, GMP version\n"
          "  bench    a table of operation x size: mpgpu against GMP, with verification\n"
+         "           (--workloads: whole computations, CUDA against CPU context)\n"
          "  calc     evaluate an integer expression exactly: mpgpu calc 'fact(100) / 2^50'\n"
+         "  pi, e    the constant to DIGITS digits after the point: mpgpu pi 1000000\n"
          "  help [COMMAND]   this help, or a command's help\n"
          "\n"
          "global options:\n"
@@ -48,6 +53,8 @@ bool print_command_help(const std::string& command, std::ostream& out) {
   if (command == "info") print_info_help(out);
   else if (command == "bench") print_bench_help(out);
   else if (command == "calc") print_calc_help(out);
+  else if (command == "pi") print_constant_help(Constant::pi, out);
+  else if (command == "e") print_constant_help(Constant::e, out);
   else return false;
   return true;
 }
@@ -128,7 +135,13 @@ int run(int argc, char** argv) {
     if (opt.help) return print_calc_help(std::cout), kExitOk;
     return run_calc(make_context(device), opt);
   }
-  throw UsageError("unknown command \"" + command + "\" (commands: info, bench, calc, help)");
+  if (command == "pi" || command == "e") {
+    const Constant c = command == "pi" ? Constant::pi : Constant::e;
+    ConstantOptions opt = parse_constant_options(c, rest);
+    if (opt.help) return print_constant_help(c, std::cout), kExitOk;
+    return run_constant(make_context(device), opt);
+  }
+  throw UsageError("unknown command \"" + command + "\" (commands: info, bench, calc, pi, e, help)");
 }
 
 }  // namespace

@@ -172,14 +172,14 @@ void write_text(std::ostream& out, const BenchReport& report) {
 
 // ---- CSV --------------------------------------------------------------------------------
 
-namespace {
-
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
+
+namespace {
 
 std::string number(double v) { return printf_string("%.6g", v); }
 

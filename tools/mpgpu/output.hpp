@@ -17,6 +17,8 @@ std::string format_bits(std::uint64_t bits);
 std::string format_size(const BenchRow& row);
 /// "1.5 GiB" style byte counts.
 std::string format_bytes(std::uint64_t bytes);
+/// A CSV field, quoted when it holds a comma, a quote or a newline.
+std::string csv_field(const std::string& s);
 /// A JSON string literal, quotes included.
 std::string json_quote(const std::string& s);
 

@@ -1,0 +1,161 @@
+// pi and e as `mpgpu pi` and `mpgpu e` compute them (tools/mpgpu/constants.hpp)
+// and the Lucas-Lehmer test of `mpgpu bench --workloads`, on each backend:
+// known digits, an independent computation with GMP (Machin's formula for pi,
+// the plain sum of 1/k! for e), the guard-digit retry at pi's run of six 9s,
+// and Mersenne numbers against the known Mersenne prime exponents.
+#include <gmp.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "constants.hpp"
+#include "integer/integer_test.hpp"
+#include "lucas_lehmer.hpp"
+
+namespace {
+
+using mpgpu::Integer;
+using mpgpu::cli::Constant;
+using namespace mpgpu_test;
+
+// The first 200 digits after the point, as published.
+const std::string kPi200 =
+    "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706"
+    "798214808651328230664709384460955058223172535940812848111745028410270193852110555964462294895493038196";
+const std::string kE200 =
+    "2.71828182845904523536028747135266249775724709369995957496696762772407663035354759457138217852516642"
+    "742746639193200305992181741359662904357290033429526059563073813232862794349076323382988075319525101901";
+
+/// "3.1415..." with `digits` digits after the point, from an integer floor(c 10^digits).
+std::string with_point(const std::string& scaled) { return scaled.substr(0, 1) + "." + scaled.substr(1); }
+
+/// arctan(1/x) 10^n, truncated term by term (one unit of error a term).
+void arctan_inverse(mpz_t r, unsigned long x, const mpz_t unity) {
+  mpz_t term, q;
+  mpz_inits(term, q, nullptr);
+  mpz_tdiv_q_ui(term, unity, x);
+  mpz_set(r, term);
+  const unsigned long x2 = x * x;
+  for (unsigned long n = 3, i = 1; mpz_sgn(term) != 0; n += 2, ++i) {
+    mpz_tdiv_q_ui(term, term, x2);
+    mpz_tdiv_q_ui(q, term, n);
+    if (i % 2) mpz_sub(r, r, q);
+    else mpz_add(r, r, q);
+  }
+  mpz_clears(term, q, nullptr);
+}
+
+/// The text of floor(c 10^digits) from an approximation x of c 10^(digits + 30)
+/// within far less than 10^29 units (checked not to straddle a digit boundary).
+std::string settle(mpz_t x, unsigned long digits) {
+  mpz_t unit, r;
+  mpz_inits(unit, r, nullptr);
+  mpz_ui_pow_ui(unit, 10, 30);
+  mpz_fdiv_qr(x, r, x, unit);
+  mpz_sub_ui(unit, unit, 1000000);
+  EXPECT_TRUE(mpz_cmp_ui(r, 1000000) > 0 && mpz_cmp(r, unit) < 0) << "the oracle's guard digits are ambiguous";
+  std::vector<char> buf(mpz_sizeinbase(x, 10) + 2);
+  std::string s = mpz_get_str(buf.data(), 10, x);
+  mpz_clears(unit, r, nullptr);
+  EXPECT_EQ(s.size(), digits + 1);
+  return with_point(s);
+}
+
+/// pi by Machin's formula: 16 arctan(1/5) - 4 arctan(1/239).
+std::string machin_pi(unsigned long digits) {
+  mpz_t unity, a, b;
+  mpz_inits(unity, a, b, nullptr);
+  mpz_ui_pow_ui(unity, 10, digits + 30);
+  arctan_inverse(a, 5, unity);
+  arctan_inverse(b, 239, unity);
+  mpz_mul_ui(a, a, 16);
+  mpz_submul_ui(a, b, 4);
+  std::string s = settle(a, digits);
+  mpz_clears(unity, a, b, nullptr);
+  return s;
+}
+
+/// e as sum 1/k!, one term after another.
+std::string series_e(unsigned long digits) {
+  mpz_t term, sum;
+  mpz_inits(term, sum, nullptr);
+  mpz_ui_pow_ui(term, 10, digits + 30);
+  for (unsigned long k = 1; mpz_sgn(term) != 0; ++k) {
+    mpz_add(sum, sum, term);
+    mpz_tdiv_q_ui(term, term, k);
+  }
+  std::string s = settle(sum, digits);
+  mpz_clears(term, sum, nullptr);
+  return s;
+}
+
+class Constants : public IntegerTest {
+ protected:
+  std::string text(Constant c, std::uint64_t digits, std::uint64_t first_guard = 20) const {
+    const auto r = mpgpu::cli::compute_constant(c, ctx(), digits, {}, first_guard);
+    return mpgpu::cli::constant_text(r.scaled, digits);
+  }
+};
+
+TEST_P(Constants, KnownDigits) {
+  EXPECT_EQ(text(Constant::pi, 200), kPi200);
+  EXPECT_EQ(text(Constant::e, 200), kE200);
+  // Every length up to 60: the truncation, never a rounding, at each digit.
+  for (std::uint64_t d = 1; d <= 60; ++d) {
+    EXPECT_EQ(text(Constant::pi, d), kPi200.substr(0, d + 2)) << d;
+    EXPECT_EQ(text(Constant::e, d), kE200.substr(0, d + 2)) << d;
+  }
+  EXPECT_EQ(text(Constant::pi, 0), "3");
+  EXPECT_EQ(text(Constant::e, 0), "2");
+}
+
+TEST_P(Constants, SmallGuardsGiveTheSameDigits) {
+  for (std::uint64_t d : {5, 31, 99, 150})
+    for (std::uint64_t guard : {2, 3, 7}) {
+      EXPECT_EQ(text(Constant::pi, d, guard), kPi200.substr(0, d + 2)) << d << " " << guard;
+      EXPECT_EQ(text(Constant::e, d, guard), kE200.substr(0, d + 2)) << d << " " << guard;
+    }
+}
+
+// pi's decimals 762 to 767 are 999999: cut after 761 with two guard digits,
+// the guard digits read 99, and one unit of error could carry into the last
+// digit, so the computation must retry with more guard digits.
+TEST_P(Constants, AmbiguousGuardDigitsRetry) {
+  const auto r = mpgpu::cli::compute_constant(Constant::pi, ctx(), 761, {}, 2);
+  EXPECT_GT(r.attempts, 1u);
+  EXPECT_GE(r.guard_digits, 8u);  // 99999983...: eight guard digits are the first that decide
+  EXPECT_EQ(mpgpu::cli::constant_text(r.scaled, 761), machin_pi(761));
+  const std::string pi = machin_pi(780);
+  EXPECT_EQ(pi.substr(761 + 2, 8), "99999983");
+}
+
+TEST_P(Constants, AgreeWithOtherMethods) {
+  const std::uint64_t digits = on_gpu() ? 20000 : 10000;
+  const std::string pi = machin_pi(digits), e = series_e(digits);
+  ASSERT_EQ(pi.substr(0, kPi200.size()), kPi200);
+  ASSERT_EQ(e.substr(0, kE200.size()), kE200);
+  EXPECT_EQ(text(Constant::pi, digits), pi);
+  EXPECT_EQ(text(Constant::e, digits), e);
+  // A few lengths around it, so the last digit is checked in more than one place.
+  for (std::uint64_t d : {digits - 1, digits - 7, digits / 2 + 3}) {
+    EXPECT_EQ(text(Constant::pi, d), pi.substr(0, d + 2)) << d;
+    EXPECT_EQ(text(Constant::e, d), e.substr(0, d + 2)) << d;
+  }
+}
+
+TEST_P(Constants, LucasLehmerAgainstKnownMersennePrimes) {
+  const std::vector<std::uint64_t> known = {2, 3, 5, 7, 13, 17, 19, 31, 61, 89, 107, 127, 521, 607, 1279};
+  std::vector<std::uint64_t> exponents;
+  for (std::uint64_t p = 2; p <= 130; ++p) exponents.push_back(p);
+  for (std::uint64_t p : {521, 523, 607, 613, 1277, 1279}) exponents.push_back(p);
+  for (std::uint64_t p : exponents) {
+    const bool expect = std::find(known.begin(), known.end(), p) != known.end();
+    EXPECT_EQ(mpgpu::cli::lucas_lehmer(p, ctx()), expect) << "2^" << p << " - 1";
+  }
+  EXPECT_THROW(mpgpu::cli::lucas_lehmer(1, ctx()), mpgpu::InvalidArgument);
+}
+
+MPGPU_INSTANTIATE_ON_BACKEND(Constants);
+
+}  // namespace

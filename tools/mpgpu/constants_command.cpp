@@ -1,0 +1,203 @@
+#include "constants_command.hpp"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "args.hpp"
+#include "sha256.hpp"
+
+namespace mpgpu::cli {
+
+namespace {
+
+/// A digit count: decimal ("1000000") or a power of ten ("10^6").
+std::uint64_t parse_digits(const std::string& text) {
+  auto to_u64 = [](std::string_view s) -> std::optional<std::uint64_t> {
+    std::uint64_t v = 0;
+    if (s.empty()) return std::nullopt;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+  };
+  std::optional<std::uint64_t> v;
+  if (text.rfind("10^", 0) == 0) {
+    if (auto e = to_u64(std::string_view(text).substr(3)); e && *e <= 10) v = static_cast<std::uint64_t>(std::pow(10.0, *e) + 0.5);
+  } else {
+    v = to_u64(text);
+  }
+  if (!v || *v > kMaxConstantDigits)
+    throw UsageError("\"" + text + "\" is not a digit count from 0 to 10^10 (such as 1000000 or 10^6)");
+  return *v;
+}
+
+/// "series 42%" on one terminal line, rewritten in place; the elapsed time
+/// of each stage when it ends.
+class TerminalProgress {
+ public:
+  explicit TerminalProgress(std::string prefix) : prefix_(std::move(prefix)) {}
+  void operator()(std::string_view stage, double fraction) {
+    const int percent = static_cast<int>(fraction * 100);
+    if (stage == stage_ && percent == percent_) return;
+    if (stage != stage_) {
+      finish_stage();
+      stage_ = std::string(stage);
+      stage_start_ = Clock::now();
+    }
+    percent_ = percent;
+    std::cerr << "\r" << prefix_ << stage_ << " ";
+    if (percent > 0) std::cerr << percent << "%";
+    else std::cerr << "...";
+    std::cerr << "    " << std::flush;
+  }
+  void done() {
+    finish_stage();
+    stage_.clear();
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  void finish_stage() {
+    if (stage_.empty()) return;
+    const double s = std::chrono::duration<double>(Clock::now() - stage_start_).count();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f s", s);
+    std::cerr << "\r" << prefix_ << stage_ << ": " << buf << "            \n" << std::flush;
+  }
+  std::string prefix_, stage_;
+  int percent_ = -1;
+  Clock::time_point stage_start_;
+};
+
+}  // namespace
+
+void print_constant_help(Constant c, std::ostream& out) {
+  const std::string name = constant_name(c);
+  const std::string sample = c == Constant::pi ? "3.14159265358979323846" : "2.71828182845904523536";
+  out << "usage: mpgpu [--device SPEC] " << name << " [--digits | --sha256] [--output FILE] DIGITS\n"
+         "\n"
+         "Prints " << name << " truncated (never rounded) to DIGITS decimal digits after the point:\n"
+         "`mpgpu " << name << " 20` prints " << sample << " (DIGITS + 1 digits in all).\n"
+         "DIGITS is a decimal count or a power of ten (10^6), from 0 to 10^10.\n"
+         "\n";
+  if (c == Constant::pi)
+    out << "Method: the Chudnovsky series by binary splitting (P, Q, T), then\n"
+           "426880 sqrt(10005) Q / T in fixed point: an integer square root of 10005 10^(2D')\n"
+           "and one division, D' = DIGITS + guard digits.\n";
+  else
+    out << "Method: the sum of 1/k! by binary splitting (P, Q), then floor((P + Q) 10^D' / Q),\n"
+           "D' = DIGITS + guard digits.\n";
+  out << "The guard digits make the last digit exact: when they are too close to all 0s or\n"
+         "all 9s to decide it, the computation is repeated with twice as many. Everything\n"
+         "runs through the mpgpu Integer API on the chosen context (--device).\n"
+         "\n"
+         "options:\n"
+         "  --digits           print only the number of digits printed (DIGITS + 1)\n"
+         "  --sha256           print only the SHA-256 of the text, without its newline\n"
+         "                     (as `mpgpu " << name << " N | tr -d '\\n' | sha256sum`)\n"
+         "  --output FILE      write to FILE instead of standard output\n"
+         "  --guard-digits N   guard digits of the first attempt (default 20, at least 2)\n"
+         "  --progress         the stage and its progress on stderr (the default when\n"
+         "                     stderr is a terminal; --no-progress turns it off)\n"
+         "  -h, --help         this help\n";
+}
+
+ConstantOptions parse_constant_options(Constant c, std::vector<std::string> args) {
+  ConstantOptions opt;
+  opt.constant = c;
+  opt.progress = isatty(STDERR_FILENO);
+  const std::string cmd = constant_name(c);
+  bool format_set = false;
+  std::optional<std::uint64_t> digits;
+  ArgReader r(std::move(args));
+  while (!r.done()) {
+    const std::string a = r.next();
+    std::optional<CalcFormat> format;
+    if (a == "-h" || a == "--help") {
+      opt.help = true;
+    } else if (a == "--digits") {
+      r.no_value(a);
+      format = CalcFormat::digits;
+    } else if (a == "--sha256") {
+      r.no_value(a);
+      format = CalcFormat::sha256;
+    } else if (a == "--output") {
+      opt.output = r.value(a);
+    } else if (a == "--guard-digits") {
+      opt.first_guard = parse_count(a, r.value(a), 1'000'000);
+    } else if (a == "--progress") {
+      r.no_value(a);
+      opt.progress = true;
+    } else if (a == "--no-progress") {
+      r.no_value(a);
+      opt.progress = false;
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError(cmd + ": unknown option " + a);
+    } else if (digits) {
+      throw UsageError(cmd + ": unexpected argument \"" + a + "\" (DIGITS was already given)");
+    } else {
+      try {
+        digits = parse_digits(a);
+      } catch (const UsageError& e) {
+        throw UsageError(cmd + ": DIGITS: " + e.what());
+      }
+    }
+    if (format) {
+      if (format_set && opt.format != *format) throw UsageError(cmd + ": " + a + " conflicts with an earlier output option");
+      opt.format = *format;
+      format_set = true;
+    }
+  }
+  if (!opt.help && !digits) throw UsageError(cmd + ": how many digits? (mpgpu " + cmd + " DIGITS)");
+  if (opt.first_guard < 2) throw UsageError(cmd + ": --guard-digits must be at least 2");
+  opt.digits = digits.value_or(0);
+  return opt;
+}
+
+int run_constant(const Context& ctx, const ConstantOptions& opt) {
+  // Open the file first: a bad path should not cost the whole computation.
+  std::ofstream file;
+  if (!opt.output.empty()) {
+    file.open(opt.output, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      std::cerr << "mpgpu " << constant_name(opt.constant) << ": cannot write " << opt.output << "\n";
+      return kExitError;
+    }
+  }
+  std::optional<TerminalProgress> terminal;
+  StageProgress progress;
+  if (opt.progress) {
+    terminal.emplace(std::string("mpgpu ") + constant_name(opt.constant) + ": ");
+    progress = [&terminal](std::string_view stage, double f) { (*terminal)(stage, f); };
+  }
+  const ConstantResult result = compute_constant(opt.constant, ctx, opt.digits, progress, opt.first_guard);
+  std::string out;
+  if (opt.format == CalcFormat::digits) {
+    out = std::to_string(sizeinbase(result.scaled, 10));
+  } else {
+    if (progress) progress("decimal text", 0);
+    out = constant_text(result.scaled, opt.digits);
+    if (opt.format == CalcFormat::sha256) {
+      if (progress) progress("sha256", 0);
+      out = sha256_hex(out);
+    }
+  }
+  if (terminal) terminal->done();
+  std::ostream& dest = opt.output.empty() ? std::cout : file;
+  dest << out << "\n";
+  dest.flush();
+  if (!dest) {
+    std::cerr << "mpgpu " << constant_name(opt.constant) << ": cannot write "
+              << (opt.output.empty() ? "standard output" : opt.output) << "\n";
+    return kExitError;
+  }
+  return kExitOk;
+}
+
+}  // namespace mpgpu::cli

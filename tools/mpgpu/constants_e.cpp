@@ -1,0 +1,59 @@
+// e = 1 + sum_{k >= 1} 1/k! by binary splitting. Over terms [a, b):
+// Q(a, b) = a (a+1) ... (b-1) and P(a, b) / Q(a, b) = sum_{a <= k < b} 1 / (a (a+1) ... k),
+// so P(a, a+1) = 1, Q(a, a+1) = a; merging [a, m) and [m, b): P = P1 Q2 + P2,
+// Q = Q1 Q2. Then sum_{1 <= k < N} 1/k! = P(1, N) / Q(1, N).
+#include <cmath>
+
+#include "binary_splitting.hpp"
+#include "constants.hpp"
+
+namespace mpgpu::cli {
+
+namespace {
+
+struct PQ {
+  Integer P, Q;
+};
+
+/// The first N with N! >= 10^(d + 3): the tail sum_{k >= N} 1/k! < 2/N! is then
+/// below 10^-(d + 2), far from a unit of the last guard digit.
+std::uint64_t term_count(std::uint64_t d) {
+  const double target = (static_cast<double>(d) + 3) * std::log(10.0);
+  std::uint64_t n = 2;
+  // lgamma(n + 1) = ln(n!); doubling then bisecting keeps it a few dozen calls.
+  while (std::lgamma(static_cast<double>(n) + 1) < target) n *= 2;
+  std::uint64_t lo = n / 2, hi = n;
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (std::lgamma(static_cast<double>(mid) + 1) < target ? lo : hi) = mid;
+  }
+  return hi + 1;  // one more than the bisection needs, against lgamma's rounding
+}
+
+}  // namespace
+
+Integer e_fixed_point(const Context& ctx, std::uint64_t d, const StageProgress& progress) {
+  const std::uint64_t n = term_count(d);
+  SplitProgress split_progress(progress ? ProgressFn([&](double f) { progress("series", f); }) : ProgressFn(),
+                               n - 1);
+  PQ root = binary_split<PQ>(
+      1, n, true, [&](std::uint64_t k, bool) { return PQ{Integer(1, ctx), Integer(k, ctx)}; },
+      [](PQ& l, PQ& r, bool) {
+        mul(l.P, l.P, r.Q);
+        l.P += r.P;
+        mul(l.Q, l.Q, r.Q);
+      },
+      split_progress);
+
+  // e 10^d = (1 + P/Q) 10^d + (less than 10^-(d+2)) 10^d: floor((P + Q) 10^d / Q)
+  // is below it by less than one unit (fixed_ratio adds at most one more).
+  if (progress) progress("division", 0);
+  root.P += root.Q;
+  Integer scale(ctx);
+  ui_pow_ui(scale, 10, d);
+  // e 10^d < 2^(d log2(10) + 2).
+  const std::uint64_t result_bits = static_cast<std::uint64_t>(std::ceil(static_cast<double>(d) * 3.3219280949)) + 2;
+  return fixed_ratio(scale, root.P, root.Q, result_bits);
+}
+
+}  // namespace mpgpu::cli

@@ -1,0 +1,97 @@
+// pi by the Chudnovsky series with binary splitting:
+//
+//   1/pi = 12 sum_k (-1)^k (6k)! (13591409 + 545140134 k) / ((3k)! k!^3 640320^(3k + 3/2))
+//
+// Over terms [a, b): P(a, a+1) = (6a-5)(2a-1)(6a-1), Q(a, a+1) = a^3 640320^3 / 24,
+// T(a, a+1) = (-1)^a P(a, a+1) (13591409 + 545140134 a), with P = Q = 1 for a = 0;
+// merging [a, m) and [m, b): P = P1 P2, Q = Q1 Q2, T = T1 Q2 + P1 T2. Then
+// pi = 426880 sqrt(10005) Q(0, N) / T(0, N), each term adding about 14.18 digits.
+#include <cmath>
+
+#include "binary_splitting.hpp"
+#include "constants.hpp"
+
+namespace mpgpu::cli {
+
+namespace {
+
+struct PQT {
+  Integer P, Q, T;
+};
+
+/// An Integer from a 128-bit magnitude and a sign: the leaves' products fit
+/// in 128 bits for every term count a 64-bit machine can hold in memory
+/// here (up to kLeaf128MaxTerm), which spares three Integer products per leaf.
+Integer from_u128(unsigned __int128 v, int sign, const Context& ctx) {
+  const limb_t limbs[2] = {static_cast<limb_t>(v), static_cast<limb_t>(v >> 64)};
+  return Integer::from_limbs(limbs, 2, sign, ctx);
+}
+
+constexpr std::uint64_t kC3Over24 = 10939058860032000ull;  // 640320^3 / 24
+constexpr std::uint64_t kA = 13591409, kB = 545140134;
+// 72 k^3 (kB k + kA) and k^3 kC3Over24 stay below 2^128 up to here.
+constexpr std::uint64_t kLeaf128MaxTerm = 8'000'000;
+
+PQT leaf(std::uint64_t k, const Context& ctx) {
+  if (k == 0) return {Integer(1, ctx), Integer(1, ctx), Integer(kA, ctx)};
+  const int sign = k % 2 ? -1 : 1;
+  if (k <= kLeaf128MaxTerm) {
+    using u128 = unsigned __int128;
+    const u128 p = u128(6 * k - 5) * (2 * k - 1) * (6 * k - 1);
+    const u128 q = u128(k) * k * k * kC3Over24;
+    const u128 t = p * (u128(kB) * k + kA);
+    return {from_u128(p, 1, ctx), from_u128(q, 1, ctx), from_u128(t, sign, ctx)};
+  }
+  PQT n{Integer(6 * k - 5, ctx), Integer(k, ctx), Integer(kB, ctx)};
+  n.P *= Integer(2 * k - 1, ctx);
+  n.P *= Integer(6 * k - 1, ctx);
+  n.Q *= Integer(k, ctx);
+  n.Q *= Integer(k, ctx);
+  n.Q *= Integer(kC3Over24, ctx);
+  n.T *= Integer(k, ctx);
+  n.T += Integer(kA, ctx);
+  n.T *= n.P;
+  if (sign < 0) n.T.negate();
+  return n;
+}
+
+}  // namespace
+
+Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageProgress& progress) {
+  // log10(640320^3 / 24 / 72) ~ 14.18 digits a term; two more terms cover the rounding of
+  // the count and leave the series' error far below one unit.
+  const std::uint64_t terms = static_cast<std::uint64_t>(static_cast<double>(d) / 14.1816) + 2;
+  SplitProgress split_progress(progress ? ProgressFn([&](double f) { progress("series", f); }) : ProgressFn(),
+                               terms);
+  PQT root = binary_split<PQT>(
+      0, terms, false, [&](std::uint64_t k, bool) { return leaf(k, ctx); },
+      [&ctx](PQT& l, PQT& r, bool need_p) {
+        Integer t;
+        mul(t, l.P, r.T);
+        mul(l.T, l.T, r.Q);
+        l.T += t;
+        mul(l.Q, l.Q, r.Q);
+        if (need_p) mul(l.P, l.P, r.P);
+        else l.P = Integer(ctx);  // frees it: the root path never uses P again
+      },
+      split_progress);
+  root.P = Integer(ctx);
+
+  // S = floor(sqrt(10005) 10^d), below the true value by less than 1, which
+  // moves pi 10^d by less than 426880 Q / T = pi / sqrt(10005) < 0.04.
+  if (progress) progress("square root", 0);
+  Integer radicand(ctx);
+  ui_pow_ui(radicand, 10, 2 * d);
+  radicand *= Integer(10005, ctx);
+  Integer s(ctx);
+  sqrt(s, radicand);
+  radicand = Integer(ctx);
+
+  if (progress) progress("division", 0);
+  s *= Integer(426880, ctx);
+  // pi 10^d < 2^(d log2(10) + 2).
+  const std::uint64_t result_bits = static_cast<std::uint64_t>(std::ceil(static_cast<double>(d) * 3.3219280949)) + 2;
+  return fixed_ratio(s, root.Q, root.T, result_bits);
+}
+
+}  // namespace mpgpu::cli
