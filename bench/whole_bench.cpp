@@ -1,6 +1,6 @@
 // Whole-number operations on a CUDA context against GMP on one host core:
-// pow_ui, sqrt, root (k = 3), fib_ui, lucnum_ui, fac_ui, bin_uiui and the
-// exact decimal digit count, from a few hundred limbs (where the crossovers
+// pow_ui, sqrt, root (k = 3), fib_ui, lucnum_ui, fac_ui, bin_uiui, the
+// exact decimal digit count, and loops of small dependent operations, from a few hundred limbs (where the crossovers
 // of include/mpgpu/integer_crossovers.hpp are decided) to 2^28 bits. Each
 // row times three ways: GMP alone on the host; the device algorithm forced
 // from 64 limbs up (detail:: with a small crossover); and the public call,
@@ -155,6 +155,57 @@ struct Bench {
             [&](Integer& r) { detail::binomial_by_products(r, 2 * n, n, kForcedHostLimbs, ctx, nullptr); },
             [&](Integer& r) { bin_uiui(r, 2 * n, n); });
       }
+    if (wants("loop")) {
+      // The end-to-end issue's loop: 10^5 dependent additions, and 10^5
+      // dependent products kept below 2^1000 by a mask (x = x y mod 2^1000). "device-forced"
+      // places the operands in device memory; "mpgpu" keeps them where they
+      // were made (on the host while small).
+      mpz_t a0, b0;
+      mpz_init(a0);
+      mpz_init(b0);
+      mpz_ui_pow_ui(a0, 3, 630);  // ~1000 bits
+      mpz_ui_pow_ui(b0, 7, 356);
+      constexpr int kSteps = 100000;
+      for (const bool products : {false, true}) {
+        auto gmp_loop = [&](mpz_ptr z) {
+          mpz_set(z, a0);
+          for (int i = 0; i < kSteps; ++i) {
+            if (products) {
+              mpz_mul(z, z, b0);
+              mpz_tdiv_r_2exp(z, z, 1000);
+            } else {
+              mpz_add(z, z, b0);
+            }
+          }
+        };
+        auto mpgpu_loop = [&](Integer& r, bool on_device) {
+          mpz_t m;
+          mpz_init(m);
+          mpz_setbit(m, 1000);
+          mpz_sub_ui(m, m, 1);
+          Integer x = Integer::from_mpz(a0, ctx), y = Integer::from_mpz(b0, ctx), mask = Integer::from_mpz(m, ctx);
+          mpz_clear(m);
+          if (on_device) {
+            x.place_on_device();
+            y.place_on_device();
+            mask.place_on_device();
+          }
+          for (int i = 0; i < kSteps; ++i) {
+            if (products) {
+              mul(x, x, y);
+              and_(x, x, mask);
+            } else {
+              add(x, x, y);
+            }
+          }
+          r = std::move(x);
+        };
+        row(products ? "loop mul+mask" : "loop add", "10^5 x 1000 bits", gmp_loop,
+            [&](Integer& r) { mpgpu_loop(r, true); }, [&](Integer& r) { mpgpu_loop(r, false); });
+      }
+      mpz_clear(a0);
+      mpz_clear(b0);
+    }
     if (wants("digits"))
       for (std::uint64_t bits : bit_sizes) {
         // 10^d - 1: its log is within 1e-6 of d, so the comparison runs.

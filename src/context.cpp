@@ -72,7 +72,7 @@ bool Context::built_with_cuda() {
 #endif
 }
 
-Backend Context::backend() const { return state_->backend; }
+Context::Context(std::shared_ptr<detail::ContextState> s) : state_(std::move(s)), backend_(state_->backend) {}
 int Context::device() const { return state_->device; }
 Stream Context::stream() const { return state_->stream; }
 

@@ -95,6 +95,7 @@ std::uint64_t digits_by_comparison(const Integer& a, int base, std::size_t host_
   // product with log_base 2 dominates), so a value whose log is farther
   // than 1e-6 from an integer L has floor(L) + 1 digits; one closer than
   // that is compared with base^round(L) exactly.
+  if (a.is_zero()) return 1;
   const std::uint64_t bits = sizeinbase2(a, s);
   const std::uint64_t take = bits < 128 ? bits : 128;
   Integer top(a.context());

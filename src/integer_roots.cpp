@@ -29,13 +29,19 @@ std::string where(const char* op) { return std::string("mpgpu::") + op + ": "; }
 
 bool root_on_device(const Integer& a) { return a.context().is_cuda() && a.size() >= kDeviceRootMinLimbs; }
 
-/// floor(a^(1/k)) and a - r^k by GMP (a copy of a CUDA operand).
+/// floor(a^(1/k)) (and a - r^k) by GMP (a copy of an operand in device
+/// memory). Without a remainder mpz_root, which costs less than rootrem.
 bool host_rootrem(Integer& r, Integer* rem, const Integer& a, std::uint64_t k, Stream s) {
   const Context& ctx = a.context();
   HostOperand ha(a);
   HostResult zr, zrem;
-  mpz_rootrem(zr, zrem, ha, k);
-  const bool exact = mpz_sgn(zrem.get()) == 0;
+  bool exact = false;
+  if (rem) {
+    mpz_rootrem(zr, zrem, ha, k);
+    exact = mpz_sgn(zrem.get()) == 0;
+  } else {
+    exact = mpz_root(zr, ha, k) != 0;
+  }
   Integer root = zr.take(ctx, s);
   if (rem) *rem = zrem.take(ctx, s);
   r = std::move(root);
@@ -99,7 +105,10 @@ void sqrt(Integer& r, const Integer& a, Stream s) {
     detail::root_newton(r, nullptr, a, 2, kDeviceRootMinLimbs, s);
     return;
   }
-  host_rootrem(r, nullptr, a, 2, s);
+  HostOperand ha(a);  // mpz_sqrt: the fastest of GMP's roots when exactness is not asked
+  HostResult z;
+  mpz_sqrt(z, ha);
+  r = z.take(a.context(), s);
 }
 
 void sqrtrem(Integer& root, Integer& rem, const Integer& a, Stream s) {

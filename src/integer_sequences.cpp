@@ -220,8 +220,13 @@ void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t l
 
 void binomial_by_products(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
                           Stream s) {
+  if (k == 0) {
+    r = Integer(1, ctx);
+    return;
+  }
   Integer numerator(ctx), denominator(ctx);
-  range_product(numerator, n - k + 1, n + 1, leaf_limbs, ctx, s);
+  range_product(numerator, n - k + 1, n, leaf_limbs, ctx, s);  // n + 1 may wrap: n comes apart
+  mul(numerator, numerator, Integer(n, ctx), s);
   range_product(denominator, 1, k + 1, leaf_limbs, ctx, s);
   divexact_by_top_bits(r, numerator, denominator, s);
 }

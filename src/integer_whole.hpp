@@ -46,7 +46,7 @@ void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t l
 void binomial_by_products(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
                           Stream s);
 
-/// The exact number of digits of |a| in `base` (3..62, not a power of two):
+/// The exact number of digits of |a| in `base` (3..62, not a power of two; 1 for zero):
 /// d from the bit length, then |a| < base^d decides between d and d + 1,
 /// with the power made by pow_ui_split.
 std::uint64_t digits_by_comparison(const Integer& a, int base, std::size_t host_max_limbs, Stream s);

@@ -54,8 +54,8 @@ class Context {
   /// True if the library was built with its CUDA backend.
   static bool built_with_cuda();
 
-  Backend backend() const;
-  bool is_cuda() const { return backend() == Backend::cuda; }
+  Backend backend() const { return backend_; }
+  bool is_cuda() const { return backend_ == Backend::cuda; }
   int device() const;            ///< CUDA device index, -1 for the CPU
   Stream stream() const;         ///< the context's own stream (nullptr on the CPU)
   Stream resolve(Stream s) const { return s ? s : stream(); }
@@ -71,8 +71,11 @@ class Context {
   detail::ContextState& state() const { return *state_; }
 
  private:
-  explicit Context(std::shared_ptr<detail::ContextState> s) : state_(std::move(s)) {}
+  explicit Context(std::shared_ptr<detail::ContextState> s);
   std::shared_ptr<detail::ContextState> state_;
+  // A copy of the state's backend: every operation asks, on small values
+  // in a loop, so the answer is an inline read rather than a library call.
+  Backend backend_ = Backend::cpu;
 };
 
 }  // namespace mpgpu

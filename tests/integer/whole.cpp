@@ -436,10 +436,7 @@ TEST_P(Whole, BinUiuiAroundTheDeviceCrossover) {
 }
 
 // n = 2^64 - 1, the largest n: device code that forms n + 1 in 64 bits
-// would wrap. EXPECTED TO FAIL ON A GPU (not run on one yet) for k = 3000,
-// 6000, 9000, whose results are above kDeviceSequenceMinLimbs: the CPU
-// test WholeAlgorithms.BinomialByProductsOfTheLargestN shows the device
-// algorithm's wrong result (detail::binomial_by_products, src/ at 1dc382a).
+// would wrap (k = 3000, 6000, 9000 give results above kDeviceSequenceMinLimbs).
 TEST_P(Whole, BinUiuiOfTheLargestN) {
   for (std::uint64_t k : {0, 1, 2, 3, 100, 3000, 6000, 9000}) {
     Mpz want;

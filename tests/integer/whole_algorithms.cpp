@@ -350,10 +350,8 @@ TEST_P(WholeAlgorithms, BinomialByProductsMatchesGmp) {
 // which wraps to 0 in 64 bits. Any k <= n is valid input, and bin_uiui
 // (public) passes n = 2^64 - 1 here on a CUDA context when its size
 // estimate says the result is large (e.g. k = 3000: ~161000 bits).
-// KNOWN FAILURE (found when this test was written, src/ at 1dc382a): the
-// range is empty, the numerator 1, and the result 1 for k = 1 and 0 for
-// k >= 2 instead of binomial(2^64 - 1, k). Left failing on purpose until
-// detail::binomial_by_products handles n = 2^64 - 1.
+// It failed once (the range ended at n + 1 = 0): the numerator's last
+// factor n is now multiplied apart.
 TEST_P(WholeAlgorithms, BinomialByProductsOfTheLargestN) {
   for (std::uint64_t k : {0, 1, 2, 3, 100}) {
     Mpz want;
