@@ -54,9 +54,11 @@ struct ConstantResult {
 };
 
 /// floor(c * 10^digits), exact: fixed point with `first_guard` (at least 2)
-/// guard digits, repeated with twice as many while they are ambiguous.
+/// guard digits, repeated with twice as many while they are ambiguous. The
+/// default 19 keeps 10^g in one limb, so splitting off the guard digits is
+/// a division by one limb (on a CUDA context a one-pass scan on the device).
 ConstantResult compute_constant(Constant c, const Context& ctx, std::uint64_t digits,
-                                const StageProgress& progress = {}, std::uint64_t first_guard = 20);
+                                const StageProgress& progress = {}, std::uint64_t first_guard = 19);
 
 /// The printed form of floor(c * 10^digits): "3.14159..." with `digits`
 /// digits after the point ("3" for digits = 0).

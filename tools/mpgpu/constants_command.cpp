@@ -102,7 +102,7 @@ void print_constant_help(Constant c, std::ostream& out) {
          "  --sha256           print only the SHA-256 of the text, without its newline\n"
          "                     (as `mpgpu " << name << " N | tr -d '\\n' | sha256sum`)\n"
          "  --output FILE      write to FILE instead of standard output\n"
-         "  --guard-digits N   guard digits of the first attempt (default 20, at least 2)\n"
+         "  --guard-digits N   guard digits of the first attempt (default 19, at least 2)\n"
          "  --progress         the stage and its progress on stderr (the default when\n"
          "                     stderr is a terminal; --no-progress turns it off)\n"
          "  -h, --help         this help\n";

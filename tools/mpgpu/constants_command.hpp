@@ -21,7 +21,7 @@ struct ConstantOptions {
   /// text); hex is refused.
   CalcFormat format = CalcFormat::decimal;
   std::string output;  ///< file to write instead of standard output; empty: stdout
-  std::uint64_t first_guard = 20;
+  std::uint64_t first_guard = 19;  // 10^19 < 2^64: the guard split divides by one limb
   bool progress = false;  ///< stage and percentage on stderr (default: when it is a terminal)
 };
 
