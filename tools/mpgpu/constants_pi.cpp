@@ -66,7 +66,7 @@ Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageProgress&
   PQT root = binary_split<PQT>(
       0, terms, false, [&](std::uint64_t k, bool) { return leaf(k, ctx); },
       [&ctx](PQT& l, PQT& r, bool need_p) {
-        Integer t;
+        Integer t(ctx);
         mul(t, l.P, r.T);
         mul(l.T, l.T, r.Q);
         l.T += t;
