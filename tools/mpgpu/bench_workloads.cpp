@@ -189,6 +189,8 @@ int run_workloads(const Context& ctx, const BenchOptions& opt) {
   const Context cpu = Context::cpu();
   report.gmp_release = cpu.info().gmp_release;
   const bool use_cuda = ctx.is_cuda();
+  if (!use_cuda && opt.no_cpu)
+    throw UsageError("bench: --no-cpu leaves nothing to run: the chosen context is the CPU (" + ctx.describe() + ")");
   if (use_cuda) report.cuda_context = ctx.describe();
   if (!opt.no_cpu) report.cpu_context = cpu.describe();
   if (!use_cuda)
