@@ -45,8 +45,9 @@ void print_help(std::ostream& out) {
          "  -h, --help      this help (`mpgpu COMMAND --help` for a command's options)\n"
          "  --version       the version\n"
          "\n"
-         "exit status: 0 success, 1 a benchmark row did not match GMP, 2 bad command line\n"
-         "or calc expression, 3 other errors (backend unavailable, CUDA errors).\n";
+         "exit status: 0 success, 1 a benchmark row did not match GMP (or a workload's\n"
+         "contexts disagreed), 2 bad command line or calc expression, 3 other errors\n"
+         "(backend unavailable, CUDA errors).\n";
 }
 
 bool print_command_help(const std::string& command, std::ostream& out) {
