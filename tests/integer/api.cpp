@@ -221,8 +221,8 @@ TEST_P(Api, FailedOperationsLeaveOperandsUntouched) {
 
 // GMP's mpz cannot hold more than INT_MAX limbs and aborts the process
 // ("gmp: overflow in mpz type") when asked to; the CPU backend must throw
-// Overflow before calling GMP. On the device, 2^40 bits (128 GiB) exceeds
-// the card: OutOfMemory.
+// Overflow before calling GMP. On the device, 2^42 bits (512 GiB) exceeds
+// every card: OutOfMemory.
 TEST_P(Api, HugeShiftThrowsInsteadOfAborting) {
   Integer x = make(Mpz::from_ui(1));
   EXPECT_THROW(mpgpu::mul_2exp(x, x, std::uint64_t{1} << 42), mpgpu::Error);

@@ -24,7 +24,11 @@ void fold_twice(Integer& t, const Integer& mask, std::uint64_t p, Integer& high)
 bool lucas_lehmer(std::uint64_t p, const Context& ctx, void (*progress)(double, void*), void* progress_arg) {
   if (p < 2) throw InvalidArgument("lucas_lehmer: the exponent must be at least 2");
   if (p == 2) return true;
-  const Integer mask = Integer::all_ones(p, ctx);  // M itself
+  // M itself, made on the host (Integer::all_ones would build it on the
+  // device): for small p the whole test then stays with GMP on the host.
+  Integer mask(1, ctx);
+  mul_2exp(mask, mask, p);
+  sub(mask, mask, Integer(1, ctx));
   // s^2 - 2 = s^2 + (M - 2) (mod M), which stays non-negative for s = 0 or 1.
   const Integer minus_two = mask - Integer(2, ctx);
   Integer s(4, ctx), high(ctx);
