@@ -3,6 +3,7 @@
 // kDeviceSequenceMinLimbs limbs or more with detail::fib_lucas_doubling and
 // detail::range_product, whose large steps run on the device.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -50,6 +51,56 @@ void host_range_product(mpz_ptr z, std::uint64_t lo, std::uint64_t hi) {
   host_range_product(upper, mid, hi);
   mpz_mul(z, z, upper);
   mpz_clear(upper);
+}
+
+/// z = words[0] words[1] ... words[count - 1] (count >= 1) by GMP: a
+/// balanced tree of mpz_mul over products of a few words.
+void host_word_product(mpz_ptr z, const std::uint64_t* words, std::size_t count) {
+  if (count <= 16) {
+    mpz_set_ui(z, 1);
+    for (std::size_t i = 0; i < count; ++i) mpz_mul_ui(z, z, static_cast<unsigned long>(words[i]));
+    return;
+  }
+  mpz_t upper;
+  mpz_init(upper);
+  host_word_product(z, words, count / 2);
+  host_word_product(upper, words + count / 2, count - count / 2);
+  mpz_mul(z, z, upper);
+  mpz_clear(upper);
+}
+
+/// r = the product of `count` >= 1 leaves: leaf(z, i) makes leaf i with GMP,
+/// on host threads; the tree above them is multiplied in ctx a level at a
+/// time, neighbours with neighbours, so each product's operands have about
+/// the same size.
+template <class Leaf>
+void product_of_leaves(Integer& r, std::size_t count, Leaf leaf, const Context& ctx, Stream s) {
+  std::vector<__mpz_struct> host(count);
+  for (auto& z : host) mpz_init(&z);
+  struct Clear {
+    std::vector<__mpz_struct>& v;
+    ~Clear() {
+      for (auto& z : v) mpz_clear(&z);
+    }
+  } clear{host};
+  detail::parallel_for(count, [&](std::size_t i) { leaf(&host[i], i); });
+  std::vector<Integer> level;
+  level.reserve(count);
+  for (auto& z : host) {
+    level.push_back(Integer::from_mpz(&z, ctx));
+    mpz_realloc2(&z, 0);  // frees the host copy early
+  }
+  while (level.size() > 1) {
+    std::vector<Integer> up;
+    up.reserve((level.size() + 1) / 2);
+    for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
+      up.emplace_back(ctx);
+      mul(up.back(), level[i], level[i + 1], s);
+    }
+    if (level.size() & 1) up.push_back(std::move(level.back()));
+    level = std::move(up);
+  }
+  r = std::move(level[0]);
 }
 
 /// q = n / d for d dividing n, d > 0, through the top bits only: with sh
@@ -177,45 +228,73 @@ void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t l
     r = Integer(0, ctx);
     return;
   }
-  // Leaves of about leaf_limbs limbs: a factor i adds log2(i) bits.
+  // Leaves of about leaf_limbs limbs: a factor i adds log2(i) bits; the
+  // count is estimated at the start of the leaf, then at its middle.
   const double leaf_bits = 64.0 * static_cast<double>(std::max<std::size_t>(leaf_limbs, 1));
   std::vector<std::pair<std::uint64_t, std::uint64_t>> leaves;
   for (std::uint64_t begin = lo; begin < hi;) {
-    const double per_factor = std::max(1.0, std::log2(static_cast<double>(begin) + 1));
-    const auto count = static_cast<std::uint64_t>(std::max(1.0, leaf_bits / per_factor));
-    const std::uint64_t end = hi - begin <= count ? hi : begin + count;
+    double count = leaf_bits / std::max(1.0, std::log2(static_cast<double>(begin) + 1));
+    count = leaf_bits / std::max(1.0, std::log2(static_cast<double>(begin) + count / 2 + 1));
+    const auto whole = static_cast<std::uint64_t>(std::max(1.0, count));
+    const std::uint64_t end = hi - begin <= whole ? hi : begin + whole;
     leaves.emplace_back(begin, end);
     begin = end;
   }
-  std::vector<__mpz_struct> host(leaves.size());
-  for (auto& z : host) mpz_init(&z);
-  struct Clear {
-    std::vector<__mpz_struct>& v;
-    ~Clear() {
-      for (auto& z : v) mpz_clear(&z);
-    }
-  } clear{host};
-  detail::parallel_for(leaves.size(),
-                       [&](std::size_t i) { host_range_product(&host[i], leaves[i].first, leaves[i].second); });
-  std::vector<Integer> level;
-  level.reserve(leaves.size());
-  for (auto& z : host) {
-    level.push_back(Integer::from_mpz(&z, ctx));
-    mpz_realloc2(&z, 0);  // frees the host copy early
+  product_of_leaves(
+      r, leaves.size(), [&](mpz_ptr z, std::size_t i) { host_range_product(z, leaves[i].first, leaves[i].second); },
+      ctx, s);
+}
+
+void binomial_by_primes(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
+                        Stream s) {
+  if (k > n) {
+    r = Integer(0, ctx);
+    return;
   }
-  // The tree, a level at a time: neighbours multiply, so the operands of
-  // each product have about the same size.
-  while (level.size() > 1) {
-    std::vector<Integer> up;
-    up.reserve((level.size() + 1) / 2);
-    for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
-      up.emplace_back(ctx);
-      mul(up.back(), level[i], level[i + 1], s);
+  // The exponent of a prime p in binomial(n, k) is the number of borrows
+  // when k is subtracted from n in base p (Kummer), and p^e <= n: every
+  // factor is one word. Primes up to n by a sieve of the odd numbers.
+  std::vector<std::uint64_t> factors;
+  auto add_prime = [&](std::uint64_t p) {
+    std::uint64_t power = 1, a = n, b = k;
+    int borrow = 0;
+    while (a) {
+      const int digit = static_cast<int>(a % p) - static_cast<int>(b % p) - borrow;
+      borrow = digit < 0;
+      if (borrow) power *= p;
+      a /= p;
+      b /= p;
     }
-    if (level.size() & 1) up.push_back(std::move(level.back()));
-    level = std::move(up);
+    if (power > 1) factors.push_back(power);
+  };
+  if (n >= 2) add_prime(2);
+  std::vector<bool> composite(n / 2 + 1);  // index i: the odd number 2i + 1
+  for (std::uint64_t i = 1; 2 * i + 1 <= n; ++i) {
+    if (composite[i]) continue;
+    const std::uint64_t p = 2 * i + 1;
+    add_prime(p);
+    for (std::uint64_t m = p * p; m <= n; m += 2 * p) composite[m / 2] = true;
   }
-  r = std::move(level[0]);
+  composite = {};
+  if (factors.empty()) {
+    r = Integer(1, ctx);
+    return;
+  }
+  const std::uint64_t leaf_bits = 64 * std::max<std::size_t>(leaf_limbs, 1);
+  std::vector<std::size_t> starts = {0};
+  std::uint64_t bits = 0;
+  for (std::size_t i = 0; i < factors.size(); ++i) {
+    bits += std::bit_width(factors[i]);
+    if (bits >= leaf_bits && i + 1 < factors.size()) {
+      starts.push_back(i + 1);
+      bits = 0;
+    }
+  }
+  starts.push_back(factors.size());
+  product_of_leaves(
+      r, starts.size() - 1,
+      [&](mpz_ptr z, std::size_t i) { host_word_product(z, factors.data() + starts[i], starts[i + 1] - starts[i]); },
+      ctx, s);
 }
 
 void binomial_by_products(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
@@ -280,7 +359,11 @@ void bin_uiui(Integer& r, std::uint64_t n, std::uint64_t k, Stream s) {
     r = z.take(ctx, s);
     return;
   }
-  detail::binomial_by_products(r, n, k, kDeviceSequenceMinLimbs, ctx, s);
+  // By primes while sieving up to n costs little next to the result (the
+  // products of n - k + 1 .. n and of 1 .. k are about log2(n) times larger
+  // than it); by those products for a large n and a small k.
+  if (static_cast<double>(n) <= 64.0 * bits) detail::binomial_by_primes(r, n, k, kDeviceSequenceMinLimbs, ctx, s);
+  else detail::binomial_by_products(r, n, k, kDeviceSequenceMinLimbs, ctx, s);
 }
 
 void bin_ui(Integer& r, const Integer& n, std::uint64_t k, Stream s) {

@@ -46,6 +46,12 @@ void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t l
 void binomial_by_products(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
                           Stream s);
 
+/// r = binomial(n, k) (0 for k > n) as the product of the prime powers
+/// p^e <= n that divide it (Kummer: e counts the borrows of n - k in base
+/// p), from a sieve up to n: product_of_leaves over words.
+void binomial_by_primes(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
+                        Stream s);
+
 /// The exact number of digits of |a| in `base` (3..62, not a power of two; 1 for zero):
 /// d from the bit length, then |a| < base^d decides between d and d + 1,
 /// with the power made by pow_ui_split.

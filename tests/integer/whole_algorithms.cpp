@@ -352,6 +352,28 @@ TEST_P(WholeAlgorithms, BinomialByProductsMatchesGmp) {
 // estimate says the result is large (e.g. k = 3000: ~161000 bits).
 // It failed once (the range ended at n + 1 = 0): the numerator's last
 // factor n is now multiplied apart.
+TEST_P(WholeAlgorithms, BinomialByPrimesMatchesGmp) {
+  // Every n up to 200 with every k (k > n too), then larger ones whose
+  // primes carry many borrows (n = 2^m - 1, 2^m, 3^m, 10^m).
+  for (std::uint64_t n = 0; n <= 200; ++n)
+    for (std::uint64_t k = 0; k <= n + 1; ++k) {
+      Mpz want;
+      mpz_bin_uiui(want, n, k);
+      Integer r(ctx());
+      mpgpu::detail::binomial_by_primes(r, n, k, 1, ctx(), nullptr);
+      ASSERT_TRUE(matches(r, want)) << "binomial(" << n << ", " << k << ")";
+    }
+  for (std::uint64_t n : std::vector<std::uint64_t>{1023, 1024, 2187, 10000, 65537, 300000})
+    for (std::uint64_t k : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{97}, n / 3, n / 2, n - 1})
+      for (std::size_t c : crossovers()) {
+        Mpz want;
+        mpz_bin_uiui(want, n, k);
+        Integer r(ctx());
+        mpgpu::detail::binomial_by_primes(r, n, k, c, ctx(), nullptr);
+        ASSERT_TRUE(matches(r, want)) << "binomial(" << n << ", " << k << "), leaves of " << c << " limbs";
+      }
+}
+
 TEST_P(WholeAlgorithms, BinomialByProductsOfTheLargestN) {
   for (std::uint64_t k : {0, 1, 2, 3, 100}) {
     Mpz want;
