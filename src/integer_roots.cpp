@@ -1,5 +1,6 @@
 // Roots: sqrt, sqrtrem, root, perfect_square_p. The CPU context calls GMP;
-// a CUDA context hands radicands of kDeviceRootMinLimbs limbs or more to
+// a CUDA context hands radicands of kDeviceSqrtMinLimbs (square roots) or
+// kDeviceRootMinLimbs (k >= 3) limbs or more to
 // detail::root_newton, whose products and divisions run on the device.
 //
 // root_newton, for a >= 0 of n bits and a root of R = ceil(n / k) bits:
@@ -27,7 +28,10 @@ namespace {
 
 std::string where(const char* op) { return std::string("mpgpu::") + op + ": "; }
 
-bool root_on_device(const Integer& a) { return a.context().is_cuda() && a.size() >= kDeviceRootMinLimbs; }
+/// Whether a CUDA context takes the k-th root of a on the device.
+bool root_on_device(const Integer& a, std::uint64_t k) {
+  return a.context().is_cuda() && a.size() >= (k == 2 ? kDeviceSqrtMinLimbs : kDeviceRootMinLimbs);
+}
 
 /// floor(a^(1/k)) (and a - r^k) by GMP (a copy of an operand in device
 /// memory). Without a remainder mpz_root, which costs less than rootrem.
@@ -101,8 +105,8 @@ bool root_newton(Integer& r, Integer* rem, const Integer& a, std::uint64_t k, st
 void sqrt(Integer& r, const Integer& a, Stream s) {
   if (a.sign() < 0) throw InvalidArgument(where("sqrt") + "square root of a negative number");
   detail::wait_for_caller_stream(a.context(), s);
-  if (root_on_device(a)) {
-    detail::root_newton(r, nullptr, a, 2, kDeviceRootMinLimbs, s);
+  if (root_on_device(a, 2)) {
+    detail::root_newton(r, nullptr, a, 2, kDeviceSqrtMinLimbs, s);
     return;
   }
   HostOperand ha(a);  // mpz_sqrt: the fastest of GMP's roots when exactness is not asked
@@ -117,7 +121,7 @@ void sqrtrem(Integer& root, Integer& rem, const Integer& a, Stream s) {
   if (a.sign() < 0) throw InvalidArgument(where("sqrtrem") + "square root of a negative number");
   detail::wait_for_caller_stream(a.context(), s);
   Integer x(a.context()), y(a.context());  // a may alias root or rem
-  if (root_on_device(a)) detail::root_newton(x, &y, a, 2, kDeviceRootMinLimbs, s);
+  if (root_on_device(a, 2)) detail::root_newton(x, &y, a, 2, kDeviceSqrtMinLimbs, s);
   else host_rootrem(x, &y, a, 2, s);
   root = std::move(x);
   rem = std::move(y);
@@ -128,7 +132,7 @@ bool root(Integer& r, const Integer& a, std::uint64_t k, Stream s) {
   if (a.sign() < 0 && k % 2 == 0)
     throw InvalidArgument(where("root") + "even root (k = " + std::to_string(k) + ") of a negative number");
   detail::wait_for_caller_stream(a.context(), s);
-  if (!root_on_device(a)) return host_rootrem(r, nullptr, a, k, s);
+  if (!root_on_device(a, k)) return host_rootrem(r, nullptr, a, k, s);
   // An odd root of a negative number is minus the root of its magnitude
   // (truncation toward zero, as mpz_root).
   Integer magnitude(a.context());
@@ -142,7 +146,7 @@ bool root(Integer& r, const Integer& a, std::uint64_t k, Stream s) {
 bool perfect_square_p(const Integer& a, Stream s) {
   detail::wait_for_caller_stream(a.context(), s);
   if (a.sign() < 0) return false;
-  if (!root_on_device(a)) {
+  if (!root_on_device(a, 2)) {
     HostOperand ha(a);
     return mpz_perfect_square_p(ha) != 0;
   }
@@ -152,7 +156,7 @@ bool perfect_square_p(const Integer& a, Stream s) {
                        (tstbit(a, 3, s) ? 8u : 0u);
   if (low != 0 && low != 1 && low != 4 && low != 9) return false;
   Integer r(a.context());
-  return detail::root_newton(r, nullptr, a, 2, kDeviceRootMinLimbs, s);
+  return detail::root_newton(r, nullptr, a, 2, kDeviceSqrtMinLimbs, s);
 }
 
 }  // namespace mpgpu

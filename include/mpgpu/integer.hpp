@@ -333,7 +333,8 @@ void ui_pow_ui(Integer& r, std::uint64_t base, std::uint64_t exp, Stream s = nul
 /// r = base^exp mod |m|, in [0, |m|). A negative exp uses the inverse of base
 /// mod m: InvalidArgument if there is none. m == 0 throws DivisionByZero.
 void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m, Stream s = nullptr);
-// Roots on a CUDA context, for radicands of kDeviceRootMinLimbs limbs or
+// Roots on a CUDA context, for radicands of kDeviceSqrtMinLimbs (square
+// roots) or kDeviceRootMinLimbs (k >= 3) limbs or
 // more: the root of the top half of the bits (recursively), then one Newton
 // step from above on the device (a division by x^(k-1)) and a check of x^k
 // against a that corrects the last unit; below, GMP on the host.

@@ -6,12 +6,10 @@
 // product tree) are computed on the host. Sizes are limbs of the result
 // (of the radicand for roots). Host-only header: g++ compiles it.
 //
-// Provenance: first estimates from the measured costs of their parts on an
-// H100 (a device product or square of 2^10-2^12 limbs takes 5-20 us with its
-// launches; GMP's pow_ui/fib_ui/fac_ui of such results take 50-400 us; the
-// device division starts at kDeviceDivisionMinLimbs divisor limbs, which a
-// square root of twice that size first reaches). The measured crossover
-// rows are in bench/results/ (`mpgpu bench --ops pow_ui,sqrt,fib_ui,fac_ui`).
+// Provenance: bench/whole_bench (GMP, the device path forced from 64 limbs,
+// and the public call, per size) on an NVIDIA H200, 2026-11-28, commit
+// 8e3dc03: bench/results/2026-11-28-nvidia-h200-8e3dc03-whole.md. Each
+// value is the first size from which the device path wins in that table.
 #pragma once
 
 #include <cstddef>
@@ -33,10 +31,16 @@ inline constexpr std::size_t kHostValueMaxLimbs = std::size_t{1} << 14;
 /// about as long as GMP's once its launches and copies are counted.
 inline constexpr std::size_t kHostProductMaxLimbs = 1024;
 
-/// pow_ui / ui_pow_ui: results of at least this many limbs are squared up on the device.
-inline constexpr std::size_t kDevicePowerMinLimbs = 1024;
-/// sqrt / sqrtrem / root / perfect_square_p: radicands of at least this many limbs.
+/// pow_ui / ui_pow_ui: results of at least this many limbs are squared up
+/// on the device (3^e: 0.96x GMP at 2^16 bits, 1.17x at 2^17, 2.5x at 2^18).
+inline constexpr std::size_t kDevicePowerMinLimbs = 2048;
+/// root with k >= 3: radicands of at least this many limbs (cube roots:
+/// 1.1x GMP at 2^19 bits, 1.5x at 2^20).
 inline constexpr std::size_t kDeviceRootMinLimbs = 8192;
+/// sqrt / sqrtrem / perfect_square_p: radicands of at least this many
+/// limbs. GMP's square root is quicker than its k-th roots, so the device
+/// wins later (device path forced: 0.45x GMP at 2^20 bits, 1.3x at 2^21).
+inline constexpr std::size_t kDeviceSqrtMinLimbs = 32768;
 /// fac_ui, fib_ui, lucnum_ui, bin_uiui: results of at least this many limbs.
 inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
 

@@ -2,7 +2,7 @@
 // exact digit counts (pow_ui, ui_pow_ui, sqrt, sqrtrem, root,
 // perfect_square_p, fac_ui, fib_ui, lucnum_ui, bin_uiui, bin_ui, sizeinbase)
 // against GMP at sizes below, at and above each crossover of
-// integer_crossovers.hpp (kDevicePowerMinLimbs, kDeviceRootMinLimbs,
+// integer_crossovers.hpp (kDevicePowerMinLimbs, kDeviceRootMinLimbs, kDeviceSqrtMinLimbs,
 // kDeviceSequenceMinLimbs), so that integer_whole_gpu_test runs both the
 // host and the device path of each (and roots 4x and 16x above the
 // crossover, where the Newton step's division runs on the device); every
@@ -62,6 +62,7 @@ std::uint64_t digits_of(const Mpz& a, int base) {
 
 constexpr std::size_t kPow = mpgpu::kDevicePowerMinLimbs;
 constexpr std::size_t kRoot = mpgpu::kDeviceRootMinLimbs;
+constexpr std::size_t kSqrt = mpgpu::kDeviceSqrtMinLimbs;
 constexpr std::size_t kSeq = mpgpu::kDeviceSequenceMinLimbs;
 
 class Whole : public IntegerTest {
@@ -189,13 +190,13 @@ TEST_P(Whole, PowUiResultAliasingTheBase) {
 
 // ---- roots -------------------------------------------------------------------------
 
-// Square roots of radicands of kDeviceRootMinLimbs - 1 .. + 1 limbs (perfect
+// Square roots of radicands of kDeviceSqrtMinLimbs - 1 .. + 1 limbs (perfect
 // squares, their neighbours, a square plus 16 that passes the mod-16 test,
 // all ones, a power of two, random), then 4x and 16x larger.
 TEST_P(Whole, SquareRootsAroundTheDeviceCrossover) {
   Operands gen(4003);
   std::vector<Mpz> radicands;
-  for (std::size_t limbs : {kRoot / 2, kRoot / 2 + 1}) {
+  for (std::size_t limbs : {kSqrt / 2, kSqrt / 2 + 1}) {
     Mpz x = gen.random_bits(64 * limbs - gen.below(40));
     const Mpz sq = pow_of(x, 2);
     radicands.push_back(sq);
@@ -205,19 +206,19 @@ TEST_P(Whole, SquareRootsAroundTheDeviceCrossover) {
     Mpz next = pow_of(plus(x, 1), 2);
     radicands.push_back(plus(next, -1));  // the largest radicand with root x
   }
-  for (std::size_t limbs : {kRoot - 1, kRoot, kRoot + 1}) radicands.push_back(gen.random_bits(64 * limbs - gen.below(64)));
-  radicands.push_back(Mpz::all_ones(64 * kRoot));
-  radicands.push_back(Mpz::pow2(64 * kRoot));      // (2^(32 kRoot))^2
-  radicands.push_back(Mpz::pow2(64 * kRoot - 1));  // not a square
+  for (std::size_t limbs : {kSqrt - 1, kSqrt, kSqrt + 1}) radicands.push_back(gen.random_bits(64 * limbs - gen.below(64)));
+  radicands.push_back(Mpz::all_ones(64 * kSqrt));
+  radicands.push_back(Mpz::pow2(64 * kSqrt));      // (2^(32 kSqrt))^2
+  radicands.push_back(Mpz::pow2(64 * kSqrt - 1));  // not a square
   for (const Mpz& a : radicands) ASSERT_TRUE(check_square_root(a)) << a.limbs() << "-limb radicand";
   // 4x and 16x: the Newton step's division on the device.
-  ASSERT_TRUE(check_square_root(gen.uniform(64 * 4 * kRoot)));
-  Mpz x = gen.runs(64 * 2 * kRoot - 5);
+  ASSERT_TRUE(check_square_root(gen.uniform(64 * 4 * kSqrt)));
+  Mpz x = gen.runs(64 * 2 * kSqrt - 5);
   ASSERT_TRUE(check_square_root(pow_of(x, 2)));
   ASSERT_TRUE(check_square_root(plus(pow_of(x, 2), -1)));
-  ASSERT_TRUE(check_square_root(gen.runs(64 * 16 * kRoot)));
-  Mpz y = gen.uniform(64 * 8 * kRoot);
-  mpz_setbit(y, 64 * 8 * kRoot - 1);
+  ASSERT_TRUE(check_square_root(gen.runs(64 * 16 * kSqrt)));
+  Mpz y = gen.uniform(64 * 8 * kSqrt);
+  mpz_setbit(y, 64 * 8 * kSqrt - 1);
   ASSERT_TRUE(check_square_root(pow_of(y, 2)));
 }
 
@@ -252,7 +253,7 @@ TEST_P(Whole, KthRootsAroundTheDeviceCrossover) {
 
 TEST_P(Whole, RootsResultAliasingTheRadicand) {
   Operands gen(4005);
-  const Mpz a = gen.runs(64 * kRoot + 100), sq = pow_of(gen.uniform(64 * (kRoot / 2 + 3)), 2);
+  const Mpz a = gen.runs(64 * kSqrt + 100), sq = pow_of(gen.uniform(64 * (kSqrt / 2 + 3)), 2);
   {
     Mpz want;
     mpz_sqrt(want, a);
@@ -290,7 +291,7 @@ TEST_P(Whole, RootsResultAliasingTheRadicand) {
 // device size. perfect_square_p of a negative number is false.
 TEST_P(Whole, RootsOfBadInput) {
   Operands gen(4006);
-  for (const Mpz& m : {Mpz::from_ui(4), pow_of(gen.runs(64 * (kRoot / 2 + 1)), 2)}) {
+  for (const Mpz& m : {Mpz::from_ui(4), pow_of(gen.runs(64 * (kSqrt / 2 + 1)), 2)}) {
     const Mpz neg = -m;
     const Mpz before = Mpz::from_ui(7), before2 = Mpz::from_si(-9);
     const Integer a = make(neg), p = make(m);
@@ -572,7 +573,7 @@ TEST_P(Whole, OnAnotherStream) {
     ASSERT_TRUE(matches(r, want));
   }
   {
-    const Mpz a = gen.uniform(64 * (kRoot + 10));
+    const Mpz a = gen.uniform(64 * (kSqrt + 10));
     Mpz ws, wr, w3;
     mpz_sqrtrem(ws, wr, a);
     const bool exact3 = mpz_root(w3, a, 3) != 0;
