@@ -322,27 +322,27 @@ void fac_ui(Integer& r, std::uint64_t n, Stream s) {
   r = z.take(ctx, s);
 }
 
-void fib_ui(Integer& r, std::uint64_t n, Stream s) {
-  // F(n) < phi^n, and log2(phi) < 0.6943.
+namespace {
+
+/// F(n) (lucas false) or L(n): both below 2^(0.6943 n + 1), since
+/// log2(phi) < 0.6943 and L(n) < phi^n + 1.
+void fibonacci_or_lucas(Integer& r, std::uint64_t n, bool lucas, Stream s) {
   const double bits = static_cast<double>(n) * 0.6943 + 64;
-  detail::require_host_bits("fib_ui", bits);
+  detail::require_host_bits(lucas ? "lucnum_ui" : "fib_ui", bits);
   const Context& ctx = r.context();
-  if (on_device(ctx, bits)) return detail::fib_lucas_doubling(&r, nullptr, n, kDeviceSequenceMinLimbs, ctx, s);
+  if (on_device(ctx, bits))
+    return detail::fib_lucas_doubling(lucas ? nullptr : &r, lucas ? &r : nullptr, n, kDeviceSequenceMinLimbs, ctx, s);
   HostResult z;
-  mpz_fib_ui(z, n);
+  if (lucas) mpz_lucnum_ui(z, n);
+  else mpz_fib_ui(z, n);
   r = z.take(ctx, s);
 }
 
-void lucnum_ui(Integer& r, std::uint64_t n, Stream s) {
-  // L(n) < phi^n + 1 <= 2^(0.6943 n + 1).
-  const double bits = static_cast<double>(n) * 0.6943 + 64;
-  detail::require_host_bits("lucnum_ui", bits);
-  const Context& ctx = r.context();
-  if (on_device(ctx, bits)) return detail::fib_lucas_doubling(nullptr, &r, n, kDeviceSequenceMinLimbs, ctx, s);
-  HostResult z;
-  mpz_lucnum_ui(z, n);
-  r = z.take(ctx, s);
-}
+}  // namespace
+
+void fib_ui(Integer& r, std::uint64_t n, Stream s) { fibonacci_or_lucas(r, n, false, s); }
+
+void lucnum_ui(Integer& r, std::uint64_t n, Stream s) { fibonacci_or_lucas(r, n, true, s); }
 
 void bin_uiui(Integer& r, std::uint64_t n, std::uint64_t k, Stream s) {
   const Context& ctx = r.context();

@@ -6,24 +6,12 @@
 #include <vector>
 
 #include "integer_test.hpp"
+#include "support/mpz_arith.hpp"
 
 namespace {
 
 using mpgpu::Integer;
 using namespace mpgpu_test;
-
-Mpz pow_of(const Mpz& base, unsigned long e) {
-  Mpz r;
-  mpz_pow_ui(r, base, e);
-  return r;
-}
-
-Mpz plus(const Mpz& a, long k) {
-  Mpz r;
-  if (k >= 0) mpz_add_ui(r, a, static_cast<unsigned long>(k));
-  else mpz_sub_ui(r, a, static_cast<unsigned long>(-k));
-  return r;
-}
 
 class NumberTheory : public IntegerTest {};
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "integer_test.hpp"
+#include "support/mpz_arith.hpp"
 
 namespace {
 
@@ -25,25 +26,6 @@ using mpgpu::Integer;
 using namespace mpgpu_test;
 
 constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
-
-Mpz pow_of(const Mpz& base, unsigned long e) {
-  Mpz r;
-  mpz_pow_ui(r, base, e);
-  return r;
-}
-
-Mpz plus(const Mpz& a, long k) {
-  Mpz r;
-  if (k >= 0) mpz_add_ui(r, a, static_cast<unsigned long>(k));
-  else mpz_sub_ui(r, a, static_cast<unsigned long>(-k));
-  return r;
-}
-
-Mpz times_ui(const Mpz& a, unsigned long k) {
-  Mpz r;
-  mpz_mul_ui(r, a, k);
-  return r;
-}
 
 /// log2 |b| for |b| >= 2.
 double log2_abs(const Mpz& b) {

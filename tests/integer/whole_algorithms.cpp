@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "integer_test.hpp"
+#include "support/mpz_arith.hpp"
 #include "integer_whole.hpp"  // private to the library (src/)
 
 namespace {
@@ -30,25 +31,6 @@ constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
 const std::vector<std::size_t>& crossovers() {
   static const std::vector<std::size_t> c = {0, 1, 2, 3, 5, 8, 13, 64};
   return c;
-}
-
-Mpz pow_of(const Mpz& base, unsigned long e) {
-  Mpz r;
-  mpz_pow_ui(r, base, e);
-  return r;
-}
-
-Mpz plus(const Mpz& a, long k) {
-  Mpz r;
-  if (k >= 0) mpz_add_ui(r, a, static_cast<unsigned long>(k));
-  else mpz_sub_ui(r, a, static_cast<unsigned long>(-k));
-  return r;
-}
-
-Mpz times_ui(const Mpz& a, unsigned long k) {
-  Mpz r;
-  mpz_mul_ui(r, a, k);
-  return r;
 }
 
 /// Digits of |a| in `base` as mpz_get_str writes them (the reference of

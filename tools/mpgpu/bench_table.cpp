@@ -77,15 +77,6 @@ Measurement measure(F&& call, Sync&& sync, const RepPolicy& policy, bool bursts)
   return m;
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 RepPolicy policy_for(const BenchOptions& opt) {
   if (opt.reps) return {*opt.reps, *opt.reps, 0};
   // Full: up to 21 calls or ~0.25 s per measurement; at 2^30 bits a GMP add

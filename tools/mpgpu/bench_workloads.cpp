@@ -50,15 +50,6 @@ WorkloadSpec mersenne(std::string id, std::uint64_t p, bool prime) {
   return w;
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 /// The workload's text on ctx: the timed part of a run.
 std::string workload_text(const WorkloadSpec& w, const Context& ctx) {
   switch (w.kind) {

@@ -3,10 +3,20 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
+#include <ctime>
 #include <ostream>
 #include <vector>
 
 namespace mpgpu::cli {
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
 
 namespace {
 

@@ -10,6 +10,8 @@
 namespace mpgpu::cli {
 
 /// "12.3 us", "1.05 ms", "2.00 s" (three significant digits).
+/// The current time, UTC, ISO 8601 ("2026-11-28T03:29:15Z"): a report's date.
+std::string utc_now();
 std::string format_seconds(double s);
 /// "2^20" for powers of two, else the decimal count.
 std::string format_bits(std::uint64_t bits);
