@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <utility>
 
 #include "integer_internal.hpp"
@@ -29,7 +30,7 @@ Integer::Integer(Integer&& other) noexcept : ctx_(other.ctx_) {
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
   std::swap(pending_, other.pending_);
-  std::swap(placement_, other.placement_);
+  swap_placement(other);
 }
 
 Integer& Integer::operator=(const Integer& other) {
@@ -59,7 +60,7 @@ Integer& Integer::operator=(Integer&& other) noexcept {
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
   std::swap(pending_, other.pending_);
-  std::swap(placement_, other.placement_);
+  swap_placement(other);
   return *this;
 }
 
@@ -79,14 +80,14 @@ void Integer::settle() const {
 }
 
 void Integer::adopt_pending(std::unique_ptr<detail::PendingResult> pending) {
-  placement_ = Placement::device;
+  set_placement(Placement::device);
   pending_ = std::move(pending);
   size_ = 0;
   sign_ = 0;
 }
 
 void Integer::adopt_device_size(std::size_t size) {
-  placement_ = Placement::device;  // the device limbs were changed in place
+  set_placement(Placement::device);  // the device limbs were changed in place
   pending_.reset();
   size_ = size;
   if (!size) sign_ = 0;
@@ -108,20 +109,29 @@ void Integer::adopt_device(const Context& ctx, limb_t* limbs, std::size_t capaci
   dev_capacity_ = capacity;
   size_ = size;
   sign_ = size ? sign : 0;
-  placement_ = Placement::device;
+  set_placement(Placement::device);
 }
 
 void Integer::upload_to_device() const {
+  // One lock for every upload: several threads may read one host value, and
+  // only the first copies it up (uploads happen once a value, so the lock is
+  // rarely contended). The others see placement both, with dev_ written.
+  static std::mutex upload_mutex;
+  std::lock_guard<std::mutex> lock(upload_mutex);
+  if (placement_.load(std::memory_order_acquire) != Placement::host) return;
   const std::size_t n = size_;
-  if (n > dev_capacity_ || (dev_ && dev_capacity_ > 4 * n + 64)) {
-    if (dev_) detail::cuda::deallocate(ctx_.state(), ctx_.stream(), dev_);
-    dev_ = nullptr;
-    dev_capacity_ = 0;
-    dev_ = static_cast<limb_t*>(detail::cuda::allocate(ctx_.state(), ctx_.stream(), (n ? n : 1) * sizeof(limb_t)));
-    dev_capacity_ = n ? n : 1;
+  limb_t* buffer = dev_;
+  std::size_t capacity = dev_capacity_;
+  if (n > capacity || (buffer && capacity > 4 * n + 64)) {
+    limb_t* fresh = static_cast<limb_t*>(detail::cuda::allocate(ctx_.state(), ctx_.stream(), (n ? n : 1) * sizeof(limb_t)));
+    if (buffer) detail::cuda::deallocate(ctx_.state(), ctx_.stream(), buffer);
+    buffer = fresh;
+    capacity = n ? n : 1;
+    dev_ = buffer;
+    dev_capacity_ = capacity;
   }
-  if (n) detail::cuda::copy_to_device(ctx_.state(), ctx_.stream(), dev_, mpz_limbs_read(cpu_), n * sizeof(limb_t));
-  placement_ = Placement::both;
+  if (n) detail::cuda::copy_to_device(ctx_.state(), ctx_.stream(), buffer, mpz_limbs_read(cpu_), n * sizeof(limb_t));
+  set_placement(Placement::both);
 }
 
 void Integer::negate() {
@@ -139,7 +149,7 @@ void Integer::refresh_cpu_meta() {
   if (ctx_.is_cuda()) {  // GMP wrote the value: the device copy, if any, is stale
     pending_.reset();
     release_device();
-    placement_ = Placement::host;
+    set_placement(Placement::host);
   }
 }
 
@@ -267,10 +277,10 @@ std::vector<limb_t> Integer::to_limbs() const {
 const limb_t* Integer::device_limbs() const { return size() ? device_data() : nullptr; }
 
 void Integer::place_on_device() {
-  if (!ctx_.is_cuda() || placement_ == Placement::device) return;
-  if (placement_ == Placement::host) upload_to_device();
+  if (!ctx_.is_cuda() || !host_valid()) return;
+  device_data();  // copies a host-only value up
   mpz_set_ui(cpu_, 0);
-  placement_ = Placement::device;
+  set_placement(Placement::device);
 }
 
 Integer Integer::to_context(const Context& ctx) const {

@@ -30,10 +30,11 @@
 // Results of device operations stay on the device. See docs/integer.md.
 //
 // Threads: distinct Integers may be used from distinct threads; one Integer
-// whose size is still on the device, or whose value is still only in host
-// memory, must not be read from two threads at once (as with GMP's mpz_t,
-// concurrent reads need a settled value; call size() and device_limbs()
-// once first).
+// whose size is still on the device must not be queried from two threads at
+// once (as with GMP's mpz_t, concurrent reads need a settled value; call
+// size() once first). A value in host memory may be read from several
+// threads: the first device operation to need it copies it up, the others
+// wait for that copy.
 //
 // Aliasing: any result may alias any operand (results are built in fresh
 // pool storage and swapped in), and a failed operation leaves every operand
@@ -42,6 +43,7 @@
 
 #include <gmp.h>
 
+#include <atomic>
 #include <compare>
 #include <concepts>
 #include <memory>
@@ -169,14 +171,16 @@ class Integer {
   /// The device limbs; on a CUDA context a value kept in host memory is
   /// copied up first (once: both copies stay until the value changes).
   limb_t* device_data() const {
-    if (placement_ == Placement::host && ctx_.is_cuda()) upload_to_device();
+    if (placement_.load(std::memory_order_acquire) == Placement::host && ctx_.is_cuda()) upload_to_device();
     return dev_;
   }
   /// The device buffer as it is (storage to reuse; stale when the value is only on the host).
   limb_t* device_buffer() const { return dev_; }
   /// Whether cpu_mpz() holds the value: always on the CPU context; on a CUDA
   /// context for values kept in host memory (see kHostValueMaxLimbs).
-  bool host_valid() const { return placement_ != Placement::device || !ctx_.is_cuda(); }
+  bool host_valid() const {
+    return placement_.load(std::memory_order_acquire) != Placement::device || !ctx_.is_cuda();
+  }
   /// Sets the recorded size after an in-place change of the device limbs.
   void adopt_device_size(std::size_t size);
   /// Size and sign will come from the device: they are read on first use.
@@ -210,8 +214,16 @@ class Integer {
   // Where a CUDA context's value is: in dev_, in cpu_ (host), or both (a
   // host value copied up for a device operation; either copy may be read).
   // A zero made without data starts on the host. The CPU context ignores it.
+  // Atomic because const readers on several threads may race to copy a host
+  // value up (upload_to_device serializes them); mutators own the Integer.
   enum class Placement : unsigned char { device, host, both };
-  mutable Placement placement_ = Placement::host;
+  mutable std::atomic<Placement> placement_{Placement::host};
+  void set_placement(Placement p) const { placement_.store(p, std::memory_order_release); }
+  void swap_placement(Integer& other) noexcept {
+    const Placement p = placement_.load(std::memory_order_relaxed);
+    placement_.store(other.placement_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    other.placement_.store(p, std::memory_order_relaxed);
+  }
   // CUDA storage: pool memory of the context's device (mutable: the lazy
   // upload of a host value fills it from const accessors).
   mutable limb_t* dev_ = nullptr;

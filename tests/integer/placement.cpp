@@ -7,6 +7,7 @@
 // sides, and use a user stream, always against GMP. On the CPU backend the
 // same code checks the plain GMP path (every value is in host memory).
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "integer_test.hpp"
@@ -203,6 +204,24 @@ TEST_P(Placement, DependentLoopMatchesGmp) {
   if (on_gpu()) EXPECT_TRUE(x.in_host_memory());
 }
 
+
+TEST_P(Placement, ThreadsShareAHostValue) {
+  // Several threads use one const host value in device operations at once:
+  // the first copies it up, the others must wait for that copy.
+  Operands gen;
+  const Mpz a = signed_bits(gen, 900), big = gen.runs(64 * 3000);
+  Mpz want;
+  mpz_add(want, a, big);
+  for (int round = 0; round < 20; ++round) {
+    const Integer shared = host_value(a), d = make(big);
+    std::vector<Integer> results(8, Integer(ctx()));
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < results.size(); ++t)
+      threads.emplace_back([&, t] { add(results[t], shared, d); });
+    for (std::thread& th : threads) th.join();
+    for (const Integer& r : results) ASSERT_TRUE(matches(r, want)) << "round " << round;
+  }
+}
 
 TEST_P(Placement, UserStreamOnHostValues) {
   if (!on_gpu()) GTEST_SKIP() << "streams are a CUDA matter";
