@@ -22,12 +22,9 @@
 // result's size wait for it before returning. Operands and results of one
 // call must share a Context.
 //
-// Where values live: on a CUDA context a value made on the host (from a
-// string, an mpz, limbs, a machine integer, or by an operation GMP ran)
-// stays in host memory while it has at most kHostValueMaxLimbs limbs, and
-// operations whose operands are all there run with GMP (products while
-// they stay small); a device operation copies such an operand up once.
-// Results of device operations stay on the device. See docs/integer.md.
+// Where values live: on a CUDA context small values made on the host stay
+// there and operations on them run with GMP; a device operation copies such
+// an operand up once (kHostValueMaxLimbs; docs/integer.md).
 //
 // Threads: distinct Integers may be used from distinct threads; one Integer
 // whose size is still on the device must not be queried from two threads at
@@ -138,14 +135,11 @@ class Integer {
   const Context& context() const { return ctx_; }
   /// Moves the value to another context (device <-> host copies as needed).
   Integer to_context(const Context& ctx) const;
-  /// On a CUDA context: puts a value kept in host memory (see "Where values
-  /// live") into device memory only, so that the operations that use it
-  /// run on the device; for a value that will feed a device computation
-  /// anyway, or to keep a small value's work on the GPU. The value does
-  /// not change; no-op on the CPU context and for values already there.
+  /// On a CUDA context: moves a value kept in host memory into device memory
+  /// only, so that the operations that use it run on the device. The value
+  /// does not change; a no-op on the CPU context.
   void place_on_device();
-  /// Whether the value is (also) in host memory on a CUDA context (always
-  /// true on the CPU context).
+  /// Whether the value is (also) in host memory (always on the CPU context).
   bool in_host_memory() const { return host_valid(); }
 
   // ---- in-place forms ---------------------------------------------------------
@@ -290,10 +284,9 @@ void clrbit(Integer& a, std::uint64_t index, Stream s = nullptr);
 // of one limb divides on the device in one pass (a parallel scan); a divisor
 // of at least kDeviceDivisionMinLimbs limbs (with a dividend at least as
 // long) divides on the device through a Newton reciprocal on the NTT
-// product; other sizes, and congruent_p, go through GMP on the host (operands
-// copied there, results back). The CPU backend calls GMP. The functions
-// below, from pow_ui on, run through host GMP for both backends in this
-// release. Semantics are GMP's: n = q * d + r with |r| < |d|, and
+// product; other sizes, operands in host memory, and congruent_p, go
+// through GMP on the host. The CPU backend calls GMP. Semantics are GMP's:
+// n = q * d + r with |r| < |d|, and
 //   tdiv: q rounded toward zero (r has n's sign, C's / and %),
 //   fdiv: q rounded toward minus infinity (r has d's sign),
 //   cdiv: q rounded toward plus infinity (r has the sign opposite to d's).
@@ -335,10 +328,8 @@ inline constexpr std::size_t kDeviceDivisionMinLimbs = 2048;
 
 // ---- powers and roots -------------------------------------------------------------
 /// r = base^exp (0^0 = 1). Overflow if the result would exceed host GMP's
-/// size limit (about 2^37 bits). On a CUDA context a result above
-/// kDevicePowerMinLimbs is built on the device: the powers of two of |base|
-/// as one shift, the top of the exponent by GMP on the host (while the
-/// power stays small), then squarings and products on the device.
+/// size limit (about 2^37 bits). On a CUDA context results above
+/// kDevicePowerMinLimbs are squared up on the device.
 void pow_ui(Integer& r, const Integer& base, std::uint64_t exp, Stream s = nullptr);
 /// r = base^exp for machine words (mpz_ui_pow_ui); the result stays in r's context.
 void ui_pow_ui(Integer& r, std::uint64_t base, std::uint64_t exp, Stream s = nullptr);
@@ -361,6 +352,7 @@ bool root(Integer& r, const Integer& a, std::uint64_t k, Stream s = nullptr);
 bool perfect_square_p(const Integer& a, Stream s = nullptr);
 
 // ---- number theory ----------------------------------------------------------------
+// gcd, gcdext, lcm and invert run through GMP on the host on both backends.
 /// g = gcd(a, b) >= 0; gcd(0, 0) = 0.
 void gcd(Integer& g, const Integer& a, const Integer& b, Stream s = nullptr);
 /// g = gcd(a, b) = a*s + b*t with GMP's choice of s and t (mpz_gcdext);
@@ -375,10 +367,8 @@ bool invert(Integer& r, const Integer& a, const Integer& m, Stream s = nullptr);
 /// r = n! and r = F(n) (F(0) = 0, F(1) = 1). The result stays in r's context.
 /// Overflow if it would exceed host GMP's size limit.
 /// On a CUDA context, results above kDeviceSequenceMinLimbs are made on the
-/// device: n! as a product tree (leaves of consecutive factors multiplied by
-/// GMP on host threads, the levels above on the device), F(n) and L(n) by
-/// the doubling formulas (the first steps on the host, two squarings a step
-/// on the device).
+/// device: product trees (leaves by GMP on host threads) and the doubling
+/// formulas (docs/integer.md, "Division and number theory").
 void fac_ui(Integer& r, std::uint64_t n, Stream s = nullptr);
 void fib_ui(Integer& r, std::uint64_t n, Stream s = nullptr);
 /// r = L(n), the Lucas number (L(0) = 2, L(1) = 1), as mpz_lucnum_ui.

@@ -22,24 +22,22 @@ namespace mpgpu {
 /// limbs stays in host memory until a device operation needs it (then it
 /// is copied once, and kept on both sides until it changes). An operation
 /// whose operands are all in host memory runs with GMP while they (and a
-/// shifted result) stay within this size. At 2^20 bits GMP's add (a few us)
-/// and a device add with its launch cost about the same, and copying an
-/// operand up costs more than either.
+/// shifted result) stay within this size: near it GMP's add and a device add
+/// with its launch cost about the same, and copying an operand up costs
+/// more than either (an estimate from the add rows; not yet swept).
 inline constexpr std::size_t kHostValueMaxLimbs = std::size_t{1} << 14;
 /// Products (and squares) of operands in host memory run with GMP while
-/// na + nb is at most this: a device product of ~512-limb operands takes
-/// about as long as GMP's once its launches and copies are counted.
+/// na + nb is at most this: there a device product with its launches and
+/// copies takes about as long as GMP's (an estimate; not yet swept).
 inline constexpr std::size_t kHostProductMaxLimbs = 1024;
 
-/// pow_ui / ui_pow_ui: results of at least this many limbs are squared up
-/// on the device (3^e: 0.96x GMP at 2^16 bits, 1.17x at 2^17, 2.5x at 2^18).
+/// pow_ui / ui_pow_ui: results of at least this many limbs are squared up on the device.
 inline constexpr std::size_t kDevicePowerMinLimbs = 2048;
-/// root with k >= 3: radicands of at least this many limbs (cube roots:
-/// 1.1x GMP at 2^19 bits, 1.5x at 2^20).
+/// root with k >= 3: radicands of at least this many limbs.
 inline constexpr std::size_t kDeviceRootMinLimbs = 8192;
 /// sqrt / sqrtrem / perfect_square_p: radicands of at least this many
 /// limbs. GMP's square root is quicker than its k-th roots, so the device
-/// wins later (device path forced: 0.45x GMP at 2^20 bits, 1.3x at 2^21).
+/// wins later.
 inline constexpr std::size_t kDeviceSqrtMinLimbs = 32768;
 /// fac_ui, fib_ui, lucnum_ui, bin_uiui: results of at least this many limbs.
 inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
