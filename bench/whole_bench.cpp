@@ -1,6 +1,6 @@
 // Whole-number operations on a CUDA context against GMP on one host core:
 // pow_ui, sqrt, root (k = 3), fib_ui, lucnum_ui, fac_ui, bin_uiui, the
-// exact decimal digit count, and loops of small dependent operations, from a few hundred limbs (where the crossovers
+// exact decimal digit count, gcd and gcdext, and loops of small dependent operations, from a few hundred limbs (where the crossovers
 // of include/mpgpu/integer_crossovers.hpp are decided) to 2^28 bits. Each
 // row times three ways: GMP alone on the host; the device algorithm forced
 // from 64 limbs up (detail:: with a small crossover); and the public call,
@@ -9,7 +9,10 @@
 // device (the context is synchronized), median of several runs after a
 // warm-up (one run above a second).
 //
-//   whole_bench [--max-bits N] [--ops pow,sqrt,...]
+//   whole_bench [--min-bits N] [--max-bits N] [--ops pow,sqrt,...,gcd,gcdext] [--gcd-host-limbs N]
+//
+// The gcd rows force the half-gcd with its host base at --gcd-host-limbs
+// (1024 unless given) rather than 64 limbs, where it would be launch-bound.
 #include <gmp.h>
 
 #include <algorithm>
@@ -72,6 +75,8 @@ struct Bench {
   std::vector<Row> rows;
   std::vector<std::string> ops;
   std::uint64_t max_bits;
+  std::uint64_t min_bits = 1 << 14;
+  std::size_t gcd_host_limbs = 1024;  // the half-gcd's host base in the forced gcd rows
 
   bool wants(const std::string& op) const {
     return ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end();
@@ -101,7 +106,7 @@ struct Bench {
     std::printf("| op | size | result bits | GMP ms | device-forced ms | mpgpu ms | speed-up | verified |\n");
     std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
     std::vector<std::uint64_t> bit_sizes;
-    for (std::uint64_t b = 1 << 14; b <= max_bits; b *= 2) bit_sizes.push_back(b);
+    for (std::uint64_t b = min_bits; b <= max_bits; b *= 2) bit_sizes.push_back(b);
     if (wants("pow_ui"))
       for (std::uint64_t bits : bit_sizes) {
         const std::uint64_t e = static_cast<std::uint64_t>(static_cast<double>(bits) / std::log2(3.0));
@@ -206,6 +211,38 @@ struct Bench {
       mpz_clear(a0);
       mpz_clear(b0);
     }
+    if (wants("gcd") || wants("gcdext")) {
+      // Random operands of `bits` bits; gcdext's row compares the cofactor s.
+      gmp_randstate_t gs;
+      gmp_randinit_default(gs);
+      for (std::uint64_t bits : bit_sizes) {
+        mpz_t x, y;
+        mpz_inits(x, y, nullptr);
+        mpz_urandomb(x, gs, bits);
+        mpz_urandomb(y, gs, bits);
+        mpz_setbit(x, bits - 1);
+        mpz_setbit(y, bits - 2);
+        const Integer a = Integer::from_mpz(x, ctx), b = Integer::from_mpz(y, ctx);
+        if (wants("gcd"))
+          row("gcd", std::to_string(bits) + " bits", [&](mpz_ptr z) { mpz_gcd(z, x, y); },
+              [&](Integer& r) { detail::gcd_by_half_gcd(r, nullptr, a, b, gcd_host_limbs); },
+              [&](Integer& r) { gcd(r, a, b); });
+        if (wants("gcdext")) {
+          Integer g(ctx), t(ctx);
+          row("gcdext (s)", std::to_string(bits) + " bits",
+              [&](mpz_ptr z) {
+                mpz_t gg;
+                mpz_init(gg);
+                mpz_gcdext(gg, z, nullptr, x, y);
+                mpz_clear(gg);
+              },
+              [&](Integer& r) { detail::gcd_by_half_gcd(g, &r, a, b, gcd_host_limbs); },
+              [&](Integer& r) { gcdext(g, r, t, a, b); });
+        }
+        mpz_clears(x, y, nullptr);
+      }
+      gmp_randclear(gs);
+    }
     if (wants("digits"))
       for (std::uint64_t bits : bit_sizes) {
         // 10^d - 1: its log is within 1e-6 of d, so the comparison runs.
@@ -232,9 +269,13 @@ struct Bench {
 
 int main(int argc, char** argv) {
   std::uint64_t max_bits = std::uint64_t{1} << 26;
+  std::uint64_t min_bits = 1 << 14;
+  std::size_t gcd_host_limbs = 1024;
   std::vector<std::string> ops;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--max-bits") == 0) max_bits = std::stoull(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--min-bits") == 0) min_bits = std::stoull(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--gcd-host-limbs") == 0) gcd_host_limbs = std::stoull(argv[i + 1]);
     else if (std::strcmp(argv[i], "--ops") == 0) {
       std::string list = argv[i + 1];
       for (std::size_t p = 0; p <= list.size();) {
@@ -247,7 +288,7 @@ int main(int argc, char** argv) {
   try {
     Context ctx = Context::cuda_device_count() > 0 ? Context::cuda(0) : Context::cpu();
     std::printf("whole_bench on %s\n\n", ctx.describe().c_str());
-    Bench b{ctx, {}, ops, max_bits};
+    Bench b{ctx, {}, ops, max_bits, min_bits, gcd_host_limbs};
     b.run();
     for (const Row& r : b.rows)
       if (!r.verified) return 1;

@@ -1,17 +1,20 @@
 // powm and number theory (gcd, gcdext, lcm, invert). Both backends run
-// through GMP on the host in this release (integer_host_gmp.hpp), except powm
-// with a huge modulus on a CUDA context (detail::powm_barrett). Powers,
+// through GMP on the host (integer_host_gmp.hpp), except on a CUDA context
+// powm with a huge modulus (detail::powm_barrett) and the gcds of huge
+// operands (detail::gcd_by_half_gcd). Powers,
 // roots and sequences are in integer_powers.cpp, integer_roots.cpp and
 // integer_sequences.cpp. Every
 // argument GMP would abort on or leave undefined (a zero modulus, a negative
 // radicand, a result beyond mpz's size) is refused here with an exception
 // before any work starts.
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
 
 #include "integer_div_paths.hpp"
 #include "integer_host_gmp.hpp"
+#include "integer_whole.hpp"
 
 namespace mpgpu {
 
@@ -118,10 +121,25 @@ void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m,
 
 // ---- number theory ---------------------------------------------------------------------
 
+// A CUDA context takes the gcds of huge operands through the half-gcd
+// (detail::gcd_by_half_gcd, integer_gcd.cpp), everything on the context's
+// stream after the caller's; GMP on the host otherwise, and also when that
+// path declines (a libgmp without its half-gcd, a failed check).
+
+namespace {
+
+bool gcd_on_device(const Integer& a, const Integer& b) {
+  return a.context().is_cuda() && !a.is_zero() && !b.is_zero() &&
+         std::max(a.size(), b.size()) >= kDeviceGcdMinLimbs;
+}
+
+}  // namespace
+
 void gcd(Integer& g, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("gcd", a, b);
   const Context& ctx = a.context();
   detail::wait_for_caller_stream(ctx, s);
+  if (gcd_on_device(a, b) && detail::gcd_by_half_gcd(g, nullptr, a, b, kHostHalfGcdMaxLimbs)) return;
   HostOperand ha(a), hb(b);
   HostResult z;
   mpz_gcd(z, ha, hb);
@@ -135,6 +153,17 @@ void gcdext(Integer& g, Integer& s, Integer& t, const Integer& a, const Integer&
   detail::require_same_context("gcdext", a, b);
   const Context& ctx = a.context();
   detail::wait_for_caller_stream(ctx, stream);
+  Integer dg(ctx), ds(ctx);
+  if (gcd_on_device(a, b) && detail::gcd_by_half_gcd(dg, &ds, a, b, kHostHalfGcdMaxLimbs)) {
+    Integer dt(ctx);  // t = (g - a s) / b, exact
+    mul(dt, a, ds);
+    sub(dt, dg, dt);
+    divexact(dt, dt, b);
+    g = std::move(dg);
+    s = std::move(ds);
+    t = std::move(dt);
+    return;
+  }
   HostOperand ha(a), hb(b);
   HostResult zg, zs, zt;
   mpz_gcdext(zg, zs, zt, ha, hb);
@@ -150,6 +179,16 @@ void lcm(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("lcm", a, b);
   const Context& ctx = a.context();
   detail::wait_for_caller_stream(ctx, s);
+  Integer g(ctx);
+  if (gcd_on_device(a, b) && detail::gcd_by_half_gcd(g, nullptr, a, b, kHostHalfGcdMaxLimbs)) {
+    Integer out(ctx), absb(ctx);  // |a| / g * |b|
+    abs(out, a);
+    divexact(out, out, g);
+    abs(absb, b);
+    mul(out, out, absb);
+    r = std::move(out);
+    return;
+  }
   HostOperand ha(a), hb(b);
   HostResult z;
   mpz_lcm(z, ha, hb);
@@ -161,6 +200,19 @@ bool invert(Integer& r, const Integer& a, const Integer& m, Stream s) {
   if (m.is_zero()) throw DivisionByZero(where("invert") + "the modulus is 0");
   const Context& ctx = a.context();
   detail::wait_for_caller_stream(ctx, s);
+  if (ctx.is_cuda() && m.size() >= kDeviceGcdMinLimbs) {
+    // a^-1 mod |m| = the cofactor of (a mod |m|) in its gcd with |m|, when that gcd is 1.
+    Integer am(ctx), absm(ctx), g(ctx), cof(ctx);
+    abs(absm, m);
+    fdiv_r(am, a, absm);
+    if (am.is_zero()) return false;  // |m| > 1 here
+    if (detail::gcd_by_half_gcd(g, &cof, am, absm, kHostHalfGcdMaxLimbs)) {
+      if (cmp(g, Integer(1, ctx)) != 0) return false;  // r untouched
+      fdiv_r(cof, cof, absm);
+      r = std::move(cof);
+      return true;
+    }
+  }
   HostOperand ha(a), hm(m);
   HostResult z;
   if (!mpz_invert(z, ha, hm)) return false;  // r untouched

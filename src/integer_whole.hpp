@@ -1,6 +1,7 @@
 // The whole-number algorithms behind pow_ui, the roots, fac_ui, fib_ui,
-// lucnum_ui, bin_uiui and sizeinbase on a CUDA context
-// (integer_powers.cpp, integer_roots.cpp, integer_sequences.cpp). They use
+// lucnum_ui, bin_uiui, sizeinbase and the gcds on a CUDA context
+// (integer_powers.cpp, integer_roots.cpp, integer_sequences.cpp,
+// integer_gcd.cpp). They use
 // only Integer operations plus GMP on host mpz values for the small first
 // steps, so the CPU context runs exactly the same algorithm: the tests call
 // them there with small crossovers (tests/integer/whole_algorithms.cpp) and
@@ -51,6 +52,13 @@ void binomial_by_products(Integer& r, std::uint64_t n, std::uint64_t k, std::siz
 /// p), from a sieve up to n: product_of_leaves over words.
 void binomial_by_primes(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
                         Stream s);
+
+/// g = gcd(a, b) and, if s is not null, the cofactor s of a that
+/// mpz_gcdext would give, for a, b != 0: the half-gcd recursion
+/// (integer_gcd.cpp) above host_max_limbs limbs, GMP below. Returns false,
+/// changing nothing, when this libgmp lacks the half-gcd it builds on or a
+/// check of the recursion failed; the caller then asks GMP.
+bool gcd_by_half_gcd(Integer& g, Integer* s, const Integer& a, const Integer& b, std::size_t host_max_limbs);
 
 /// The exact number of digits of |a| in `base` (3..62, not a power of two; 1 for zero):
 /// d from the bit length, then |a| < base^d decides between d and d + 1,

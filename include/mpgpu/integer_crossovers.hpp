@@ -42,4 +42,12 @@ inline constexpr std::size_t kDeviceSqrtMinLimbs = 32768;
 /// fac_ui, fib_ui, lucnum_ui, bin_uiui: results of at least this many limbs.
 inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
 
+/// gcd, gcdext, lcm, invert: the larger operand of at least this many limbs
+/// goes through the half-gcd with its large products on the device; its
+/// parts of at most kHostHalfGcdMaxLimbs limbs are GMP's half-gcd on the
+/// host. Both are first estimates (from GMP's gcd costing about 12
+/// products at these sizes), to be replaced by the bench/whole_bench sweep.
+inline constexpr std::size_t kDeviceGcdMinLimbs = 4096;
+inline constexpr std::size_t kHostHalfGcdMaxLimbs = 2048;
+
 }  // namespace mpgpu
