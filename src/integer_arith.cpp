@@ -50,7 +50,10 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
 
 }  // namespace
 
-void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
+// add and sub on small host values are inline (mpgpu/integer_inline.hpp);
+// these take every other case, the host one included (a destination of
+// another context).
+void detail::add_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("add", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_add(z, a.cpu_mpz(), b.cpu_mpz()); });
@@ -58,7 +61,7 @@ void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
   add_signed_device(r, a, b, b.sign(), s);
 }
 
-void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
+void detail::sub_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("sub", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_sub(z, a.cpu_mpz(), b.cpu_mpz()); });

@@ -143,14 +143,17 @@ void Integer::negate() {
   }
 }
 
-void Integer::refresh_cpu_meta() {
-  sign_ = mpz_sgn(cpu_);
-  size_ = mpz_size(cpu_);
-  if (ctx_.is_cuda()) {  // GMP wrote the value: the device copy, if any, is stale
-    pending_.reset();
-    release_device();
-    set_placement(Placement::host);
-  }
+void Integer::drop_device_copy() {
+  pending_.reset();
+  release_device();
+  set_placement(Placement::host);
+}
+
+void detail::reset_to_context(Integer& r, const Context& ctx) { r = Integer(ctx); }
+
+void detail::throw_different_contexts(const char* op, const Integer& a, const Integer& b) {
+  throw InvalidArgument(std::string("mpgpu::") + op + ": operands belong to different contexts (" +
+                        a.context().describe() + " and " + b.context().describe() + "); move one with to_context()");
 }
 
 void Integer::assign_int64(std::int64_t v) {

@@ -18,12 +18,15 @@ struct PendingResult {
   int sign_if_reversed = 1;  // ... and when it is < 0 (sub of equal sizes)
 };
 
-/// Throws InvalidArgument unless a and b share a context.
+/// The InvalidArgument of require_same_context, out of line: building its
+/// message is code that every small operation would otherwise carry.
+[[noreturn, gnu::cold]] void throw_different_contexts(const char* op, const Integer& a, const Integer& b);
+
+/// Throws InvalidArgument unless a and b share a context. Inline: on small
+/// host values an operation costs about as much as a few calls.
 inline void require_same_context(const char* op, const Integer& a, const Integer& b) {
-  if (a.context() != b.context())
-    throw InvalidArgument(std::string("mpgpu::") + op +
-                          ": operands belong to different contexts (" + a.context().describe() +
-                          " and " + b.context().describe() + "); move one with to_context()");
+  if (a.context() != b.context()) [[unlikely]]
+    throw_different_contexts(op, a, b);
 }
 
 inline cuda::Operand device_operand(const Integer& x) { return {x.device_data(), x.size()}; }
@@ -116,18 +119,27 @@ class DeviceResult {
 /// on the CPU context; on a CUDA context when every operand's value is in
 /// host memory (Integer::host_valid) with at most max_limbs limbs. The
 /// result then stays in host memory too (on_cpu).
+/// Unrolled (operand lists are short and constant), so that the check of
+/// an operation on small host values keeps no array on the stack.
 inline bool on_host(std::size_t max_limbs, std::initializer_list<const Integer*> operands) {
+#pragma GCC unroll 4
   for (const Integer* x : operands)
     if (!x->host_valid() || (x->context().is_cuda() && x->size() > max_limbs)) return false;
   return true;
 }
 
+/// r = Integer(ctx): on_cpu's rare case, out of line.
+void reset_to_context(Integer& r, const Context& ctx);
+
 /// Runs a GMP call with r's mpz as destination (GMP allows it to alias the
 /// operands, which must be host_valid); r moves to `ctx` first if it lives
-/// elsewhere. On a CUDA context r's value then lives in host memory.
+/// elsewhere. On a CUDA context r's value then lives in host memory. The
+/// common case (r already in ctx, holding no device state) is the GMP call
+/// and a few stores: no allocation of our own, no atomic read-modify-write.
 template <class F>
 void on_cpu(Integer& r, const Context& ctx, F&& f) {
-  if (r.context() != ctx) r = Integer(ctx);
+  if (r.context() != ctx) [[unlikely]]
+    reset_to_context(r, ctx);
   f(r.cpu_mpz());
   r.refresh_cpu_meta();
 }

@@ -60,7 +60,9 @@ bool product_on_host(const Integer& a, const Integer& b) {
 
 }  // namespace
 
-void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
+// Small host products are inline (mpgpu/integer_inline.hpp); this takes
+// every other case.
+void detail::mul_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("mul", a, b);
   if (product_on_host(a, b))
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_mul(z, a.cpu_mpz(), b.cpu_mpz()); });

@@ -188,13 +188,23 @@ class Integer {
     if (host_valid() && (mpz_sgn(cpu_) < 0) != (s < 0)) mpz_neg(cpu_, cpu_);
   }
   /// Re-reads sign and size from the CPU storage after a GMP call; on a
-  /// CUDA context the value now lives in host memory only.
-  void refresh_cpu_meta();
+  /// CUDA context the value now lives in host memory only. Inline: a small
+  /// host operation is a GMP call and this; only a value that also had
+  /// device state (a stale copy, a pending size) takes the call.
+  void refresh_cpu_meta() {
+    const int z = cpu_->_mp_size;  // GMP's size field: |z| limbs, z's sign
+    sign_ = (z > 0) - (z < 0);
+    size_ = static_cast<std::size_t>(z < 0 ? -static_cast<long>(z) : z);
+    if (dev_ || pending_ || placement_.load(std::memory_order_relaxed) != Placement::host) drop_device_copy();
+  }
 
  private:
   void assign_int64(std::int64_t v);
   void assign_uint64(std::uint64_t v);
   void release_device();
+  /// The value was just written on the host: drops the device buffer and a
+  /// pending size, and marks the value as in host memory only.
+  void drop_device_copy();
   /// Reads size and sign from the device (waits for the operation).
   void settle() const;
   /// Copies a value kept in host memory to the device (placement both).
@@ -227,8 +237,10 @@ class Integer {
 };
 
 // ---- arithmetic (destination first, as GMP; results may alias operands) ----
-void add(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
-void sub(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+// add, sub, mul, and_, ior and xor_ are inline (mpgpu/integer_inline.hpp):
+// on small values in host memory each is one GMP call in the caller's code.
+inline void add(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
 void neg(Integer& r, const Integer& a, Stream s = nullptr);
 void abs(Integer& r, const Integer& a, Stream s = nullptr);
 /// Sum of many integers with delayed carries (seed 001 section 5).
@@ -245,7 +257,7 @@ inline int sgn(const Integer& a) { return a.sign(); }
 /// columns (schoolbook) while the shorter operand has at most 8192 limbs
 /// and na * nb is small, else through three-prime NTTs and CRT; see
 /// docs/integer.md, "Where products run".
-void mul(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
 /// r = a * a with one forward transform per prime.
 void sqr(Integer& r, const Integer& a, Stream s = nullptr);
 /// Size (limbs of na + nb) from which products first ran on the device; the
@@ -262,9 +274,9 @@ void tdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s = nu
 void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s = nullptr);
 
 // ---- bitwise, two's complement semantics for negative numbers (as GMP) ------
-void and_(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
-void ior(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
-void xor_(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+inline void and_(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+inline void ior(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
+inline void xor_(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
 /// r = ~a = -a - 1
 void com(Integer& r, const Integer& a, Stream s = nullptr);
 
@@ -405,3 +417,5 @@ bool operator==(const Integer& a, const Integer& b);
 std::strong_ordering operator<=>(const Integer& a, const Integer& b);
 
 }  // namespace mpgpu
+
+#include "mpgpu/integer_inline.hpp"

@@ -1,0 +1,85 @@
+// The inline part of integer.hpp (included at its end): add, sub, mul,
+// and_, ior and xor_. On small values in host memory (the CPU context, or
+// a CUDA context below the crossovers of integer_crossovers.hpp) each is
+// one GMP call straight into the destination's mpz, from the caller's own
+// code: a loop of such operations makes the calls a loop of mpz calls would
+// make, and no others (no call into libmpgpu, no allocation of ours, no
+// atomic read-modify-write). Every other case goes to the library's
+// detail::*_general, which has the same semantics (aliasing, streams,
+// deferred sizes, errors).
+#pragma once
+
+#include "mpgpu/integer.hpp"
+
+namespace mpgpu {
+
+namespace detail {
+
+void add_general(Integer& r, const Integer& a, const Integer& b, Stream s);
+void sub_general(Integer& r, const Integer& a, const Integer& b, Stream s);
+void mul_general(Integer& r, const Integer& a, const Integer& b, Stream s);
+void and_general(Integer& r, const Integer& a, const Integer& b, Stream s);
+void ior_general(Integer& r, const Integer& a, const Integer& b, Stream s);
+void xor_general(Integer& r, const Integer& a, const Integer& b, Stream s);
+
+/// Whether GMP may compute r = op(a, b) into r's own mpz: one context for
+/// all three (a destination of another context takes the general path,
+/// which moves it) and, on a CUDA context, both operands in host memory
+/// with at most `max_limbs` limbs each (add, sub, bitwise) or
+/// `max_sum_limbs` together (products). A destination that also has device
+/// state drops it afterwards (refresh_cpu_meta).
+inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, std::size_t max_limbs,
+                         std::size_t max_sum_limbs) {
+  if (r.context() != a.context() || a.context() != b.context()) return false;
+  if (!a.context().is_cuda()) return true;
+  if (!a.in_host_memory() || !b.in_host_memory()) return false;
+  // In host memory a value's size is settled: size() reads no device word.
+  const std::size_t na = a.size(), nb = b.size();
+  return na <= max_limbs && nb <= max_limbs && na + nb <= max_sum_limbs;
+}
+
+}  // namespace detail
+
+inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
+    return detail::add_general(r, a, b, s);
+  mpz_add(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+  r.refresh_cpu_meta();
+}
+
+inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
+    return detail::sub_general(r, a, b, s);
+  mpz_sub(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+  r.refresh_cpu_meta();
+}
+
+inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  if (!detail::gmp_in_place(r, a, b, kHostProductMaxLimbs, kHostProductMaxLimbs))
+    return detail::mul_general(r, a, b, s);
+  mpz_mul(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+  r.refresh_cpu_meta();
+}
+
+inline void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
+    return detail::and_general(r, a, b, s);
+  mpz_and(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+  r.refresh_cpu_meta();
+}
+
+inline void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
+    return detail::ior_general(r, a, b, s);
+  mpz_ior(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+  r.refresh_cpu_meta();
+}
+
+inline void xor_(Integer& r, const Integer& a, const Integer& b, Stream s) {
+  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
+    return detail::xor_general(r, a, b, s);
+  mpz_xor(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+  r.refresh_cpu_meta();
+}
+
+}  // namespace mpgpu
