@@ -104,13 +104,20 @@ void add_column_multiple(Matrix22& M, const Integer& q, int col) {
   }
 }
 
-/// Limbs [from, from + 3) of x >= 0 (zero beyond its size), lowest first.
+/// Limbs [from, from + 3) of x >= 0 (zero beyond its size), lowest first:
+/// read from the host copy or with one small device-to-host copy.
 std::array<mp_limb_t, 3> three_limbs(const Integer& x, std::size_t from) {
   std::array<mp_limb_t, 3> out{};
-  if (x.size() <= from) return out;
-  const Integer top = high_part(x, from);
-  const HostOperand h(top);
-  for (std::size_t i = 0; i < 3 && i < mpz_size(h); ++i) out[i] = mpz_getlimbn(h, i);
+  const std::size_t size = x.size();
+  if (size <= from) return out;
+  const std::size_t count = std::min<std::size_t>(3, size - from);
+  if (x.host_valid()) {
+    std::copy_n(mpz_limbs_read(x.cpu_mpz()) + from, count, out.begin());
+  } else {
+    const Context& ctx = x.context();
+    cuda::copy_to_host(ctx.state(), ctx.resolve(nullptr), out.data(), x.device_data() + from,
+                       count * sizeof(mp_limb_t));
+  }
   return out;
 }
 
@@ -232,38 +239,52 @@ std::size_t hgcd_of_top(Integer& a, Integer& b, std::size_t p, Matrix22& M, std:
 
 /// The half-gcd (see the file comment); M is the identity on entry and
 /// changes only on success. Returns the reduced size, 0 if no reduction.
+/// The steps' small matrices are gathered in S, whose entries stay small
+/// (host values on a CUDA context, so GMP multiplies them), and R takes
+/// their product once before each half-gcd of a top part and at the end:
+/// one device matrix product per run of steps instead of one per step.
 std::size_t hgcd(Integer& a, Integer& b, Matrix22& M, std::size_t host_max_limbs) {
   const Context& ctx = a.context();
   std::size_t n = larger_size(a, b);
   const std::size_t s = n / 2 + 1;
   if (n <= s) return 0;
   if (n <= host_max_limbs) return host_hgcd(a, b, n, M);
-  Matrix22 R(ctx);
-  bool success = false;
-  auto finish = [&](std::size_t size) -> std::size_t {
+  Matrix22 R(ctx), S(ctx);
+  bool success = false, steps_pending = false;
+  auto take_steps = [&] {
+    if (!steps_pending) return;
+    mul_matrix(R, S);
+    S = Matrix22(ctx);
+    steps_pending = false;
+  };
+  auto step = [&]() -> bool {
+    const std::size_t nn = hgcd_step(n, a, b, s, S);
+    steps_pending = true;  // S may have changed even when no step was possible
+    if (!nn) return false;
+    n = nn, success = true;
+    return true;
+  };
+  auto finish = [&]() -> std::size_t {
     if (!success) return 0;
+    take_steps();
     M = std::move(R);
-    return size;
+    return n;
   };
   const std::size_t n2 = 3 * n / 4 + 1;
   if (const std::size_t nn = hgcd_of_top(a, b, n / 2, R, host_max_limbs)) n = nn, success = true;
-  while (n > n2) {
-    const std::size_t nn = hgcd_step(n, a, b, s, R);
-    if (!nn) return finish(n);
-    n = nn, success = true;
-  }
+  while (n > n2)
+    if (!step()) return finish();
   if (n > s + 2) {
     Matrix22 R1(ctx);
     if (const std::size_t nn = hgcd_of_top(a, b, 2 * s - n + 1, R1, host_max_limbs)) {
+      take_steps();
       mul_matrix(R, R1);
       n = nn, success = true;
     }
   }
-  for (;;) {
-    const std::size_t nn = hgcd_step(n, a, b, s, R);
-    if (!nn) return finish(n);
-    n = nn, success = true;
+  while (step()) {
   }
+  return finish();
 }
 
 /// What the outer loop tracks for the cofactor of a: the second row
