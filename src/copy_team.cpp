@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "host_pages.hpp"
+
 namespace mpgpu::detail {
 
 namespace {
@@ -16,6 +18,11 @@ constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
 /// Parts are whole pages long: the threads fault in a fresh destination's
 /// pages side by side, sharing at most one page at each cut.
 constexpr std::size_t kPartAlign = 4096;
+
+/// Parts of a range to fault in ahead are cut at multiples of this when no
+/// thread would get a whole huge page (small copies, 4 KiB pages): each
+/// part still spans many pages, so one call faults in many.
+constexpr std::size_t kSmallAheadAlign = std::size_t{64} << 10;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -41,10 +48,12 @@ CopyTeam::~CopyTeam() {
   for (std::thread& t : helpers_) t.join();
 }
 
-void CopyTeam::copy(void* dst, const void* src, std::size_t bytes) {
-  if (bytes == 0) return;
+void CopyTeam::copy(void* dst, const void* src, std::size_t bytes, void* ahead, std::size_t ahead_bytes) {
+  if (!ahead) ahead_bytes = 0;
+  if (bytes == 0 && ahead_bytes == 0) return;
   if (threads_ == 1) {
-    std::memcpy(dst, src, bytes);
+    if (bytes) std::memcpy(dst, src, bytes);
+    populate_for_write(ahead, ahead_bytes);
     return;
   }
   dst_ = static_cast<char*>(dst);
@@ -52,6 +61,14 @@ void CopyTeam::copy(void* dst, const void* src, std::size_t bytes) {
   bytes_ = bytes;
   const std::size_t share = (bytes + threads_ - 1) / threads_;
   part_bytes_ = (share + kPartAlign - 1) / kPartAlign * kPartAlign;
+  ahead_ = reinterpret_cast<std::uintptr_t>(ahead);
+  ahead_end_ = ahead_ + ahead_bytes;
+  const std::size_t align = ahead_bytes >= threads_ * kHugePageBytes ? kHugePageBytes : kSmallAheadAlign;
+  ahead_base_ = ahead_ & ~static_cast<std::uintptr_t>(align - 1);
+  // Parts of whole `align` multiples from ahead_base_, enough of them to
+  // reach ahead_end_: every cut but the first and the last is aligned.
+  const std::size_t span = ahead_end_ - ahead_base_;
+  ahead_part_ = ((span + threads_ - 1) / threads_ + align - 1) / align * align;
   unfinished_.store(threads_, std::memory_order_relaxed);
   resting_.store(false, std::memory_order_relaxed);
   {
@@ -60,6 +77,7 @@ void CopyTeam::copy(void* dst, const void* src, std::size_t bytes) {
   }
   wake_.notify_all();  // no system call unless a helper sleeps
   copy_part(0);
+  populate_part(0);
   unfinished_.fetch_sub(1, std::memory_order_acq_rel);
   while (unfinished_.load(std::memory_order_acquire) != 0) cpu_relax();
 }
@@ -68,6 +86,15 @@ void CopyTeam::copy_part(unsigned part) const {
   const std::size_t begin = std::min(bytes_, part * part_bytes_);
   const std::size_t end = std::min(bytes_, begin + part_bytes_);
   if (begin < end) std::memcpy(dst_ + begin, src_ + begin, end - begin);
+}
+
+void CopyTeam::populate_part(unsigned part) const {
+  if (ahead_ == ahead_end_) return;
+  const auto cut = [&](unsigned k) {
+    return std::clamp<std::uintptr_t>(ahead_base_ + std::uintptr_t{k} * ahead_part_, ahead_, ahead_end_);
+  };
+  const std::uintptr_t begin = cut(part), end = cut(part + 1);
+  if (begin < end) populate_for_write(reinterpret_cast<void*>(begin), end - begin);
 }
 
 std::uint64_t CopyTeam::wait_for_work(std::uint64_t seen) {
@@ -96,7 +123,8 @@ void CopyTeam::helper_loop(unsigned part) {
     const std::uint64_t g = wait_for_work(seen);
     if (g == seen) return;  // stopping
     seen = g;
-    copy_part(part);
+    copy_part(part);  // first: the staging buffer waits for it
+    populate_part(part);
     unfinished_.fetch_sub(1, std::memory_order_acq_rel);
   }
 }

@@ -1,5 +1,6 @@
-// Host threads that share one memcpy, kept for the life of a context's
-// staging buffers (cuda/staging.cu). A staged copy of a 2^30-bit value makes
+// Host threads that share one memcpy (and fault in the pages of a fresh
+// destination ahead of it), kept for the life of a context's staging
+// buffers (cuda/staging.cu). A staged copy of a 2^30-bit value makes
 // dozens of chunk copies in a row, and starting threads for each chunk (tens
 // of microseconds a thread) would cost as much as the chunk itself; so the
 // helpers stay, spin between the chunks of a copy and sleep on a condition
@@ -34,7 +35,14 @@ class CopyTeam {
   /// fresh destination side by side (at most one page shared at each cut);
   /// returns once every part is copied. One caller at a time (the staging
   /// mutex serializes them).
-  void copy(void* dst, const void* src, std::size_t bytes);
+  ///
+  /// With `ahead`, each thread then also faults in its part of
+  /// [ahead, ahead + ahead_bytes) for writing (populate_for_write,
+  /// host_pages.hpp): memory a later copy will fill. Those parts are cut at
+  /// 2 MiB-aligned addresses when each thread gets at least one huge page,
+  /// so that no two threads fault in the same huge page. Either range may
+  /// be empty.
+  void copy(void* dst, const void* src, std::size_t bytes, void* ahead = nullptr, std::size_t ahead_bytes = 0);
 
   /// Says no copy follows soon (the end of a staged copy): the helpers sleep
   /// at once instead of spinning for the next chunk.
@@ -45,6 +53,7 @@ class CopyTeam {
   /// The next generation after `seen`, or `seen` when stopping.
   std::uint64_t wait_for_work(std::uint64_t seen);
   void copy_part(unsigned part) const;
+  void populate_part(unsigned part) const;
 
   unsigned threads_;
   // The job, written by copy() before it bumps generation_ (release) and
@@ -53,6 +62,12 @@ class CopyTeam {
   const char* src_ = nullptr;
   std::size_t bytes_ = 0;
   std::size_t part_bytes_ = 0;
+  // Pages to fault in: part p is [cut(p), cut(p + 1)) with
+  // cut(k) = clamp(ahead_base_ + k * ahead_part_, ahead_, ahead_end_).
+  std::uintptr_t ahead_ = 0;
+  std::uintptr_t ahead_end_ = 0;
+  std::uintptr_t ahead_base_ = 0;
+  std::size_t ahead_part_ = 0;
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<unsigned> unfinished_{0};  // parts of the current job not yet copied
   std::atomic<bool> stopping_{false};

@@ -23,6 +23,7 @@ void deallocate(ContextState&, Stream, void*) noexcept {}
 void copy_to_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void copy_to_host(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void copy_on_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
+void prepare_host_destination(ContextState&, void*, std::size_t) {}
 void synchronize(Stream) {}
 void fill(ContextState&, Stream, limb_t*, std::size_t, limb_t) { unavailable("fill"); }
 Pending add_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("add"); }

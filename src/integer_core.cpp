@@ -268,12 +268,21 @@ std::vector<std::uint8_t> Integer::to_bytes(Endian order) const {
 }
 
 std::vector<limb_t> Integer::to_limbs() const {
-  std::vector<limb_t> out(size());
-  if (!size()) return out;
-  if (!host_valid())
-    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out.data(), dev_, size() * sizeof(limb_t));
-  else
-    std::memcpy(out.data(), mpz_limbs_read(cpu_), size() * sizeof(limb_t));
+  const std::size_t n = size();
+  std::vector<limb_t> out;
+  if (!n) return out;
+  if (!host_valid()) {
+    // The vector zero-fills its fresh pages on this thread before the copy
+    // (std::vector cannot skip it): fault them in first, as huge pages, on
+    // the copy threads, so that the fill only writes.
+    out.reserve(n);
+    detail::cuda::prepare_host_destination(ctx_.state(), out.data(), n * sizeof(limb_t));
+    out.resize(n);
+    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out.data(), dev_, n * sizeof(limb_t));
+  } else {
+    out.resize(n);
+    std::memcpy(out.data(), mpz_limbs_read(cpu_), n * sizeof(limb_t));
+  }
   return out;
 }
 

@@ -43,6 +43,11 @@ void deallocate(ContextState& st, Stream s, void* p) noexcept;
 void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+/// For fresh host memory that the caller must touch before copy_to_host
+/// fills it (a vector's zero fill): asks for huge pages and faults the
+/// pages in on the context's copy threads. Contents are unchanged; does
+/// nothing for copies that would not be staged.
+void prepare_host_destination(ContextState& st, void* dst, std::size_t bytes);
 void synchronize(Stream s);
 /// r[0..n) = 2^64 - 1, or 0.
 void fill(ContextState& st, Stream s, limb_t* r, std::size_t n, limb_t value);

@@ -143,6 +143,10 @@ void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::s
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
+void prepare_host_destination(ContextState& st, void* dst, std::size_t bytes) {
+  if (bytes >= staging_min_bytes()) staged_prefault(st, dst, bytes);
+}
+
 void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));

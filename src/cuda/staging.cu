@@ -91,13 +91,21 @@ struct DownloadRing {
   cudaStream_t s;
   char* dst;        // pageable host
   const char* src;  // device
+  FaultAhead ahead;  // of [dst, dst + bytes)
 
   void wait(int b) { MPGPU_CUDA_CHECK(cudaEventSynchronize(g.done[b])); }
   void receive(int b, std::size_t off, std::size_t len) {
     MPGPU_CUDA_CHECK(cudaMemcpyAsync(g.buffers[b], src + off, len, cudaMemcpyDeviceToHost, s));
     MPGPU_CUDA_CHECK(cudaEventRecord(g.done[b], s));
   }
-  void drain(int b, std::size_t off, std::size_t len) { g.team->copy(dst + off, g.buffers[b], len); }
+  void ready() {  // while the first chunks move: the first window
+    const auto [at, len] = ahead.next(dst);
+    g.team->copy(nullptr, nullptr, 0, at, len);
+  }
+  void drain(int b, std::size_t off, std::size_t len) {
+    const auto [at, window] = ahead.next(dst + off + len);
+    g.team->copy(dst + off, g.buffers[b], len, at, window);
+  }
 };
 
 }  // namespace
@@ -121,12 +129,28 @@ bool staged_copy_to_host(ContextState& st, Stream s, void* dst, const void* src,
   std::lock_guard<std::mutex> lock(st.staging_mutex);
   Staging* g = staging_of(st);
   if (!g) return false;
-  DownloadRing ring{*g, s, static_cast<char*>(dst), static_cast<const char*>(src)};
+  char* const host = static_cast<char*>(dst);
+  // Before the first touch: a fresh destination then faults in 2 MiB at a
+  // time (a destination in use keeps its pages; the advice only decides
+  // how its unfaulted pages will come).
+  advise_huge_pages(host, bytes);
+  DownloadRing ring{*g, s, host, static_cast<const char*>(src),
+                    FaultAhead{host, host + bytes, fault_ahead_bytes(g->team->threads(), g->chunk_bytes)}};
   // The last chunk's event is the last work queued on s: once it is drained
   // the stream is idle, as after the direct path's synchronization.
   download_in_chunks(ring, kStagingBuffers, ChunkPlan{bytes, g->chunk_bytes});
   g->team->rest();
   return true;
+}
+
+void staged_prefault(ContextState& st, void* dst, std::size_t bytes) {
+  if (!is_pageable(dst)) return;
+  std::lock_guard<std::mutex> lock(st.staging_mutex);
+  Staging* g = staging_of(st);
+  if (!g) return;
+  advise_huge_pages(dst, bytes);
+  g->team->copy(nullptr, nullptr, 0, dst, bytes);
+  g->team->rest();
 }
 
 void free_staging(ContextState& st) noexcept {

@@ -15,8 +15,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 #include "context_state.hpp"
+#include "host_pages.hpp"
 
 namespace mpgpu::detail::cuda {
 
@@ -41,6 +43,35 @@ inline constexpr std::size_t kStagingMinBytes = std::size_t{1} << 20;
 /// threads): one core's memcpy from pageable memory runs below the PCIe
 /// rate. MPGPU_STAGING_THREADS overrides it (read with the chunk size).
 inline constexpr unsigned kStagingThreads = 8;
+
+/// A fresh destination (device -> host) is faulted in by the copy team
+/// ahead of the chunks being drained (host_pages.hpp), this many bytes at a
+/// time: one huge page per thread, so that the threads zero pages side by
+/// side rather than the one thread that first touches each page, and the
+/// faults overlap the DMA of the chunks in flight. The ring keeps at least
+/// this much faulted in beyond the chunk it drains.
+inline std::size_t fault_ahead_bytes(unsigned threads, std::size_t chunk_bytes) {
+  return std::max<std::size_t>(chunk_bytes, std::size_t{threads} * kHugePageBytes);
+}
+
+/// The windows of a destination [begin, end) to fault in ahead of a
+/// download: next(upto) gives the next `window` bytes (fewer at the end)
+/// while less than a window beyond `upto` has been handed out, and an empty
+/// range otherwise. The windows follow each other and cover [begin, end)
+/// exactly once.
+struct FaultAhead {
+  char* faulted;  // handed out: [begin, faulted)
+  char* end;
+  std::size_t window;
+
+  std::pair<char*, std::size_t> next(const char* upto) {
+    if (faulted == end || (faulted > upto && static_cast<std::size_t>(faulted - upto) >= window)) return {nullptr, 0};
+    const std::size_t len = std::min<std::size_t>(window, static_cast<std::size_t>(end - faulted));
+    char* const at = faulted;
+    faulted += len;
+    return {at, len};
+  }
+};
 
 /// A copy of `bytes` cut into chunks of `chunk` bytes (the last one shorter).
 struct ChunkPlan {
@@ -71,6 +102,8 @@ void upload_in_chunks(Ring& ring, int buffers, const ChunkPlan& plan) {
 ///   wait(b)              as above;
 ///   receive(b, off, len) queues source bytes [off, off + len) into buffer b
 ///                        and marks b busy until they arrive;
+///   ready()              called once, when the first chunks are queued:
+///                        the host may prepare the destination meanwhile;
 ///   drain(b, off, len)   copies buffer b's first len bytes to destination
 ///                        offset off.
 /// The first `buffers` chunks are queued at once; each later chunk is queued
@@ -85,6 +118,7 @@ void download_in_chunks(Ring& ring, int buffers, const ChunkPlan& plan) {
     ring.receive(b, plan.offset(i), plan.length(i));
   };
   for (std::size_t i = 0; i < std::min<std::size_t>(n, buffers); ++i) receive(i);
+  ring.ready();
   for (std::size_t i = 0; i < n; ++i) {
     const int b = static_cast<int>(i % buffers);
     ring.wait(b);
@@ -100,6 +134,10 @@ void download_in_chunks(Ring& ring, int buffers, const ChunkPlan& plan) {
 /// copy_to_device returns with the stream synchronized, as the direct path.
 bool staged_copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 bool staged_copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+/// Huge-page advice and the pages of [dst, dst + bytes) faulted in by the
+/// copy team (no copy; contents unchanged). Nothing if pinned memory was
+/// refused (no team).
+void staged_prefault(ContextState& st, void* dst, std::size_t bytes);
 /// Frees the buffers, events and team (with the context; no copy may run).
 void free_staging(ContextState& st) noexcept;
 
