@@ -144,6 +144,26 @@ TEST_P(Constants, AgreeWithOtherMethods) {
   }
 }
 
+// The series spread over host threads (tools/mpgpu/binary_splitting.hpp):
+// the same digits for any thread count, with the whole tree as host work
+// and with the upper tree on the calling thread above a cut (as on a CUDA
+// context).
+TEST_P(Constants, SameDigitsOnAnyNumberOfThreads) {
+  const std::uint64_t digits = 5000;
+  const std::string pi = machin_pi(digits), e = series_e(digits);
+  for (unsigned threads : {1u, 2u, 3u, 7u})
+    for (double cut : {0.0, 3000.0, 40000.0}) {
+      mpgpu::cli::SeriesOptions series;
+      series.threads = threads;
+      series.host_max_bits = cut;
+      for (Constant c : {Constant::pi, Constant::e}) {
+        const auto r = mpgpu::cli::compute_constant(c, ctx(), digits, {}, mpgpu::cli::kDefaultGuardDigits, series);
+        EXPECT_EQ(mpgpu::cli::constant_text(r.scaled, digits), c == Constant::pi ? pi : e)
+            << mpgpu::cli::constant_name(c) << ", " << threads << " threads, cut " << cut;
+      }
+    }
+}
+
 TEST_P(Constants, LucasLehmerAgainstKnownMersennePrimes) {
   const std::vector<std::uint64_t> known = {2, 3, 5, 7, 13, 17, 19, 31, 61, 89, 107, 127, 521, 607, 1279};
   std::vector<std::uint64_t> exponents;

@@ -57,7 +57,11 @@ std::string workload_text(const WorkloadSpec& w, const Context& ctx) {
     case Kind::pi:
     case Kind::e: {
       const Constant c = w.kind == Kind::pi ? Constant::pi : Constant::e;
-      return constant_text(compute_constant(c, ctx, w.n).scaled, w.n);
+      // The CPU column stays GMP on one core, as in every other row; the
+      // CUDA column's series uses the host threads as `mpgpu pi` does.
+      SeriesOptions series;
+      if (!ctx.is_cuda()) series.threads = 1;
+      return constant_text(compute_constant(c, ctx, w.n, {}, kDefaultGuardDigits, series).scaled, w.n);
     }
     case Kind::lucas_lehmer: return lucas_lehmer(w.n, ctx) ? "prime" : "composite";
   }

@@ -2,15 +2,42 @@
 // of integer products, so that the big products happen near the root where
 // fast (NTT) multiplication pays, instead of n small steps on a growing
 // number. The series of pi (Chudnovsky) and e (sum of 1/k!) both use it
-// (constants_pi.cpp, constants_e.cpp); the recursion and its progress
-// reporting are here, the terms and how two halves merge are theirs.
+// (constants_pi.cpp, constants_e.cpp); the recursion, how it is spread over
+// host threads, and its progress reporting are here; the terms, how two
+// halves merge and how large a node grows are theirs (a Series).
+//
+// Host threads. The tree's lower part is millions of small products that
+// GMP does best, and its subtrees are independent: host threads compute
+// them, each job in a CPU context of its own, so nothing a host thread does
+// can touch a device, and the threads share no context (a context's
+// reference count changes with every value made, and one count written by
+// every thread would be a contended cache line). On a CUDA context the nodes
+// above them (values larger than plan.host_max_bits, the series' estimate)
+// are merged on the calling thread in the CUDA context, where the large
+// products run on the device, while the host threads are still busy with
+// the subtrees further right; a finished subtree moves to the CUDA context
+// on the calling thread. On the CPU context every node is host work: the
+// merges near the root run on host threads as well, and the products of
+// one large merge at once. The values do not depend on the tree's shape or
+// on who computes a node (each node's P, Q, T are fixed functions of its
+// range of terms), so the digits are the same for any number of threads.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <thread>
 #include <utility>
+
+#include "mpgpu/integer.hpp"
+#include "split_pool.hpp"
 
 namespace mpgpu::cli {
 
@@ -20,20 +47,22 @@ using ProgressFn = std::function<void(double fraction)>;
 /// The recursion's share of progress: a merge of a range of s terms counts
 /// s * log2(s), about what its products cost relative to each other, so
 /// the fraction moves evenly instead of racing through the leaves and then
-/// waiting at the root.
+/// waiting at the root. Work may be counted from any thread; the report is
+/// only ever made on the thread that made this object.
 class SplitProgress {
  public:
-  SplitProgress(ProgressFn report, std::uint64_t terms) : report_(std::move(report)) {
+  SplitProgress(ProgressFn report, std::uint64_t terms)
+      : report_(std::move(report)), owner_(std::this_thread::get_id()) {
     if (report_) total_ = work(0, terms);
   }
-  void merged(std::uint64_t a, std::uint64_t b) {
-    if (!report_ || total_ <= 0) return;
-    done_ += weight(b - a);
-    if (done_ - last_ >= total_ / 200 || b - a > 1 << 16) {
-      last_ = done_;
-      report_(std::min(1.0, done_ / total_));
-    }
+  /// One merge of [a, b).
+  void merged(std::uint64_t a, std::uint64_t b) { add(weight(b - a), b - a > 1 << 16); }
+  /// All the merges inside the subtree [a, b).
+  void merged_subtree(std::uint64_t a, std::uint64_t b) {
+    if (report_) add(work(a, b), false);
   }
+  /// Reports if enough was done since the last report (owner thread only).
+  void poll() { report_if_due(false); }
 
  private:
   static double weight(std::uint64_t s) { return static_cast<double>(s) * std::log2(static_cast<double>(s)); }
@@ -43,26 +72,230 @@ class SplitProgress {
     const std::uint64_t m = a + (b - a) / 2;
     return weight(b - a) + work(a, m) + work(m, b);
   }
+  void add(double w, bool large) {
+    if (!report_ || total_ <= 0) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ += w;
+    }
+    if (std::this_thread::get_id() == owner_) report_if_due(large);
+  }
+  void report_if_due(bool force) {
+    if (!report_ || total_ <= 0) return;
+    double fraction;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (done_ <= last_ || (!force && done_ - last_ < total_ / 200)) return;
+      last_ = done_;
+      fraction = std::min(1.0, done_ / total_);
+    }
+    report_(fraction);
+  }
   ProgressFn report_;
+  std::thread::id owner_;
+  std::mutex mutex_;
   double total_ = 0, done_ = 0, last_ = 0;
 };
 
-/// Evaluates the tree over the terms [a, b) (b > a): leaf(k, need_p) makes
-/// the node of term k alone, merge(left, right, need_p) combines the nodes
-/// of [a, m) and [m, b) into `left`. need_p says whether the node's P (the
-/// product that carries into the terms on its right) will be used: not on
-/// the right-most path of the tree, which saves the largest product of
-/// every level there.
-template <class Node, class Leaf, class Merge>
-Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, Leaf&& leaf, Merge&& merge,
-                  SplitProgress& progress) {
-  if (b - a == 1) return leaf(a, need_p);
+/// Runs the independent steps of one merge: one after the other, or at once
+/// on host threads (SplitPool::run_all).
+using MergeSteps = std::function<void(std::span<const std::function<void()>>)>;
+
+inline void run_in_order(std::span<const std::function<void()>> steps) {
+  for (const auto& step : steps) step();
+}
+
+/// A series for binary_split: leaf(k, ctx) makes the node of term k alone in
+/// ctx; merge(left, right, need_p, steps) combines the nodes of [a, m) and
+/// [m, b) into `left`, its independent products given to `steps`; need_p
+/// says whether the node's P (the product that carries into the terms on
+/// its right) will be used: not on the right-most path of the tree, which
+/// saves the largest product of every level there. to_context(node, ctx)
+/// moves a node's values to ctx. bits(a, b) estimates the size in bits of
+/// the largest value of the node [a, b); it must grow with b and with b - a.
+template <class Node>
+struct Series {
+  std::function<Node(std::uint64_t k, const Context& ctx)> leaf;
+  std::function<void(Node& left, Node& right, bool need_p, const MergeSteps& steps)> merge;
+  std::function<Node(Node&& node, const Context& ctx)> to_context;
+  std::function<double(std::uint64_t a, std::uint64_t b)> bits;
+};
+
+/// Who computes which node of the tree.
+struct SplitPlan {
+  /// Host threads in all, the calling one included. 1: the whole tree on
+  /// the calling thread, in the target context, as a plain recursion (each
+  /// operation then runs where the library places it).
+  unsigned threads = 1;
+  /// Nodes estimated at most this many bits are host work (CPU contexts);
+  /// larger ones are merged on the calling thread in the target context.
+  /// Infinite (everything host work) for the CPU context.
+  double host_max_bits = std::numeric_limits<double>::infinity();
+};
+
+/// What a split did, for `--timings`.
+struct SplitStats {
+  unsigned threads = 1;
+  std::uint64_t subtrees = 0;                   ///< computed whole by one host thread each
+  std::uint64_t min_terms = 0, max_terms = 0;   ///< their term counts
+  std::uint64_t host_merges = 0;                ///< merges above them on host threads
+  std::uint64_t upper_merges = 0;               ///< merges on the calling thread in the target context
+  double host_busy_seconds = 0;                 ///< time inside host jobs, summed over threads
+  double waited_seconds = 0;                    ///< the calling thread's sleep while host jobs ran
+};
+
+/// The plain recursion over [a, b) (b > a), in ctx, on the calling thread.
+template <class Node>
+Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<Node>& series, const Context& ctx,
+                  SplitProgress* progress) {
+  if (b - a == 1) return series.leaf(a, ctx);
   const std::uint64_t m = a + (b - a) / 2;
-  Node left = binary_split<Node>(a, m, true, leaf, merge, progress);
-  Node right = binary_split<Node>(m, b, need_p, leaf, merge, progress);
-  merge(left, right, need_p);
-  progress.merged(a, b);
+  Node left = binary_split(a, m, true, series, ctx, progress);
+  Node right = binary_split(m, b, need_p, series, ctx, progress);
+  series.merge(left, right, need_p, MergeSteps(run_in_order));
+  if (progress) progress->merged(a, b);
   return left;
+}
+
+namespace split_detail {
+
+/// Host jobs are subtrees of at least this many terms (unless the whole
+/// tree is smaller): below it a job costs about what queueing it does.
+inline constexpr std::uint64_t kMinSubtreeTerms = 64;
+/// The products of a host merge run at once from this node size (bits):
+/// each then takes far longer than handing it to another thread.
+inline constexpr double kParallelStepsMinBits = 1 << 16;
+/// The host part is cut into about this many subtrees a thread, so that a
+/// thread that drew larger terms does not keep the others waiting.
+inline constexpr unsigned kSubtreesPerThread = 8;
+
+template <class Node>
+struct Slot {
+  std::uint64_t a = 0, b = 0;
+  bool need_p = false;
+  bool host = false;      // computed by host jobs, in CPU contexts of their own
+  bool subtree = false;   // one job computes it whole (else: merged from its children)
+  Slot* left = nullptr;
+  Slot* right = nullptr;
+  Slot* parent = nullptr;
+  std::atomic<int> missing{2};       // a host merge: children not ready yet
+  std::atomic<bool> ready{false};    // value holds the node (host slots)
+  std::optional<Node> value;
+  std::optional<Context> context;    // value's (host slots)
+};
+
+}  // namespace split_detail
+
+/// The tree over [a, b) (b > a) in ctx, as `plan` spreads it over host
+/// threads (see the top of this file). `stats` may be null.
+template <class Node>
+Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<Node>& series, const Context& ctx,
+                  const SplitPlan& plan, SplitProgress& progress, SplitStats* stats = nullptr) {
+  using Slot = split_detail::Slot<Node>;
+  if (stats) *stats = SplitStats{};
+  if (plan.threads <= 1 || b - a < 2 * split_detail::kMinSubtreeTerms) {
+    if (stats) {
+      stats->upper_merges = b - a - 1;
+    }
+    return binary_split(a, b, need_p, series, ctx, &progress);
+  }
+  auto is_host = [&](std::uint64_t lo, std::uint64_t hi) { return series.bits(lo, hi) <= plan.host_max_bits; };
+  // Host nodes are split into merges down to this depth, then whole subtrees.
+  unsigned split_depth = 0;
+  while ((std::uint64_t{1} << split_depth) < std::uint64_t{plan.threads} * split_detail::kSubtreesPerThread)
+    ++split_depth;
+
+  // The tree down to the host subtrees, on the calling thread; the subtrees
+  // in order from left to right, the order in which the calling thread
+  // will need them.
+  std::deque<Slot> slots;
+  std::vector<Slot*> subtrees;
+  SplitStats local;
+  auto build = [&](auto& self, std::uint64_t lo, std::uint64_t hi, bool p, bool host, unsigned depth,
+                   Slot* parent) -> Slot* {
+    Slot& s = slots.emplace_back();
+    s.a = lo;
+    s.b = hi;
+    s.need_p = p;
+    s.host = host || is_host(lo, hi);
+    s.parent = parent;
+    s.subtree = s.host && (depth >= split_depth || hi - lo < 2 * split_detail::kMinSubtreeTerms);
+    if (s.subtree) {
+      subtrees.push_back(&s);
+      local.min_terms = local.subtrees ? std::min(local.min_terms, hi - lo) : hi - lo;
+      local.max_terms = std::max(local.max_terms, hi - lo);
+      ++local.subtrees;
+      return &s;
+    }
+    const std::uint64_t m = lo + (hi - lo) / 2;
+    s.left = self(self, lo, m, true, s.host, depth + 1, &s);
+    s.right = self(self, m, hi, p, s.host, depth + 1, &s);
+    ++(s.host ? local.host_merges : local.upper_merges);
+    return &s;
+  };
+  Slot* root = build(build, a, b, need_p, false, 0, nullptr);
+
+  SplitPool pool(plan.threads - 1);
+  // A finished host node: a host merge above it may be ready now.
+  std::function<void(Slot&)> finish;
+  auto merge_job = [&](Slot& s) {
+    Node& left = *s.left->value;
+    if (*s.right->context != *s.left->context)  // one copy, far cheaper than the products
+      s.right->value = series.to_context(std::move(*s.right->value), *s.left->context);
+    const bool at_once = series.bits(s.a, s.b) >= split_detail::kParallelStepsMinBits;
+    series.merge(left, *s.right->value, s.need_p,
+                 at_once ? MergeSteps([&pool](std::span<const std::function<void()>> steps) { pool.run_all(steps); })
+                         : MergeSteps(run_in_order));
+    s.value.emplace(std::move(left));
+    s.context = s.left->context;
+    s.left->value.reset();
+    s.right->value.reset();
+    progress.merged(s.a, s.b);
+    finish(s);
+  };
+  finish = [&](Slot& s) {
+    s.ready.store(true, std::memory_order_release);
+    Slot* p = s.parent;
+    if (p && p->host && p->missing.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      pool.post([&merge_job, p] { merge_job(*p); }, true);
+  };
+  // The jobs use the slots and the functions above: on every way out of
+  // here (an exception included) the threads stop before those go.
+  struct StopFirst {
+    SplitPool& pool;
+    ~StopFirst() { pool.stop(); }
+  } stop_first{pool};
+  for (Slot* s : subtrees)
+    pool.post([&, s] {
+      const Context own = Context::cpu();
+      s->value.emplace(binary_split(s->a, s->b, s->need_p, series, own, nullptr));
+      s->context = own;
+      progress.merged_subtree(s->a, s->b);
+      finish(*s);
+    });
+
+  // The nodes above the host ones, on this thread, in the target context.
+  auto upper = [&](auto& self, Slot& s) -> Node {
+    if (s.host) {
+      pool.wait_until([&s] { return s.ready.load(std::memory_order_acquire); }, true, [&] { progress.poll(); });
+      Node v = series.to_context(std::move(*s.value), ctx);
+      s.value.reset();
+      return v;
+    }
+    Node left = self(self, *s.left);
+    Node right = self(self, *s.right);
+    series.merge(left, right, s.need_p, MergeSteps(run_in_order));
+    progress.merged(s.a, s.b);
+    return left;
+  };
+  Node result = upper(upper, *root);
+  if (stats) {
+    *stats = local;
+    stats->threads = plan.threads;
+    stats->host_busy_seconds = pool.busy_seconds();
+    stats->waited_seconds = pool.waited_seconds();
+  }
+  return result;
 }
 
 }  // namespace mpgpu::cli

@@ -27,8 +27,45 @@ const char* constant_name(Constant c);
 char constant_integer_digit(Constant c);
 
 /// Progress of a long computation: the stage ("series", "square root",
-/// "division", ...) and the fraction of it done (0 to 1).
+/// "division", "guard digits", ...) and the fraction of it done (0 to 1).
 using StageProgress = std::function<void(std::string_view stage, double fraction)>;
+
+/// What a computation tells its caller as it goes. Each may be empty; both
+/// are called on the calling thread only.
+struct StageHooks {
+  StageProgress progress;
+  /// A line about the stage just reported (how the series was spread over
+  /// host threads and where its time went), for `--timings`.
+  std::function<void(std::string_view stage, const std::string& note)> note;
+};
+
+/// How the series of binary splitting use host threads (binary_splitting.hpp).
+struct SeriesOptions {
+  /// Host threads in all, the calling one included; 0: default_host_threads()
+  /// (MPGPU_THREADS, else the hardware's). 1: the series as a plain recursion
+  /// on the calling thread, every operation where the library places it.
+  unsigned threads = 0;
+  /// Nodes estimated at most this many bits are computed by host threads
+  /// with GMP, larger ones on the calling thread in the target context.
+  /// 0: on a CUDA context MPGPU_SERIES_HOST_BITS, else kSeriesHostMaxBits;
+  /// on the CPU context every node (tests give a cut to run the CUDA
+  /// context's way of splitting on the CPU).
+  double host_max_bits = 0;
+};
+
+/// The default of SeriesOptions::host_max_bits on a CUDA context: nodes of
+/// up to 2^18 bits are host work, whose merges multiply halves of up to
+/// 2^17 bits with GMP. Every merge above the cut costs the calling thread
+/// about five device operations, each with its fixed cost (a launch and a
+/// wait for its result's size): halving the cut doubles their count. Every
+/// doubling of the cut adds a level of ever larger GMP products to the host
+/// threads. A first estimate between the two (pi to 10^8 digits: about 4000
+/// subtrees), to be swept on a GPU with MPGPU_SERIES_HOST_BITS; `--timings`
+/// prints the host threads' work and the calling thread's waits.
+inline constexpr double kSeriesHostMaxBits = 1 << 18;
+
+/// compute_constant's first guard digits: 10^19 < 2^64 (see there).
+inline constexpr std::uint64_t kDefaultGuardDigits = 19;
 
 /// |X - c * 10^d| < kFixedPointError for the X the fixed-point functions return.
 inline constexpr unsigned kFixedPointError = 10;
@@ -36,10 +73,12 @@ inline constexpr unsigned kFixedPointError = 10;
 /// pi * 10^d within kFixedPointError: Chudnovsky's series by binary splitting
 /// (P, Q, T), then 426880 * sqrt(10005 * 10^(2d)) * Q / T with an integer
 /// square root and one division.
-Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageProgress& progress = {});
+Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& hooks = {},
+                       const SeriesOptions& series = {});
 /// e * 10^d within kFixedPointError: sum of 1/k! for k < N by binary
 /// splitting (P, Q), then floor((P + Q) * 10^d / Q).
-Integer e_fixed_point(const Context& ctx, std::uint64_t d, const StageProgress& progress = {});
+Integer e_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& hooks = {},
+                      const SeriesOptions& series = {});
 
 /// floor(scale * num / den) up to one unit plus a relative error of 2^-60,
 /// for a result of at most `result_bits` bits: num and den are first
@@ -57,8 +96,8 @@ struct ConstantResult {
 /// guard digits, repeated with twice as many while they are ambiguous. The
 /// default 19 keeps 10^g in one limb, so splitting off the guard digits is
 /// a division by one limb (on a CUDA context a one-pass scan on the device).
-ConstantResult compute_constant(Constant c, const Context& ctx, std::uint64_t digits,
-                                const StageProgress& progress = {}, std::uint64_t first_guard = 19);
+ConstantResult compute_constant(Constant c, const Context& ctx, std::uint64_t digits, const StageHooks& hooks = {},
+                                std::uint64_t first_guard = kDefaultGuardDigits, const SeriesOptions& series = {});
 
 /// The printed form of floor(c * 10^digits): "3.14159..." with `digits`
 /// digits after the point ("3" for digits = 0).

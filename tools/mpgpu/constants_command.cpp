@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "args.hpp"
 #include "sha256.hpp"
@@ -37,12 +39,17 @@ std::uint64_t parse_digits(const std::string& text) {
   return *v;
 }
 
-/// "series 42%" on one terminal line, rewritten in place; the elapsed time
-/// of each stage when it ends.
-class TerminalProgress {
+/// The stages on stderr. `live`: "series 42%" on one terminal line,
+/// rewritten in place. Either way, when a stage ends, its wall time
+/// ("series: 1.234 s"); with `timings` also its notes (how the series was
+/// split) and at the end the total. With `timings` the context is
+/// synchronized when a stage ends, so that device work a stage queued
+/// counts in that stage and not in the next.
+class StageReport {
  public:
-  explicit TerminalProgress(std::string prefix) : prefix_(std::move(prefix)) {}
-  void operator()(std::string_view stage, double fraction) {
+  StageReport(std::string prefix, bool live, bool timings, const Context& ctx)
+      : prefix_(std::move(prefix)), live_(live), timings_(timings), ctx_(ctx), start_(Clock::now()) {}
+  void progress(std::string_view stage, double fraction) {
     const int percent = static_cast<int>(fraction * 100);
     if (stage == stage_ && percent == percent_) return;
     if (stage != stage_) {
@@ -51,28 +58,50 @@ class TerminalProgress {
       stage_start_ = Clock::now();
     }
     percent_ = percent;
+    if (!live_) return;
     std::cerr << "\r" << prefix_ << stage_ << " ";
     if (percent > 0) std::cerr << percent << "%";
     else std::cerr << "...";
     std::cerr << "    " << std::flush;
   }
+  /// A stage whose live line would mix with what it writes (the output).
+  void quiet_stage(std::string_view stage) {
+    finish_stage();
+    stage_ = std::string(stage);
+    stage_start_ = Clock::now();
+    percent_ = -1;
+  }
+  void note(std::string_view stage, const std::string& text) {
+    if (timings_) notes_.push_back(std::string(stage) + ": " + text);
+  }
   void done() {
     finish_stage();
     stage_.clear();
+    if (timings_) std::cerr << prefix_ << "total: " << seconds(Clock::now() - start_) << "\n" << std::flush;
   }
 
  private:
   using Clock = std::chrono::steady_clock;
+  static std::string seconds(Clock::duration d) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f s", std::chrono::duration<double>(d).count());
+    return buf;
+  }
   void finish_stage() {
     if (stage_.empty()) return;
-    const double s = std::chrono::duration<double>(Clock::now() - stage_start_).count();
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f s", s);
-    std::cerr << "\r" << prefix_ << stage_ << ": " << buf << "            \n" << std::flush;
+    if (timings_) ctx_.synchronize();
+    std::cerr << (live_ ? "\r" : "") << prefix_ << stage_ << ": " << seconds(Clock::now() - stage_start_)
+              << (live_ ? "            \n" : "\n");
+    for (const std::string& n : notes_) std::cerr << prefix_ << "  " << n << "\n";
+    notes_.clear();
+    std::cerr << std::flush;
   }
   std::string prefix_, stage_;
+  bool live_, timings_;
+  Context ctx_;
   int percent_ = -1;
-  Clock::time_point stage_start_;
+  Clock::time_point start_, stage_start_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace
@@ -105,6 +134,11 @@ void print_constant_help(Constant c, std::ostream& out) {
          "  --guard-digits N   guard digits of the first attempt (default 19, at least 2)\n"
          "  --progress         the stage and its progress on stderr (the default when\n"
          "                     stderr is a terminal; --no-progress turns it off)\n"
+         "  --timings          the wall time of each stage on stderr (series, square root,\n"
+         "                     division, guard digits, decimal text, sha256, output), how\n"
+         "                     the series was spread over host threads, and the total\n"
+         "  --threads N        host threads for the series (default: $MPGPU_THREADS, else\n"
+         "                     every hardware thread; 1: the series on one thread)\n"
          "  -h, --help         this help\n";
 }
 
@@ -137,6 +171,11 @@ ConstantOptions parse_constant_options(Constant c, std::vector<std::string> args
     } else if (a == "--no-progress") {
       r.no_value(a);
       opt.progress = false;
+    } else if (a == "--timings") {
+      r.no_value(a);
+      opt.timings = true;
+    } else if (a == "--threads") {
+      opt.threads = static_cast<unsigned>(parse_count(a, r.value(a), 4096));
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError(cmd + ": unknown option " + a);
     } else if (digits) {
@@ -170,15 +209,20 @@ int run_constant(const Context& ctx, const ConstantOptions& opt) {
       return kExitError;
     }
   }
-  std::optional<TerminalProgress> terminal;
-  StageProgress progress;
-  if (opt.progress) {
-    terminal.emplace(std::string("mpgpu ") + constant_name(opt.constant) + ": ");
-    progress = [&terminal](std::string_view stage, double f) { (*terminal)(stage, f); };
+  std::optional<StageReport> report;
+  StageHooks hooks;
+  if (opt.progress || opt.timings) {
+    report.emplace(std::string("mpgpu ") + constant_name(opt.constant) + ": ", opt.progress, opt.timings, ctx);
+    hooks.progress = [&report](std::string_view stage, double f) { report->progress(stage, f); };
+    hooks.note = [&report](std::string_view stage, const std::string& text) { report->note(stage, text); };
   }
-  const ConstantResult result = compute_constant(opt.constant, ctx, opt.digits, progress, opt.first_guard);
+  const StageProgress& progress = hooks.progress;
+  SeriesOptions series;
+  series.threads = opt.threads;
+  const ConstantResult result = compute_constant(opt.constant, ctx, opt.digits, hooks, opt.first_guard, series);
   std::string out;
   if (opt.format == CalcFormat::digits) {
+    if (progress) progress("digit count", 0);
     out = std::to_string(sizeinbase(result.scaled, 10));
   } else {
     if (progress) progress("decimal text", 0);
@@ -188,10 +232,11 @@ int run_constant(const Context& ctx, const ConstantOptions& opt) {
       out = sha256_hex(out);
     }
   }
-  if (terminal) terminal->done();
+  if (report) report->quiet_stage("output");
   std::ostream& dest = opt.output.empty() ? std::cout : file;
   dest << out << "\n";
   dest.flush();
+  if (report) report->done();
   if (!dest) {
     std::cerr << "mpgpu " << constant_name(opt.constant) << ": cannot write "
               << (opt.output.empty() ? "standard output" : opt.output) << "\n";

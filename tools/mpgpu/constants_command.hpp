@@ -23,6 +23,8 @@ struct ConstantOptions {
   std::string output;  ///< file to write instead of standard output; empty: stdout
   std::uint64_t first_guard = 19;  // 10^19 < 2^64: the guard split divides by one limb
   bool progress = false;  ///< stage and percentage on stderr (default: when it is a terminal)
+  bool timings = false;   ///< each stage's wall time, the series' split and the total on stderr
+  unsigned threads = 0;   ///< host threads for the series; 0: default_host_threads()
 };
 
 /// The most digits the command accepts (the text alone is 10 GB).

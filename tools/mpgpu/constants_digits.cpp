@@ -31,15 +31,17 @@ Integer fixed_ratio(const Integer& scale, const Integer& num, const Integer& den
   return q;
 }
 
-ConstantResult compute_constant(Constant c, const Context& ctx, std::uint64_t digits,
-                                const StageProgress& progress, std::uint64_t first_guard) {
+ConstantResult compute_constant(Constant c, const Context& ctx, std::uint64_t digits, const StageHooks& hooks,
+                                std::uint64_t first_guard, const SeriesOptions& series) {
+  const StageProgress& progress = hooks.progress;
   // A margin of kFixedPointError on either side needs more than 2 * 10 units.
   std::uint64_t guard = std::max<std::uint64_t>(first_guard, 2);
   const Integer margin(kFixedPointError, ctx);
   for (unsigned attempt = 1;; ++attempt) {
     if (progress && attempt > 1) progress("more guard digits (" + std::to_string(guard) + ")", 0);
-    const Integer x = c == Constant::pi ? pi_fixed_point(ctx, digits + guard, progress)
-                                        : e_fixed_point(ctx, digits + guard, progress);
+    const Integer x = c == Constant::pi ? pi_fixed_point(ctx, digits + guard, hooks, series)
+                                        : e_fixed_point(ctx, digits + guard, hooks, series);
+    if (progress) progress("guard digits", 0);
     Integer unit(ctx), q(ctx), r(ctx);
     ui_pow_ui(unit, 10, guard);
     fdiv_qr(q, r, x, unit);

@@ -2,10 +2,11 @@
 // Q(a, b) = a (a+1) ... (b-1) and P(a, b) / Q(a, b) = sum_{a <= k < b} 1 / (a (a+1) ... k),
 // so P(a, a+1) = 1, Q(a, a+1) = a; merging [a, m) and [m, b): P = P1 Q2 + P2,
 // Q = Q1 Q2. Then sum_{1 <= k < N} 1/k! = P(1, N) / Q(1, N).
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
-#include "binary_splitting.hpp"
-#include "constants.hpp"
+#include "constants_series.hpp"
 
 namespace mpgpu::cli {
 
@@ -30,24 +31,35 @@ std::uint64_t term_count(std::uint64_t d) {
   return hi + 1;  // one more than the bisection needs, against lgamma's rounding
 }
 
+/// Q(a, b) = a (a+1) ... (b-1) < b^(b-a), and P(a, b) < 2 Q(a, b).
+double node_bits(std::uint64_t a, std::uint64_t b) {
+  return static_cast<double>(b - a) * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 64;
+}
+
+void merge(PQ& l, PQ& r, bool, const MergeSteps& steps) {
+  // Two products of different values, each read by its own step alone.
+  const std::function<void()> products[] = {
+      [&] { mul(l.P, l.P, r.Q); },
+      [&] { mul(l.Q, l.Q, r.Q); },
+  };
+  steps(products);
+  l.P += r.P;
+}
+
 }  // namespace
 
-Integer e_fixed_point(const Context& ctx, std::uint64_t d, const StageProgress& progress) {
+Integer e_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& hooks, const SeriesOptions& options) {
   const std::uint64_t n = term_count(d);
-  SplitProgress split_progress(progress ? ProgressFn([&](double f) { progress("series", f); }) : ProgressFn(),
-                               n - 1);
-  PQ root = binary_split<PQ>(
-      1, n, true, [&](std::uint64_t k, bool) { return PQ{Integer(1, ctx), Integer(k, ctx)}; },
-      [](PQ& l, PQ& r, bool) {
-        mul(l.P, l.P, r.Q);
-        l.P += r.P;
-        mul(l.Q, l.Q, r.Q);
-      },
-      split_progress);
+  Series<PQ> series;
+  series.leaf = [](std::uint64_t k, const Context& c) { return PQ{Integer(1, c), Integer(k, c)}; };
+  series.merge = merge;
+  series.to_context = [](PQ&& node, const Context& to) { return PQ{node.P.to_context(to), node.Q.to_context(to)}; };
+  series.bits = node_bits;
+  PQ root = evaluate_series(1, n, true, series, ctx, hooks, options);
 
   // e 10^d = (1 + P/Q) 10^d + (less than 10^-(d+2)) 10^d: floor((P + Q) 10^d / Q)
   // is below it by less than one unit (fixed_ratio adds at most one more).
-  if (progress) progress("division", 0);
+  if (hooks.progress) hooks.progress("division", 0);
   root.P += root.Q;
   Integer scale(ctx);
   ui_pow_ui(scale, 10, d);

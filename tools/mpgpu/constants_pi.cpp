@@ -6,10 +6,11 @@
 // T(a, a+1) = (-1)^a P(a, a+1) (13591409 + 545140134 a), with P = Q = 1 for a = 0;
 // merging [a, m) and [m, b): P = P1 P2, Q = Q1 Q2, T = T1 Q2 + P1 T2. Then
 // pi = 426880 sqrt(10005) Q(0, N) / T(0, N), each term adding about 14.18 digits.
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
-#include "binary_splitting.hpp"
-#include "constants.hpp"
+#include "constants_series.hpp"
 
 namespace mpgpu::cli {
 
@@ -55,30 +56,50 @@ PQT leaf(std::uint64_t k, const Context& ctx) {
   return n;
 }
 
+/// The node [a, b)'s values are below Q(a, b) < (k^3 640320^3 / 24)^(b-a)
+/// times a factor of b - a and 545140134 b (for T): about
+/// (b - a)(3 log2 b + 53.3) bits.
+double node_bits(std::uint64_t a, std::uint64_t b) {
+  return static_cast<double>(b - a) * (3 * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 54) + 64;
+}
+
+void merge(PQT& l, PQT& r, bool need_p, const MergeSteps& steps) {
+  const Context& ctx = l.Q.context();
+  Integer t(ctx), p(ctx);
+  // Each step writes its own value and reads only values no step writes
+  // (l.T and l.Q are read by their own step alone), so they may run at once.
+  const std::function<void()> products[] = {
+      [&] { mul(t, l.P, r.T); },
+      [&] { mul(l.T, l.T, r.Q); },
+      [&] { mul(l.Q, l.Q, r.Q); },
+      [&] {
+        if (need_p) mul(p, l.P, r.P);
+      },
+  };
+  steps(products);
+  l.T += t;
+  l.P = std::move(p);  // zero when not needed: the root path never uses P again
+}
+
 }  // namespace
 
-Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageProgress& progress) {
+Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& hooks, const SeriesOptions& options) {
   // log10(640320^3 / 24 / 72) ~ 14.18 digits a term; two more terms cover the rounding of
   // the count and leave the series' error far below one unit.
   const std::uint64_t terms = static_cast<std::uint64_t>(static_cast<double>(d) / 14.1816) + 2;
-  SplitProgress split_progress(progress ? ProgressFn([&](double f) { progress("series", f); }) : ProgressFn(),
-                               terms);
-  PQT root = binary_split<PQT>(
-      0, terms, false, [&](std::uint64_t k, bool) { return leaf(k, ctx); },
-      [&ctx](PQT& l, PQT& r, bool need_p) {
-        Integer t(ctx);
-        mul(t, l.P, r.T);
-        mul(l.T, l.T, r.Q);
-        l.T += t;
-        mul(l.Q, l.Q, r.Q);
-        if (need_p) mul(l.P, l.P, r.P);
-        else l.P = Integer(ctx);  // frees it: the root path never uses P again
-      },
-      split_progress);
+  Series<PQT> series;
+  series.leaf = leaf;
+  series.merge = merge;
+  series.to_context = [](PQT&& n, const Context& to) {
+    return PQT{n.P.to_context(to), n.Q.to_context(to), n.T.to_context(to)};
+  };
+  series.bits = node_bits;
+  PQT root = evaluate_series(0, terms, false, series, ctx, hooks, options);
   root.P = Integer(ctx);
 
   // S = floor(sqrt(10005) 10^d), below the true value by less than 1, which
   // moves pi 10^d by less than 426880 Q / T = pi / sqrt(10005) < 0.04.
+  const StageProgress& progress = hooks.progress;
   if (progress) progress("square root", 0);
   Integer radicand(ctx);
   ui_pow_ui(radicand, 10, 2 * d);

@@ -1,0 +1,151 @@
+// binary_split over host threads (tools/mpgpu/binary_splitting.hpp), on
+// each backend: a product tree (n! = 1 * 2 * ... * n) against GMP for every
+// plan (one thread; several threads with the whole tree as host work; the
+// upper tree on the calling thread in the test's context above a cut), tree
+// sizes at the job boundaries, and
+// an exception thrown in a host job or on the calling thread reaching the
+// caller with every thread stopped.
+#include <gmp.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <thread>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "binary_splitting.hpp"
+#include "integer/integer_test.hpp"
+
+namespace {
+
+using mpgpu::Context;
+using mpgpu::Integer;
+using mpgpu::cli::binary_split;
+using mpgpu::cli::MergeSteps;
+using mpgpu::cli::Series;
+using mpgpu::cli::SplitPlan;
+using mpgpu::cli::SplitProgress;
+using mpgpu::cli::SplitStats;
+using namespace mpgpu_test;
+
+struct Node {
+  Integer v;
+};
+
+/// The product of the terms [a, b), k for term k; the leaf of term
+/// `fail_leaf` (if not 0) throws.
+Series<Node> factorial_series(std::uint64_t fail_leaf = 0) {
+  Series<Node> s;
+  s.leaf = [=](std::uint64_t k, const Context& ctx) {
+    if (k == fail_leaf) throw std::runtime_error("leaf failed");
+    return Node{Integer(k, ctx)};
+  };
+  s.merge = [](Node& l, Node& r, bool, const MergeSteps& steps) {
+    const std::function<void()> product[] = {[&] { mul(l.v, l.v, r.v); }};
+    steps(product);
+  };
+  s.to_context = [](Node&& n, const Context& ctx) { return Node{n.v.to_context(ctx)}; };
+  s.bits = [](std::uint64_t a, std::uint64_t b) {
+    return static_cast<double>(b - a) * std::log2(static_cast<double>(b < 2 ? 2 : b)) + 64;
+  };
+  return s;
+}
+
+std::string factorial(std::uint64_t n) {
+  mpz_t f;
+  mpz_init(f);
+  mpz_fac_ui(f, n);
+  std::vector<char> buf(mpz_sizeinbase(f, 10) + 2);
+  std::string s = mpz_get_str(buf.data(), 10, f);
+  mpz_clear(f);
+  return s;
+}
+
+class BinarySplitting : public IntegerTest {
+ protected:
+  /// Plans to try: `threads` threads, the whole tree as host work, and the
+  /// tree above `cut` bits on the calling thread in ctx().
+  static std::vector<SplitPlan> plans(unsigned threads, double cut) {
+    SplitPlan whole;
+    whole.threads = threads;
+    SplitPlan upper;
+    upper.threads = threads;
+    upper.host_max_bits = cut;
+    return {whole, upper};
+  }
+};
+
+TEST_P(BinarySplitting, ProductTreeMatchesGmp) {
+  const Series<Node> series = factorial_series();
+  for (std::uint64_t n : {2, 3, 127, 128, 129, 130, 1000, 4099}) {
+    const std::string expect = factorial(n - 1);
+    for (unsigned threads : {1u, 2u, 3u, 8u})
+      for (double cut : {2000.0, 30000.0})
+        for (const SplitPlan& plan : plans(threads, cut)) {
+          SplitProgress progress({}, n - 1);
+          SplitStats stats;
+          const Node root = binary_split(1, n, true, series, ctx(), plan, progress, &stats);
+          EXPECT_EQ(root.v.to_string(), expect) << "n " << n << ", " << threads << " threads, cut " << cut;
+          EXPECT_EQ(root.v.context(), ctx());
+          if (threads > 1 && n > 129) {
+            EXPECT_GT(stats.subtrees, 1u) << n;
+          }
+        }
+  }
+}
+
+// The progress fraction reaches 1 on the calling thread, whoever merged.
+TEST_P(BinarySplitting, ProgressIsReportedOnTheCallingThread) {
+  const Series<Node> series = factorial_series();
+  const std::thread::id me = std::this_thread::get_id();
+  for (const SplitPlan& plan : plans(4, 5000)) {
+    double last = 0;
+    bool other_thread = false;
+    SplitProgress progress(
+        [&](double f) {
+          other_thread |= std::this_thread::get_id() != me;
+          last = f;
+        },
+        3000);
+    binary_split(1, 3001, true, series, ctx(), plan, progress);
+    progress.poll();
+    EXPECT_FALSE(other_thread);
+    EXPECT_NEAR(last, 1.0, 1e-9);
+  }
+}
+
+TEST_P(BinarySplitting, ErrorInAHostJobReachesTheCaller) {
+  for (std::uint64_t k : {1, 700, 2999}) {
+    const Series<Node> series = factorial_series(k);
+    for (unsigned threads : {1u, 2u, 5u})
+      for (const SplitPlan& plan : plans(threads, 5000)) {
+        SplitProgress progress({}, 3000);
+        EXPECT_THROW(binary_split(1, 3001, true, series, ctx(), plan, progress), std::runtime_error) << k;
+      }
+  }
+}
+
+TEST_P(BinarySplitting, ErrorOnTheCallingThreadStopsTheHostThreads) {
+  Series<Node> series = factorial_series();
+  // Host jobs merge in CPU contexts of their own: only the merges above the
+  // cut, on the calling thread, are in ctx().
+  const Context target = ctx();
+  series.merge = [target](Node& l, Node& r, bool, const MergeSteps&) {
+    if (l.v.context() == target) throw std::runtime_error("upper merge failed");
+    mul(l.v, l.v, r.v);
+  };
+  SplitPlan plan;
+  plan.threads = 4;
+  plan.host_max_bits = 5000;
+  SplitProgress progress({}, 3000);
+  EXPECT_THROW(binary_split(1, 3001, true, series, ctx(), plan, progress), std::runtime_error);
+  // With every node host work, no merge is in ctx(): it succeeds.
+  plan.host_max_bits = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(binary_split(1, 3001, true, series, ctx(), plan, progress).v.to_string(), factorial(3000));
+}
+
+MPGPU_INSTANTIATE_ON_BACKEND(BinarySplitting);
+
+}  // namespace
