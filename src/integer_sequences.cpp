@@ -11,6 +11,7 @@
 #include "host_parallel.hpp"
 #include "integer_host_gmp.hpp"
 #include "integer_whole.hpp"
+#include "prime_sieve.hpp"
 
 namespace mpgpu {
 
@@ -253,47 +254,87 @@ void binomial_by_primes(Integer& r, std::uint64_t n, std::uint64_t k, std::size_
   }
   // The exponent of a prime p in binomial(n, k) is the number of borrows
   // when k is subtracted from n in base p (Kummer), and p^e <= n: every
-  // factor is one word. Primes up to n by a sieve of the odd numbers.
-  std::vector<std::uint64_t> factors;
-  auto add_prime = [&](std::uint64_t p) {
-    std::uint64_t power = 1, a = n, b = k;
-    int borrow = 0;
-    while (a) {
-      const int digit = static_cast<int>(a % p) - static_cast<int>(b % p) - borrow;
-      borrow = digit < 0;
-      if (borrow) power *= p;
-      a /= p;
-      b /= p;
+  // prime power is one word. Above sqrt(n), n has two digits in base p and
+  // n >= k, so the exponent is 1 exactly when n mod p < k mod p. The odd
+  // primes come from a segmented sieve, a segment per task on host threads;
+  // each task multiplies its prime powers into words while the product
+  // fits 64 bits (at n = 2 * 10^7 most are primes of 24 bits: two a word).
+  const std::uint64_t root = detail::isqrt_u64(n);
+  const std::vector<std::uint32_t> sieving = detail::odd_primes_up_to(static_cast<std::uint32_t>(root));
+  constexpr std::uint64_t span = kPrimeSieveSegmentNumbers;
+  static_assert(span % 2 == 0, "segments start at even numbers");
+  const std::size_t segments = n / span + 1;  // [i span, (i + 1) span) for i < segments covers [0, n]
+  std::vector<std::vector<std::uint64_t>> words(segments);
+  std::vector<std::uint64_t> ends(segments + 1);  // ends[i + 1]: the bits of segment i's words, then a prefix sum
+  detail::parallel_for(segments, [&](std::size_t i) {
+    std::vector<unsigned char> bytes;
+    std::vector<std::uint64_t>& out = words[i];
+    std::uint64_t word = 1, bits = 0;
+    auto multiply = [&](std::uint64_t power) {
+      if (static_cast<unsigned __int128>(word) * power >> 64) {
+        out.push_back(word);
+        bits += std::bit_width(word);
+        word = 1;
+      }
+      word *= power;
+    };
+    const std::uint64_t lo = i * span, hi = std::min(n + 1, lo + span);  // n < 2^63: n + 1 does not wrap
+    detail::for_each_odd_prime_in(lo, hi, sieving, bytes, [&](std::uint64_t p) {
+      if (p > root) {
+        if (n % p < k % p) multiply(p);
+        return;
+      }
+      std::uint64_t power = 1, a = n, b = k;
+      bool borrow = false;
+      while (a) {
+        borrow = a % p < b % p + borrow;
+        if (borrow) power *= p;
+        a /= p;
+        b /= p;
+      }
+      multiply(power);
+    });
+    if (word > 1) {
+      out.push_back(word);
+      bits += std::bit_width(word);
     }
-    if (power > 1) factors.push_back(power);
-  };
-  if (n >= 2) add_prime(2);
-  std::vector<bool> composite(n / 2 + 1);  // index i: the odd number 2i + 1
-  for (std::uint64_t i = 1; 2 * i + 1 <= n; ++i) {
-    if (composite[i]) continue;
-    const std::uint64_t p = 2 * i + 1;
-    add_prime(p);
-    for (std::uint64_t m = p * p; m <= n; m += 2 * p) composite[m / 2] = true;
+    ends[i + 1] = bits;
+  });
+  // The exponent of 2: the carries of k + (n - k) in base 2.
+  const int twos = std::popcount(k) + std::popcount(n - k) - std::popcount(n);
+  if (twos) {
+    words[0].push_back(std::uint64_t{1} << twos);  // 2^twos <= n
+    ends[1] += static_cast<std::uint64_t>(twos) + 1;
   }
-  composite = {};
-  if (factors.empty()) {
+  for (std::size_t i = 0; i < segments; ++i) ends[i + 1] += ends[i];
+  const std::uint64_t total = ends[segments];
+  if (total == 0) {
     r = Integer(1, ctx);
     return;
   }
+
+  // Leaf j holds the words that end, in the concatenation of the segments'
+  // words, at a bit in (j L, min((j + 1) L, total)], L = leaf_bits. Words
+  // have at most 64 <= L bits, so no leaf is empty; each leaf task finds its
+  // words itself, scanning only the segments it overlaps.
   const std::uint64_t leaf_bits = 64 * std::max<std::size_t>(leaf_limbs, 1);
-  std::vector<std::size_t> starts = {0};
-  std::uint64_t bits = 0;
-  for (std::size_t i = 0; i < factors.size(); ++i) {
-    bits += std::bit_width(factors[i]);
-    if (bits >= leaf_bits && i + 1 < factors.size()) {
-      starts.push_back(i + 1);
-      bits = 0;
-    }
-  }
-  starts.push_back(factors.size());
   product_of_leaves(
-      r, starts.size() - 1,
-      [&](mpz_ptr z, std::size_t i) { host_word_product(z, factors.data() + starts[i], starts[i + 1] - starts[i]); },
+      r, static_cast<std::size_t>((total + leaf_bits - 1) / leaf_bits),
+      [&](mpz_ptr z, std::size_t leaf) {
+        const std::uint64_t from = leaf * leaf_bits, to = std::min(from + leaf_bits, total);
+        std::vector<std::uint64_t> run;
+        // The last segment whose words start at or before bit `from`.
+        auto seg = static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), from) - ends.begin()) - 1;
+        for (; seg < segments && ends[seg] < to; ++seg) {
+          std::uint64_t end = ends[seg];
+          for (const std::uint64_t w : words[seg]) {
+            end += std::bit_width(w);
+            if (end > to) break;
+            if (end > from) run.push_back(w);
+          }
+        }
+        host_word_product(z, run.data(), run.size());
+      },
       ctx, s);
 }
 

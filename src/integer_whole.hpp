@@ -47,9 +47,12 @@ void range_product(Integer& r, std::uint64_t lo, std::uint64_t hi, std::size_t l
 void binomial_by_products(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
                           Stream s);
 
-/// r = binomial(n, k) (0 for k > n) as the product of the prime powers
-/// p^e <= n that divide it (Kummer: e counts the borrows of n - k in base
-/// p), from a sieve up to n: product_of_leaves over words.
+/// r = binomial(n, k) (0 for k > n; n < 2^63, the sieve's bound) as the
+/// product of the prime powers p^e <= n that divide it (Kummer: e counts
+/// the borrows of n - k in base p), from a segmented sieve up to n whose
+/// segments, exponents and packing of powers into words run on host
+/// threads; leaves of about leaf_limbs limbs by GMP on host threads, the
+/// tree above them in the context.
 void binomial_by_primes(Integer& r, std::uint64_t n, std::uint64_t k, std::size_t leaf_limbs, const Context& ctx,
                         Stream s);
 

@@ -41,6 +41,11 @@ inline constexpr std::size_t kDeviceRootMinLimbs = 8192;
 inline constexpr std::size_t kDeviceSqrtMinLimbs = 32768;
 /// fac_ui, fib_ui, lucnum_ui, bin_uiui: results of at least this many limbs.
 inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
+/// bin_uiui by primes: the numbers a host thread sieves at a time (even;
+/// one byte per odd number, so 64 KiB of scratch, resident in L2). Chosen
+/// on a 2-core VM from 2^16 to 2^21 numbers at n = 2 * 10^7, where 2^16 and
+/// 2^17 were equal; larger spans lose L2 locality and balance threads less.
+inline constexpr std::size_t kPrimeSieveSegmentNumbers = std::size_t{1} << 17;
 
 /// gcd, gcdext, lcm, invert: the larger operand of at least this many limbs
 /// goes through the half-gcd with its large products on the device; its

@@ -13,11 +13,13 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "integer_test.hpp"
 #include "support/mpz_arith.hpp"
 #include "integer_whole.hpp"  // private to the library (src/)
+#include "prime_sieve.hpp"   // private to the library (src/)
 
 namespace {
 
@@ -354,6 +356,59 @@ TEST_P(WholeAlgorithms, BinomialByPrimesMatchesGmp) {
         mpgpu::detail::binomial_by_primes(r, n, k, c, ctx(), nullptr);
         ASSERT_TRUE(matches(r, want)) << "binomial(" << n << ", " << k << "), leaves of " << c << " limbs";
       }
+}
+
+// The sieve behind binomial_by_primes, segment by segment, against trial
+// division: segments that start at 0 (1 and the pattern's primes 3 .. 13),
+// at and around multiples of the pattern's period (15015 odd numbers), with
+// 0, 1, 7, 8 and 9 odd numbers (the scan takes eight at a time), and near
+// 2^32 (sieving primes up to 2^16).
+bool is_prime_by_trial(std::uint64_t m) {
+  if (m < 2) return false;
+  for (std::uint64_t d = 2; d * d <= m; ++d)
+    if (m % d == 0) return false;
+  return true;
+}
+
+TEST(PrimeSieve, SegmentsMatchTrialDivision) {
+  EXPECT_EQ(mpgpu::detail::isqrt_u64(0), 0u);
+  EXPECT_EQ(mpgpu::detail::isqrt_u64(15), 3u);
+  EXPECT_EQ(mpgpu::detail::isqrt_u64(16), 4u);
+  EXPECT_EQ(mpgpu::detail::isqrt_u64(kMaxU64), 0xffffffffu);
+  EXPECT_EQ(mpgpu::detail::isqrt_u64((std::uint64_t{1} << 52) + 2 * (std::uint64_t{1} << 26)), std::uint64_t{1} << 26);
+  const std::vector<std::uint32_t> sieving = mpgpu::detail::odd_primes_up_to(1 << 17);
+  const std::uint64_t period = 2 * 15015, p32 = std::uint64_t{1} << 32;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = {
+      {0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 17}, {0, 18}, {0, 19}, {0, 200}, {0, 40000}, {2, 20},
+      {period - 20, period + 20}, {period, period + 1000}, {2 * period + 2, 3 * period + 100},
+      {100000, 100014}, {100000, 100016}, {100000, 100018}, {1000000, 1000001}, {p32 - 3000, p32 + 3000}};
+  for (const auto& [lo, hi] : ranges) {
+    std::vector<std::uint64_t> got, want;
+    std::vector<unsigned char> scratch;
+    mpgpu::detail::for_each_odd_prime_in(lo, hi, sieving, scratch, [&](std::uint64_t p) { got.push_back(p); });
+    for (std::uint64_t m = lo | 1; m < hi; m += 2)
+      if (is_prime_by_trial(m)) want.push_back(m);
+    ASSERT_EQ(got, want) << "odd primes of [" << lo << ", " << hi << ")";
+  }
+}
+
+TEST_P(WholeAlgorithms, BinomialByPrimesAtSegmentAndWordBoundaries) {
+  // n at the sieve's segment boundaries (one segment, two, three), and n
+  // around 2^21 and 2^32 / 2^11 (three 21-bit primes fill a word, a fourth
+  // starts the next), with k at both ends, in the middle and next to them.
+  const std::uint64_t span = mpgpu::kPrimeSieveSegmentNumbers;
+  std::vector<std::uint64_t> ns = {span - 1, span, span + 1, span + 2, 2 * span - 1, 2 * span, 2 * span + 1};
+  for (std::uint64_t n : {(std::uint64_t{1} << 21) - 1, (std::uint64_t{1} << 21) + 1}) ns.push_back(n);
+  for (std::uint64_t n : ns)
+    for (std::uint64_t k : {std::uint64_t{0}, std::uint64_t{1}, n / 2, n / 2 + 1, n - 1, n, n + 1}) {
+      Mpz want;
+      mpz_bin_uiui(want, n, k);
+      for (std::size_t c : {std::size_t{1}, std::size_t{64}, std::size_t{2048}}) {
+        Integer r(ctx());
+        mpgpu::detail::binomial_by_primes(r, n, k, c, ctx(), nullptr);
+        ASSERT_TRUE(matches(r, want)) << "binomial(" << n << ", " << k << "), leaves of " << c << " limbs";
+      }
+    }
 }
 
 TEST_P(WholeAlgorithms, BinomialByProductsOfTheLargestN) {
