@@ -1,9 +1,11 @@
-// Host threads for the parts of a conversion that GMP does on the host
-// (radix leaves, digit validation). Private to the library.
+// Host threads for the parts of a computation that GMP does on the host
+// (radix leaves, digit validation, the leaves of product trees). Private to
+// the library.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <exception>
 #include <mutex>
@@ -42,6 +44,90 @@ void parallel_for(std::size_t count, Fn fn) {
   pool.reserve(threads - 1);
   for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
+  for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+/// Runs produce(i) for every i in [0, count) on the host threads of
+/// parallel_for, and consume(i) on the calling thread in increasing i, each
+/// as soon as produce(i) has returned, so that the caller's work on early
+/// items (device calls, which must stay on one thread) overlaps the
+/// production of later ones. Items are claimed in increasing order; while
+/// item i is not ready the caller produces the next unclaimed item itself,
+/// and it waits only once every item is claimed. The first exception, of
+/// either function, stops the claiming of items and is rethrown after all
+/// threads have stopped; consume is not called after it.
+template <class Produce, class Consume>
+void parallel_for_in_order(std::size_t count, Produce produce, Consume consume) {
+  const std::size_t threads =
+      std::min<std::size_t>(count, std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < count; ++i) {
+      produce(i);
+      consume(i);
+    }
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<char> ready(count);  // guarded by mutex, as is error
+  std::exception_ptr error;
+  auto fail = [&](std::exception_ptr e) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!error) error = e;
+      next.store(count);
+    }
+    changed.notify_all();
+  };
+  auto run = [&](std::size_t i) {
+    try {
+      produce(i);
+    } catch (...) {
+      fail(std::current_exception());
+      return false;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      ready[i] = 1;
+    }
+    changed.notify_all();
+    return true;
+  };
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= count || !run(i)) return;
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  try {
+    for (std::size_t i = 0; i < count; ++i) {
+      for (;;) {
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          if (error) break;
+          if (ready[i]) break;
+          if (next.load() >= count) {
+            changed.wait(lock, [&] { return ready[i] || error; });
+            continue;
+          }
+        }
+        const std::size_t j = next.fetch_add(1);
+        if (j < count) run(j);
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (error) break;
+      }
+      consume(i);
+    }
+  } catch (...) {
+    fail(std::current_exception());
+  }
   for (std::thread& t : pool) t.join();
   if (error) std::rethrow_exception(error);
 }

@@ -70,10 +70,13 @@ void host_word_product(mpz_ptr z, const std::uint64_t* words, std::size_t count)
   mpz_clear(upper);
 }
 
-/// r = the product of `count` >= 1 leaves: leaf(z, i) makes leaf i with GMP,
-/// on host threads; the tree above them is multiplied in ctx a level at a
-/// time, neighbours with neighbours, so each product's operands have about
-/// the same size.
+/// r = the product of `count` >= 1 leaves: leaf(z, i) makes leaf i with GMP
+/// on host threads, while the calling thread multiplies the leaves already
+/// made in ctx, in leaf order, as a binary counter: a product of 2^h leaves
+/// meets its left neighbour of 2^h leaves as soon as both exist, so each
+/// product's operands have about the same size and the small device
+/// products overlap the host's leaves. The remaining partial products
+/// (2^h leaves each, h decreasing) are multiplied from the smallest up.
 template <class Leaf>
 void product_of_leaves(Integer& r, std::size_t count, Leaf leaf, const Context& ctx, Stream s) {
   std::vector<__mpz_struct> host(count);
@@ -84,24 +87,31 @@ void product_of_leaves(Integer& r, std::size_t count, Leaf leaf, const Context& 
       for (auto& z : v) mpz_clear(&z);
     }
   } clear{host};
-  detail::parallel_for(count, [&](std::size_t i) { leaf(&host[i], i); });
-  std::vector<Integer> level;
-  level.reserve(count);
-  for (auto& z : host) {
-    level.push_back(Integer::from_mpz(&z, ctx));
-    mpz_realloc2(&z, 0);  // frees the host copy early
+  std::vector<Integer> partial;  // partial[j]: the product of 2^heights[j] leaves, heights decreasing
+  std::vector<int> heights;
+  detail::parallel_for_in_order(
+      count, [&](std::size_t i) { leaf(&host[i], i); },
+      [&](std::size_t i) {
+        Integer v = Integer::from_mpz(&host[i], ctx);
+        mpz_realloc2(&host[i], 0);  // frees the host copy early
+        int h = 0;
+        for (; !heights.empty() && heights.back() == h; ++h) {
+          Integer up(ctx);
+          mul(up, partial.back(), v, s);
+          v = std::move(up);
+          partial.pop_back();
+          heights.pop_back();
+        }
+        partial.push_back(std::move(v));
+        heights.push_back(h);
+      });
+  while (partial.size() > 1) {
+    Integer up(ctx);
+    mul(up, partial[partial.size() - 2], partial.back(), s);
+    partial.pop_back();
+    partial.back() = std::move(up);
   }
-  while (level.size() > 1) {
-    std::vector<Integer> up;
-    up.reserve((level.size() + 1) / 2);
-    for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
-      up.emplace_back(ctx);
-      mul(up.back(), level[i], level[i + 1], s);
-    }
-    if (level.size() & 1) up.push_back(std::move(level.back()));
-    level = std::move(up);
-  }
-  r = std::move(level[0]);
+  r = std::move(partial[0]);
 }
 
 /// q = n / d for d dividing n, d > 0, through the top bits only: with sh

@@ -12,14 +12,17 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "integer_test.hpp"
 #include "support/mpz_arith.hpp"
-#include "integer_whole.hpp"  // private to the library (src/)
-#include "prime_sieve.hpp"   // private to the library (src/)
+#include "integer_whole.hpp"   // private to the library (src/)
+#include "host_parallel.hpp"  // private to the library (src/)
+#include "prime_sieve.hpp"    // private to the library (src/)
 
 namespace {
 
@@ -356,6 +359,58 @@ TEST_P(WholeAlgorithms, BinomialByPrimesMatchesGmp) {
         mpgpu::detail::binomial_by_primes(r, n, k, c, ctx(), nullptr);
         ASSERT_TRUE(matches(r, want)) << "binomial(" << n << ", " << k << "), leaves of " << c << " limbs";
       }
+}
+
+// The schedule of product_of_leaves (range_product, binomial_by_primes):
+// every item produced once, consumed once, in order, after its production,
+// on the calling thread; an exception from either side is rethrown, and
+// nothing is consumed after it.
+TEST(HostParallel, ForInOrderConsumesEachItemAfterItsProductionInOrder) {
+  for (std::size_t count : {0, 1, 2, 3, 17, 1000}) {
+    std::vector<int> produced(count, 0);
+    std::vector<std::size_t> consumed;
+    const auto caller = std::this_thread::get_id();
+    bool on_caller = true, after = true;
+    mpgpu::detail::parallel_for_in_order(
+        count, [&](std::size_t i) { produced[i] += 1; },
+        [&](std::size_t i) {
+          on_caller = on_caller && std::this_thread::get_id() == caller;
+          after = after && produced[i] == 1;
+          consumed.push_back(i);
+        });
+    EXPECT_TRUE(on_caller && after) << count << " items";
+    std::vector<std::size_t> want(count);
+    for (std::size_t i = 0; i < count; ++i) want[i] = i;
+    EXPECT_EQ(consumed, want) << count << " items";
+    for (int p : produced) ASSERT_EQ(p, 1) << count << " items";
+  }
+}
+
+TEST(HostParallel, ForInOrderRethrowsTheFirstError) {
+  for (std::size_t bad : {0, 1, 5, 99}) {
+    std::size_t last = 0;
+    bool any = false;
+    EXPECT_THROW(mpgpu::detail::parallel_for_in_order(
+                     100,
+                     [&](std::size_t i) {
+                       if (i == bad) throw std::runtime_error("produce");
+                     },
+                     [&](std::size_t i) {
+                       last = i;
+                       any = true;
+                     }),
+                 std::runtime_error);
+    EXPECT_TRUE(!any || last < bad) << "item " << bad << " failed, yet " << last << " was consumed";
+    std::size_t consumed = 0;
+    EXPECT_THROW(mpgpu::detail::parallel_for_in_order(
+                     100, [](std::size_t) {},
+                     [&](std::size_t i) {
+                       if (i == bad) throw std::logic_error("consume");
+                       ++consumed;
+                     }),
+                 std::logic_error);
+    EXPECT_EQ(consumed, bad);
+  }
 }
 
 // The sieve behind binomial_by_primes, segment by segment, against trial
