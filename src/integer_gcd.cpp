@@ -194,7 +194,9 @@ std::size_t subdiv_step(Integer& a, Integer& b, std::size_t s, Matrix22& M) {
   }
   *pb = std::move(r);
   add_column_multiple(M, q, swapped);
-  return pa->size();
+  // The larger size, as GMP's: after the add-back pb = r + pa may have one
+  // limb more than pa.
+  return larger_size(a, b);
 }
 
 /// One step of the half-gcd loop: GMP's two-limb half-gcd on the top limbs
