@@ -50,8 +50,9 @@ inline constexpr std::size_t kPrimeSieveSegmentNumbers = std::size_t{1} << 17;
 /// gcd, gcdext, lcm, invert: the larger operand of at least this many limbs
 /// goes through the half-gcd with its large products on the device; its
 /// parts of at most kHostHalfGcdMaxLimbs limbs are GMP's half-gcd on the
-/// host. Both are first estimates (from GMP's gcd costing about 12
-/// products at these sizes), to be replaced by the bench/whole_bench sweep.
+/// host. From bench/whole_bench --ops gcd (bench/results, the H200's gcd
+/// tables): below 2^18 bits (4096 limbs) the half-gcd only ties GMP; of the
+/// host bases swept (512, 1024, 2048, 4096 limbs) 2048 was the fastest.
 inline constexpr std::size_t kDeviceGcdMinLimbs = 4096;
 inline constexpr std::size_t kHostHalfGcdMaxLimbs = 2048;
 
