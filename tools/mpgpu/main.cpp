@@ -4,6 +4,7 @@
 //   mpgpu [--device SPEC] bench --workloads [--quick] ...
 //   mpgpu [--device SPEC] calc [--hex|--digits|--sha256] [EXPRESSION...]
 //   mpgpu [--device SPEC] pi|e [--digits|--sha256] [--output FILE] DIGITS
+//   mpgpu [--device SPEC] selftest [--minutes N] [--seed S] [--replay N] [--ops LIST] [--threads T]
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "constants_command.hpp"
 #include "info.hpp"
 #include "mpgpu/mpgpu.hpp"
+#include "selftest.hpp"
 
 #ifndef MPGPU_VERSION_STRING
 #define MPGPU_VERSION_STRING "unknown"
@@ -37,6 +39,8 @@ void print_help(std::ostream& out) {
          "           (--workloads: whole computations, CUDA against CPU context)\n"
          "  calc     evaluate an integer expression exactly: mpgpu calc 'fact(100) / 2^50'\n"
          "  pi, e    the constant to DIGITS digits after the point: mpgpu pi 1000000\n"
+         "  selftest a soak of random operations checked against GMP, on threads sharing\n"
+         "           the context, and memory pressure: mpgpu selftest --minutes 1\n"
          "  help [COMMAND]   this help, or a command's help\n"
          "\n"
          "global options:\n"
@@ -45,9 +49,9 @@ void print_help(std::ostream& out) {
          "  -h, --help      this help (`mpgpu COMMAND --help` for a command's options)\n"
          "  --version       the version\n"
          "\n"
-         "exit status: 0 success, 1 a benchmark row did not match GMP (or a workload's\n"
-         "contexts disagreed), 2 bad command line or calc expression, 3 other errors\n"
-         "(backend unavailable, CUDA errors).\n";
+         "exit status: 0 success, 1 a benchmark row or selftest case did not match GMP\n"
+         "(or a workload's contexts disagreed), 2 bad command line or calc expression,\n"
+         "3 other errors (backend unavailable, CUDA errors).\n";
 }
 
 bool print_command_help(const std::string& command, std::ostream& out) {
@@ -56,6 +60,7 @@ bool print_command_help(const std::string& command, std::ostream& out) {
   else if (command == "calc") print_calc_help(out);
   else if (command == "pi") print_constant_help(Constant::pi, out);
   else if (command == "e") print_constant_help(Constant::e, out);
+  else if (command == "selftest") print_selftest_help(out);
   else return false;
   return true;
 }
@@ -142,7 +147,12 @@ int run(int argc, char** argv) {
     if (opt.help) return print_constant_help(c, std::cout), kExitOk;
     return run_constant(make_context(device), opt);
   }
-  throw UsageError("unknown command \"" + command + "\" (commands: info, bench, calc, pi, e, help)");
+  if (command == "selftest") {
+    SelftestOptions opt = parse_selftest_options(rest);
+    if (opt.help) return print_selftest_help(std::cout), kExitOk;
+    return run_selftest(make_context(device), opt);
+  }
+  throw UsageError("unknown command \"" + command + "\" (commands: info, bench, calc, pi, e, selftest, help)");
 }
 
 }  // namespace
