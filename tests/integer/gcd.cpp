@@ -27,26 +27,6 @@ using namespace mpgpu_test;
 
 constexpr std::size_t kGcd = mpgpu::kDeviceGcdMinLimbs;
 
-Mpz product(const Mpz& a, const Mpz& b) {
-  Mpz r;
-  mpz_mul(r, a, b);
-  return r;
-}
-
-Mpz fib(unsigned long n) {
-  Mpz r;
-  mpz_fib_ui(r, n);
-  return r;
-}
-
-/// The smallest n with F(n) of at least `limbs` limbs (F(n) ~ phi^n / sqrt 5).
-unsigned long fib_index_for_limbs(std::size_t limbs) {
-  unsigned long n = static_cast<unsigned long>(static_cast<double>(limbs) * 64 / 0.6942419136);
-  while (n > 2 && fib(n - 1).limbs() >= limbs) --n;
-  while (fib(n).limbs() < limbs) ++n;
-  return n;
-}
-
 /// Where the operands of a case live on a CUDA context.
 enum class Memory { device, host };
 

@@ -33,26 +33,6 @@ const std::vector<std::size_t>& crossovers() {
   return c;
 }
 
-Mpz product(const Mpz& a, const Mpz& b) {
-  Mpz r;
-  mpz_mul(r, a, b);
-  return r;
-}
-
-Mpz fib(unsigned long n) {
-  Mpz r;
-  mpz_fib_ui(r, n);
-  return r;
-}
-
-/// The smallest n with F(n) of at least `limbs` limbs (F(n) ~ phi^n / sqrt 5).
-unsigned long fib_index_for_limbs(std::size_t limbs) {
-  unsigned long n = static_cast<unsigned long>(static_cast<double>(limbs) * 64 / 0.6942419136);
-  while (n > 2 && fib(n - 1).limbs() >= limbs) --n;
-  while (fib(n).limbs() < limbs) ++n;
-  return n;
-}
-
 class GcdAlgorithms : public IntegerTest {
  protected:
   /// gcd_by_half_gcd(a, b) with and without the cofactor at crossover c
