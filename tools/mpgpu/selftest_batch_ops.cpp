@@ -242,16 +242,19 @@ void run_batch_div_case(CaseEnv& env, CaseOutcome& out) {
   Batch& Q = form == 1 ? A : form == 2 ? B : q_own;
   Batch& R = form == 1 ? B : form == 2 ? A : r_own;
   const bool want_q = op != 4 && op != 7, want_r = op != 3 && op != 6;
+  auto divide = [&] {
+    switch (op) {
+      case 2: div_qr(Q, R, A, B, s); break;
+      case 3: div(Q, A, B, s); break;
+      case 4: rem(R, A, B, s); break;
+      case 5: div_qr_wide(Q, R, A, B, s); break;
+      case 6: div_wide(Q, A, B, s); break;
+      default: rem_wide(R, A, B, s);
+    }
+  };
   if (zero_case) {  // InvalidArgument before anything is written
     try {
-      switch (op) {
-        case 2: div_qr(Q, R, A, B, s); break;
-        case 3: div(Q, A, B, s); break;
-        case 4: rem(R, A, B, s); break;
-        case 5: div_qr_wide(Q, R, A, B, s); break;
-        case 6: div_wide(Q, A, B, s); break;
-        default: rem_wide(R, A, B, s);
-      }
+      divide();
       out.fail(std::string(name) + " with a zero divisor (instance " + std::to_string(zero_at) + ") did not throw");
     } catch (const InvalidArgument&) {
     }
@@ -261,14 +264,7 @@ void run_batch_div_case(CaseEnv& env, CaseOutcome& out) {
   }
   const HostBatch qwant = oracle(env, a, &b, a.bits, [](mpz_ptr r, mpz_srcptr x, mpz_srcptr y) { mpz_fdiv_q(r, x, y); });
   const HostBatch rwant = oracle(env, a, &b, bits, [](mpz_ptr r, mpz_srcptr x, mpz_srcptr y) { mpz_fdiv_r(r, x, y); });
-  switch (op) {
-    case 2: div_qr(Q, R, A, B, s); break;
-    case 3: div(Q, A, B, s); break;
-    case 4: rem(R, A, B, s); break;
-    case 5: div_qr_wide(Q, R, A, B, s); break;
-    case 6: div_wide(Q, A, B, s); break;
-    default: rem_wide(R, A, B, s);
-  }
+  divide();
   if (want_q) finish(env, out, std::string(name) + " q", Q, qwant, describe);
   if (want_r) finish(env, out, std::string(name) + " r", R, rwant, describe);
 }
