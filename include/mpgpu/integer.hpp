@@ -188,15 +188,9 @@ class Integer {
     if (host_valid() && (mpz_sgn(cpu_) < 0) != (s < 0)) mpz_neg(cpu_, cpu_);
   }
   /// Re-reads sign and size from the CPU storage after a GMP call; on a
-  /// CUDA context the value now lives in host memory only. Inline: a small
-  /// host operation is a GMP call and this; only a value that also had
-  /// device state (a stale copy, a pending size) takes the call.
-  void refresh_cpu_meta() {
-    const int z = cpu_->_mp_size;  // GMP's size field: |z| limbs, z's sign
-    sign_ = (z > 0) - (z < 0);
-    size_ = static_cast<std::size_t>(z < 0 ? -static_cast<long>(z) : z);
-    if (dev_ || pending_ || placement_.load(std::memory_order_relaxed) != Placement::host) drop_device_copy();
-  }
+  /// CUDA context the value now lives in host memory only (inline, in
+  /// integer_inline.hpp: a small host operation is a GMP call and this).
+  void refresh_cpu_meta();
 
  private:
   void assign_int64(std::int64_t v);

@@ -1,15 +1,15 @@
 // Where a CUDA context hands the whole-number algorithms of integer.hpp
-// (powers, roots, factorials, Fibonacci and Lucas numbers, binomials) from
+// (powers, roots, factorials, Fibonacci and Lucas numbers, binomials, gcds) from
 // GMP on the host to the device. Below these sizes the host computes and
 // the result is copied once; above, the large steps run on the device and
 // only the small first steps (the top of an exponent, the leaves of a
 // product tree) are computed on the host. Sizes are limbs of the result
 // (of the radicand for roots). Host-only header: g++ compiles it.
 //
-// Provenance: bench/whole_bench (GMP, the device path forced from 64 limbs,
-// and the public call, per size) on an NVIDIA H200, 2026-11-28, commit
-// 8e3dc03: bench/results/2026-11-28-nvidia-h200-8e3dc03-whole.md. Each
-// value is the first size from which the device path wins in that table.
+// Provenance: bench/whole_bench (GMP, the device path forced, and the public
+// call, per size) on an NVIDIA H200; its tables, with dates and commits, are
+// in bench/results. Each value is the first size from which the device
+// path wins there.
 #pragma once
 
 #include <cstddef>

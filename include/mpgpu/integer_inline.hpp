@@ -13,6 +13,15 @@
 
 namespace mpgpu {
 
+// Only a value that also had device state (a stale copy, a pending size)
+// takes the call out of line.
+inline void Integer::refresh_cpu_meta() {
+  const int z = cpu_->_mp_size;  // GMP's size field: |z| limbs, z's sign
+  sign_ = (z > 0) - (z < 0);
+  size_ = static_cast<std::size_t>(z < 0 ? -static_cast<long>(z) : z);
+  if (dev_ || pending_ || placement_.load(std::memory_order_relaxed) != Placement::host) drop_device_copy();
+}
+
 namespace detail {
 
 void add_general(Integer& r, const Integer& a, const Integer& b, Stream s);
