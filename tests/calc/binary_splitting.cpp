@@ -92,6 +92,18 @@ TEST_P(BinarySplitting, ProductTreeMatchesGmp) {
           if (threads > 1 && n > 129) {
             EXPECT_GT(stats.subtrees, 1u) << n;
           }
+          // The calling thread's merges by level add up to all of them, and
+          // each level holds at most half the merges of the one below it.
+          std::uint64_t by_level = 0;
+          for (std::size_t i = 0; i < stats.upper_levels.size(); ++i) {
+            by_level += stats.upper_levels[i].merges;
+            if (i > 0) {
+              EXPECT_LE(stats.upper_levels[i].merges, stats.upper_levels[i - 1].merges) << n;
+            }
+          }
+          if (stats.subtrees > 0) {
+            EXPECT_EQ(by_level, stats.upper_merges) << "n " << n << ", cut " << cut;
+          }
         }
   }
 }

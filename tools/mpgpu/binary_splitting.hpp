@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -35,6 +36,7 @@
 #include <span>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "mpgpu/integer.hpp"
 #include "split_pool.hpp"
@@ -142,6 +144,18 @@ struct SplitStats {
   std::uint64_t upper_merges = 0;               ///< merges on the calling thread in the target context
   double host_busy_seconds = 0;                 ///< time inside host jobs, summed over threads
   double waited_seconds = 0;                    ///< the calling thread's sleep while host jobs ran
+  /// The calling thread's merges by depth above the host subtrees (index 0:
+  /// the merges of two host nodes, the smallest; the last: the root): how
+  /// many, the largest node's estimated bits, and the wall time of the
+  /// merges with the copies of their host operands (the device work is
+  /// asynchronous: a level's time includes what it waited for of the level
+  /// below). Where the calling thread's time goes, for tuning the cut.
+  struct UpperLevel {
+    std::uint64_t merges = 0;
+    double max_bits = 0;
+    double seconds = 0;
+  };
+  std::vector<UpperLevel> upper_levels;
 };
 
 /// The plain recursion over [a, b) (b > a), in ctx, on the calling thread.
@@ -275,20 +289,35 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     });
 
   // The nodes above the host ones, on this thread, in the target context.
-  auto upper = [&](auto& self, Slot& s) -> Node {
+  // Returns the node and its height above the host nodes (0: a host node).
+  using Clock = std::chrono::steady_clock;
+  auto upper = [&](auto& self, Slot& s, unsigned& height) -> Node {
     if (s.host) {
       pool.wait_until([&s] { return s.ready.load(std::memory_order_acquire); }, true, [&] { progress.poll(); });
+      const auto t0 = Clock::now();
       Node v = series.to_context(std::move(*s.value), ctx);
       s.value.reset();
+      height = 0;
+      local.upper_levels.resize(std::max<std::size_t>(local.upper_levels.size(), 1));
+      local.upper_levels[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       return v;
     }
-    Node left = self(self, *s.left);
-    Node right = self(self, *s.right);
+    unsigned hl = 0, hr = 0;
+    Node left = self(self, *s.left, hl);
+    Node right = self(self, *s.right, hr);
+    const auto t0 = Clock::now();
     series.merge(left, right, s.need_p, MergeSteps(run_in_order));
     progress.merged(s.a, s.b);
+    height = std::max(hl, hr) + 1;
+    if (local.upper_levels.size() <= height - 1) local.upper_levels.resize(height);
+    auto& level = local.upper_levels[height - 1];
+    ++level.merges;
+    level.max_bits = std::max(level.max_bits, series.bits(s.a, s.b));
+    level.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     return left;
   };
-  Node result = upper(upper, *root);
+  unsigned root_height = 0;
+  Node result = upper(upper, *root, root_height);
   if (stats) {
     *stats = local;
     stats->threads = plan.threads;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace mpgpu::cli {
 
@@ -40,7 +41,17 @@ std::string describe_split(const SplitStats& stats, const SplitPlan& plan, doubl
                   seconds);
   else
     std::snprintf(buf + n, sizeof buf - n, "in %.3f s", seconds);
-  return buf;
+  std::string text = buf;
+  // The calling thread's merges by level, smallest first (the host nodes'
+  // copies into the target context are counted with the first level).
+  for (const SplitStats::UpperLevel& level : stats.upper_levels) {
+    if (level.merges == 0) continue;
+    std::snprintf(buf, sizeof buf, "\n    level of %llu merges up to %.0f bits: %.3f s (%.3f ms a merge)",
+                  static_cast<unsigned long long>(level.merges), level.max_bits, level.seconds,
+                  1e3 * level.seconds / static_cast<double>(level.merges));
+    text += buf;
+  }
+  return text;
 }
 
 }  // namespace mpgpu::cli
