@@ -22,6 +22,7 @@ namespace {
 
 using mpgpu::Context;
 using mpgpu::Integer;
+using mpgpu::Stream;
 using mpgpu::cli::binary_split;
 using mpgpu::cli::MergeSteps;
 using mpgpu::cli::Series;
@@ -42,8 +43,8 @@ Series<Node> factorial_series(std::uint64_t fail_leaf = 0) {
     if (k == fail_leaf) throw std::runtime_error("leaf failed");
     return Node{Integer(k, ctx)};
   };
-  s.merge = [](Node& l, Node& r, bool, const MergeSteps& steps) {
-    const std::function<void()> product[] = {[&] { mul(l.v, l.v, r.v); }};
+  s.merge = [](Node& l, Node& r, bool, const MergeSteps& steps, Stream stream) {
+    const std::function<void()> product[] = {[&] { mul(l.v, l.v, r.v, stream); }};
     steps(product);
   };
   s.to_context = [](Node&& n, const Context& ctx) { return Node{n.v.to_context(ctx)}; };
@@ -65,15 +66,19 @@ std::string factorial(std::uint64_t n) {
 
 class BinarySplitting : public IntegerTest {
  protected:
-  /// Plans to try: `threads` threads, the whole tree as host work, and the
-  /// tree above `cut` bits on the calling thread in ctx().
+  /// Plans to try: `threads` threads, the whole tree as host work, the
+  /// tree above `cut` bits on the calling thread in ctx(), and the same
+  /// with two device threads merging the nodes of up to 8 cut in ctx().
   static std::vector<SplitPlan> plans(unsigned threads, double cut) {
     SplitPlan whole;
     whole.threads = threads;
     SplitPlan upper;
     upper.threads = threads;
     upper.host_max_bits = cut;
-    return {whole, upper};
+    SplitPlan device = upper;
+    device.device_threads = 2;
+    device.device_subtree_max_bits = 8 * cut;
+    return {whole, upper, device};
   }
 };
 
@@ -91,6 +96,9 @@ TEST_P(BinarySplitting, ProductTreeMatchesGmp) {
           EXPECT_EQ(root.v.context(), ctx());
           if (threads > 1 && n > 129) {
             EXPECT_GT(stats.subtrees, 1u) << n;
+          }
+          if (stats.subtrees > 0 && plan.device_threads > 0 && stats.upper_merges > 2) {
+            EXPECT_GT(stats.device_subtrees, 0u) << "n " << n << ", cut " << cut;
           }
           // The calling thread's merges by level add up to all of them, and
           // each level holds at most half the merges of the one below it.
@@ -144,7 +152,7 @@ TEST_P(BinarySplitting, ErrorOnTheCallingThreadStopsTheHostThreads) {
   // Host jobs merge in CPU contexts of their own: only the merges above the
   // cut, on the calling thread, are in ctx().
   const Context target = ctx();
-  series.merge = [target](Node& l, Node& r, bool, const MergeSteps&) {
+  series.merge = [target](Node& l, Node& r, bool, const MergeSteps&, Stream) {
     if (l.v.context() == target) throw std::runtime_error("upper merge failed");
     mul(l.v, l.v, r.v);
   };
@@ -156,6 +164,28 @@ TEST_P(BinarySplitting, ErrorOnTheCallingThreadStopsTheHostThreads) {
   // With every node host work, no merge is in ctx(): it succeeds.
   plan.host_max_bits = std::numeric_limits<double>::infinity();
   EXPECT_EQ(binary_split(1, 3001, true, series, ctx(), plan, progress).v.to_string(), factorial(3000));
+}
+
+// A merge that fails on a device thread (or on the calling thread while
+// device threads run) reaches the caller, and every thread stops first.
+TEST_P(BinarySplitting, ErrorOnADeviceThreadReachesTheCaller) {
+  const Context target = ctx();
+  const std::thread::id caller = std::this_thread::get_id();
+  for (bool on_device_thread : {true, false}) {
+    Series<Node> series = factorial_series();
+    series.merge = [=](Node& l, Node& r, bool, const MergeSteps&, Stream stream) {
+      if (l.v.context() == target && (std::this_thread::get_id() != caller) == on_device_thread)
+        throw std::runtime_error("device merge failed");
+      mul(l.v, l.v, r.v, stream);
+    };
+    SplitPlan plan;
+    plan.threads = 4;
+    plan.host_max_bits = 5000;
+    plan.device_threads = 3;
+    plan.device_subtree_max_bits = 12000;  // the root (~35000 bits) and its children stay on the caller
+    SplitProgress progress({}, 3000);
+    EXPECT_THROW(binary_split(1, 3001, true, series, ctx(), plan, progress), std::runtime_error) << on_device_thread;
+  }
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(BinarySplitting);

@@ -146,22 +146,28 @@ TEST_P(Constants, AgreeWithOtherMethods) {
 
 // The series spread over host threads (tools/mpgpu/binary_splitting.hpp):
 // the same digits for any thread count, with the whole tree as host work
-// and with the upper tree on the calling thread above a cut (as on a CUDA
-// context).
+// and with the upper tree above a cut in ctx() (as on a CUDA context), with
+// the default device threads (none on the CPU context, kSeriesDeviceThreads
+// on a CUDA one, each with a stream of its own) or 3, merging the subtrees of
+// up to 20000 bits.
 TEST_P(Constants, SameDigitsOnAnyNumberOfThreads) {
   const std::uint64_t digits = 5000;
   const std::string pi = machin_pi(digits), e = series_e(digits);
   for (unsigned threads : {1u, 2u, 3u, 7u})
-    for (double cut : {0.0, 3000.0, 40000.0}) {
-      mpgpu::cli::SeriesOptions series;
-      series.threads = threads;
-      series.host_max_bits = cut;
-      for (Constant c : {Constant::pi, Constant::e}) {
-        const auto r = mpgpu::cli::compute_constant(c, ctx(), digits, {}, mpgpu::cli::kDefaultGuardDigits, series);
-        EXPECT_EQ(mpgpu::cli::constant_text(r.scaled, digits), c == Constant::pi ? pi : e)
-            << mpgpu::cli::constant_name(c) << ", " << threads << " threads, cut " << cut;
+    for (double cut : {0.0, 3000.0, 40000.0})
+      for (unsigned device_threads : {0u, 3u}) {
+        mpgpu::cli::SeriesOptions series;
+        series.threads = threads;
+        series.host_max_bits = cut;
+        series.device_threads = device_threads;
+        series.device_subtree_max_bits = 20000;
+        for (Constant c : {Constant::pi, Constant::e}) {
+          const auto r = mpgpu::cli::compute_constant(c, ctx(), digits, {}, mpgpu::cli::kDefaultGuardDigits, series);
+          EXPECT_EQ(mpgpu::cli::constant_text(r.scaled, digits), c == Constant::pi ? pi : e)
+              << mpgpu::cli::constant_name(c) << ", " << threads << " threads, cut " << cut << ", " << device_threads
+              << " device threads";
+        }
       }
-    }
 }
 
 TEST_P(Constants, LucasLehmerAgainstKnownMersennePrimes) {

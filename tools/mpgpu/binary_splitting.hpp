@@ -33,6 +33,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <span>
 #include <thread>
 #include <utility>
@@ -108,8 +109,9 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
 }
 
 /// A series for binary_split: leaf(k, ctx) makes the node of term k alone in
-/// ctx; merge(left, right, need_p, steps) combines the nodes of [a, m) and
-/// [m, b) into `left`, its independent products given to `steps`; need_p
+/// ctx; merge(left, right, need_p, steps, stream) combines the nodes of [a, m)
+/// and [m, b) into `left`, its independent products given to `steps`, its
+/// operations queued on `stream` (nullptr: the context's own); need_p
 /// says whether the node's P (the product that carries into the terms on
 /// its right) will be used: not on the right-most path of the tree, which
 /// saves the largest product of every level there. to_context(node, ctx)
@@ -118,7 +120,7 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
 template <class Node>
 struct Series {
   std::function<Node(std::uint64_t k, const Context& ctx)> leaf;
-  std::function<void(Node& left, Node& right, bool need_p, const MergeSteps& steps)> merge;
+  std::function<void(Node& left, Node& right, bool need_p, const MergeSteps& steps, Stream stream)> merge;
   std::function<Node(Node&& node, const Context& ctx)> to_context;
   std::function<double(std::uint64_t a, std::uint64_t b)> bits;
 };
@@ -133,6 +135,20 @@ struct SplitPlan {
   /// larger ones are merged on the calling thread in the target context.
   /// Infinite (everything host work) for the CPU context.
   double host_max_bits = std::numeric_limits<double>::infinity();
+  /// Threads besides these that merge nodes above the cut in the target
+  /// context, each on a stream of its own (on a CUDA context: the stream of
+  /// a second Context on the same device). 0: the calling thread merges
+  /// them all. Why: a merge of nodes of 2^19 to 2^24 bits is a handful of
+  /// device operations, each bound by its launches and by the wait for its
+  /// result's size, not by the GPU, so one thread leaves the GPU mostly idle
+  /// there; several threads with streams of their own keep several merges
+  /// in flight at once.
+  unsigned device_threads = 0;
+  /// With device_threads: the nodes above the cut estimated at most this
+  /// many bits are device subtrees, each merged whole (from the host nodes
+  /// under it up) by one device thread; the larger nodes, by the calling
+  /// thread on the context's stream.
+  double device_subtree_max_bits = 0;
 };
 
 /// What a split did, for `--timings`.
@@ -143,13 +159,17 @@ struct SplitStats {
   std::uint64_t host_merges = 0;                ///< merges above them on host threads
   std::uint64_t upper_merges = 0;               ///< merges on the calling thread in the target context
   double host_busy_seconds = 0;                 ///< time inside host jobs, summed over threads
-  double waited_seconds = 0;                    ///< the calling thread's sleep while host jobs ran
-  /// The calling thread's merges by depth above the host subtrees (index 0:
-  /// the merges of two host nodes, the smallest; the last: the root): how
-  /// many, the largest node's estimated bits, and the wall time of the
-  /// merges with the copies of their host operands (the device work is
+  double waited_seconds = 0;                    ///< the calling thread's sleep while host or device jobs ran
+  unsigned device_threads = 0;                  ///< threads that merged device subtrees
+  std::uint64_t device_subtrees = 0;            ///< how many
+  double device_waited_seconds = 0;             ///< the device threads' sleep while host jobs ran, summed
+  /// The merges above the host subtrees by height (index 0: the merges of
+  /// two host nodes, the smallest; the last: the root), on the calling
+  /// thread and the device threads: how many, the largest node's estimated
+  /// bits, and the time of the merges with the copies of their host
+  /// operands, summed over the threads (a thread's device work is
   /// asynchronous: a level's time includes what it waited for of the level
-  /// below). Where the calling thread's time goes, for tuning the cut.
+  /// below). Where the time goes, for tuning the cut.
   struct UpperLevel {
     std::uint64_t merges = 0;
     double max_bits = 0;
@@ -166,7 +186,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   const std::uint64_t m = a + (b - a) / 2;
   Node left = binary_split(a, m, true, series, ctx, progress);
   Node right = binary_split(m, b, need_p, series, ctx, progress);
-  series.merge(left, right, need_p, MergeSteps(run_in_order));
+  series.merge(left, right, need_p, MergeSteps(run_in_order), nullptr);
   if (progress) progress->merged(a, b);
   return left;
 }
@@ -192,8 +212,10 @@ struct Slot {
   Slot* left = nullptr;
   Slot* right = nullptr;
   Slot* parent = nullptr;
+  bool device_subtree = false;  // merged whole by one device thread
+  unsigned height = 0;          // a device subtree's height above the host nodes, once ready
   std::atomic<int> missing{2};       // a host merge: children not ready yet
-  std::atomic<bool> ready{false};    // value holds the node (host slots)
+  std::atomic<bool> ready{false};    // value holds the node (host slots and device subtrees)
   std::optional<Node> value;
   std::optional<Context> context;    // value's (host slots)
 };
@@ -201,11 +223,13 @@ struct Slot {
 }  // namespace split_detail
 
 /// The tree over [a, b) (b > a) in ctx, as `plan` spreads it over host
-/// threads (see the top of this file). `stats` may be null.
+/// threads and device threads (see the top of this file). `stats` may be null.
 template <class Node>
 Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<Node>& series, const Context& ctx,
                   const SplitPlan& plan, SplitProgress& progress, SplitStats* stats = nullptr) {
   using Slot = split_detail::Slot<Node>;
+  using Levels = std::vector<SplitStats::UpperLevel>;
+  using Clock = std::chrono::steady_clock;
   if (stats) *stats = SplitStats{};
   if (plan.threads <= 1 || b - a < 2 * split_detail::kMinSubtreeTerms) {
     if (stats) {
@@ -220,13 +244,13 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     ++split_depth;
 
   // The tree down to the host subtrees, on the calling thread; the subtrees
-  // in order from left to right, the order in which the calling thread
-  // will need them.
+  // and the device subtrees each in order from left to right, the order in
+  // which the calling thread will need them.
   std::deque<Slot> slots;
-  std::vector<Slot*> subtrees;
+  std::vector<Slot*> subtrees, device_subtrees;
   SplitStats local;
-  auto build = [&](auto& self, std::uint64_t lo, std::uint64_t hi, bool p, bool host, unsigned depth,
-                   Slot* parent) -> Slot* {
+  auto build = [&](auto& self, std::uint64_t lo, std::uint64_t hi, bool p, bool host, bool in_device_subtree,
+                   unsigned depth, Slot* parent) -> Slot* {
     Slot& s = slots.emplace_back();
     s.a = lo;
     s.b = hi;
@@ -241,13 +265,16 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       ++local.subtrees;
       return &s;
     }
+    s.device_subtree = !s.host && !in_device_subtree && plan.device_threads > 0 &&
+                       series.bits(lo, hi) <= plan.device_subtree_max_bits;
+    if (s.device_subtree) device_subtrees.push_back(&s);
     const std::uint64_t m = lo + (hi - lo) / 2;
-    s.left = self(self, lo, m, true, s.host, depth + 1, &s);
-    s.right = self(self, m, hi, p, s.host, depth + 1, &s);
+    s.left = self(self, lo, m, true, s.host, in_device_subtree || s.device_subtree, depth + 1, &s);
+    s.right = self(self, m, hi, p, s.host, in_device_subtree || s.device_subtree, depth + 1, &s);
     ++(s.host ? local.host_merges : local.upper_merges);
     return &s;
   };
-  Slot* root = build(build, a, b, need_p, false, 0, nullptr);
+  Slot* root = build(build, a, b, need_p, false, false, 0, nullptr);
 
   SplitPool pool(plan.threads - 1);
   // A finished host node: a host merge above it may be ready now.
@@ -259,7 +286,8 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     const bool at_once = series.bits(s.a, s.b) >= split_detail::kParallelStepsMinBits;
     series.merge(left, *s.right->value, s.need_p,
                  at_once ? MergeSteps([&pool](std::span<const std::function<void()>> steps) { pool.run_all(steps); })
-                         : MergeSteps(run_in_order));
+                         : MergeSteps(run_in_order),
+                 nullptr);
     s.value.emplace(std::move(left));
     s.context = s.left->context;
     s.left->value.reset();
@@ -273,12 +301,110 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     if (p && p->host && p->missing.fetch_sub(1, std::memory_order_acq_rel) == 1)
       pool.post([&merge_job, p] { merge_job(*p); }, true);
   };
-  // The jobs use the slots and the functions above: on every way out of
-  // here (an exception included) the threads stop before those go.
+
+  // The nodes above the host ones, in the target context, on `stream`:
+  // the calling thread (which takes the device subtrees' values as they
+  // become ready, and runs host jobs while it waits) or a device thread
+  // (which merges one device subtree whole, and sleeps while host jobs run).
+  // Returns the node; `height` is its height above the host nodes.
+  std::atomic<bool> device_stop{false};
+  std::exception_ptr device_error;  // the first device thread's failure (under device_mutex)
+  std::mutex device_mutex;
+  auto upper = [&](auto& self, Slot& s, unsigned& height, Stream stream, bool calling, Levels& levels) -> Node {
+    if (s.host || (calling && s.device_subtree)) {
+      auto ready = [&s, &device_stop] {
+        return s.ready.load(std::memory_order_acquire) || device_stop.load(std::memory_order_acquire);
+      };
+      if (calling)
+        pool.wait_until(ready, true, [&] { progress.poll(); });
+      else
+        pool.wait_until_done(ready);
+      if (!s.ready.load(std::memory_order_acquire)) {  // stopped: a device thread failed, or the caller did
+        std::lock_guard<std::mutex> lock(device_mutex);
+        if (device_error) std::rethrow_exception(device_error);
+        throw std::runtime_error("binary_split: stopped");
+      }
+      if (s.device_subtree) {
+        Node v = std::move(*s.value);
+        s.value.reset();
+        height = s.height;
+        return v;
+      }
+      const auto t0 = Clock::now();
+      Node v = series.to_context(std::move(*s.value), ctx);
+      s.value.reset();
+      height = 0;
+      levels.resize(std::max<std::size_t>(levels.size(), 1));
+      levels[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      return v;
+    }
+    unsigned hl = 0, hr = 0;
+    Node left = self(self, *s.left, hl, stream, calling, levels);
+    Node right = self(self, *s.right, hr, stream, calling, levels);
+    const auto t0 = Clock::now();
+    series.merge(left, right, s.need_p, MergeSteps(run_in_order), stream);
+    progress.merged(s.a, s.b);
+    height = std::max(hl, hr) + 1;
+    if (levels.size() < height) levels.resize(height);
+    auto& level = levels[height - 1];
+    ++level.merges;
+    level.max_bits = std::max(level.max_bits, series.bits(s.a, s.b));
+    level.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    return left;
+  };
+
+  // Device threads take the device subtrees from left to right, each on a
+  // stream of its own (a second Context on ctx's device owns it).
+  std::vector<std::thread> device_threads;
+  std::atomic<std::size_t> next_device_subtree{0};
+  Levels device_levels;
+  const unsigned device_thread_count =
+      static_cast<unsigned>(std::min<std::size_t>(plan.device_threads, device_subtrees.size()));
+  auto device_thread = [&](const Context* stream_owner) {
+    Levels levels;
+    try {
+      for (;;) {
+        const std::size_t i = next_device_subtree.fetch_add(1);
+        if (i >= device_subtrees.size() || device_stop.load(std::memory_order_acquire)) break;
+        Slot& s = *device_subtrees[i];
+        unsigned height = 0;
+        Node v = upper(upper, s, height, stream_owner ? stream_owner->stream() : nullptr, false, levels);
+        s.value.emplace(std::move(v));
+        s.height = height;
+        s.ready.store(true, std::memory_order_release);
+        pool.wake_waiters();
+      }
+    } catch (...) {
+      {
+        std::lock_guard<std::mutex> lock(device_mutex);
+        if (!device_error) device_error = std::current_exception();
+      }
+      device_stop.store(true, std::memory_order_release);
+      pool.wake_waiters();
+    }
+    std::lock_guard<std::mutex> lock(device_mutex);
+    if (device_levels.size() < levels.size()) device_levels.resize(levels.size());
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+      device_levels[k].merges += levels[k].merges;
+      device_levels[k].max_bits = std::max(device_levels[k].max_bits, levels[k].max_bits);
+      device_levels[k].seconds += levels[k].seconds;
+    }
+  };
+  // The jobs and the device threads use the slots and the functions above:
+  // on every way out of here (an exception included) they stop before those
+  // go: the device threads first (they may wait for host jobs), then the pool.
+  std::vector<Context> stream_owners;
   struct StopFirst {
     SplitPool& pool;
-    ~StopFirst() { pool.stop(); }
-  } stop_first{pool};
+    std::atomic<bool>& device_stop;
+    std::vector<std::thread>& device_threads;
+    ~StopFirst() {
+      device_stop.store(true, std::memory_order_release);
+      pool.wake_waiters();
+      for (std::thread& t : device_threads) t.join();
+      pool.stop();
+    }
+  } stop_first{pool, device_stop, device_threads};
   for (Slot* s : subtrees)
     pool.post([&, s] {
       const Context own = Context::cpu();
@@ -287,42 +413,30 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       progress.merged_subtree(s->a, s->b);
       finish(*s);
     });
+  if (ctx.is_cuda())
+    for (unsigned k = 0; k < device_thread_count; ++k) stream_owners.push_back(Context::cuda(ctx.device()));
+  for (unsigned k = 0; k < device_thread_count; ++k)
+    device_threads.emplace_back(device_thread, ctx.is_cuda() ? &stream_owners[k] : nullptr);
 
-  // The nodes above the host ones, on this thread, in the target context.
-  // Returns the node and its height above the host nodes (0: a host node).
-  using Clock = std::chrono::steady_clock;
-  auto upper = [&](auto& self, Slot& s, unsigned& height) -> Node {
-    if (s.host) {
-      pool.wait_until([&s] { return s.ready.load(std::memory_order_acquire); }, true, [&] { progress.poll(); });
-      const auto t0 = Clock::now();
-      Node v = series.to_context(std::move(*s.value), ctx);
-      s.value.reset();
-      height = 0;
-      local.upper_levels.resize(std::max<std::size_t>(local.upper_levels.size(), 1));
-      local.upper_levels[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-      return v;
-    }
-    unsigned hl = 0, hr = 0;
-    Node left = self(self, *s.left, hl);
-    Node right = self(self, *s.right, hr);
-    const auto t0 = Clock::now();
-    series.merge(left, right, s.need_p, MergeSteps(run_in_order));
-    progress.merged(s.a, s.b);
-    height = std::max(hl, hr) + 1;
-    if (local.upper_levels.size() <= height - 1) local.upper_levels.resize(height);
-    auto& level = local.upper_levels[height - 1];
-    ++level.merges;
-    level.max_bits = std::max(level.max_bits, series.bits(s.a, s.b));
-    level.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    return left;
-  };
   unsigned root_height = 0;
-  Node result = upper(upper, *root, root_height);
+  Node result = upper(upper, *root, root_height, nullptr, true, local.upper_levels);
   if (stats) {
+    device_stop.store(true, std::memory_order_release);  // every device subtree is taken: they are all done
+    for (std::thread& t : device_threads) t.join();
+    device_threads.clear();
     *stats = local;
     stats->threads = plan.threads;
     stats->host_busy_seconds = pool.busy_seconds();
     stats->waited_seconds = pool.waited_seconds();
+    stats->device_waited_seconds = pool.done_waited_seconds();
+    stats->device_threads = device_thread_count;
+    stats->device_subtrees = device_subtrees.size();
+    if (stats->upper_levels.size() < device_levels.size()) stats->upper_levels.resize(device_levels.size());
+    for (std::size_t k = 0; k < device_levels.size(); ++k) {
+      stats->upper_levels[k].merges += device_levels[k].merges;
+      stats->upper_levels[k].max_bits = std::max(stats->upper_levels[k].max_bits, device_levels[k].max_bits);
+      stats->upper_levels[k].seconds += device_levels[k].seconds;
+    }
   }
   return result;
 }

@@ -51,6 +51,13 @@ struct SeriesOptions {
   /// on the CPU context every node (tests give a cut to run the CUDA
   /// context's way of splitting on the CPU).
   double host_max_bits = 0;
+  /// Threads that merge the nodes above the cut up to device_subtree_max_bits,
+  /// each on a stream of its own (SplitPlan::device_threads). 0: on a CUDA
+  /// context MPGPU_SERIES_DEVICE_THREADS (0 there: none), else kSeriesDeviceThreads; none on
+  /// the CPU context (whose nodes are all host work) unless a test gives a cut.
+  unsigned device_threads = 0;
+  /// 0: MPGPU_SERIES_DEVICE_BITS, else kSeriesDeviceSubtreeMaxBits.
+  double device_subtree_max_bits = 0;
 };
 
 /// The default of SeriesOptions::host_max_bits on a CUDA context: nodes of
@@ -63,6 +70,17 @@ struct SeriesOptions {
 /// subtrees), to be swept on a GPU with MPGPU_SERIES_HOST_BITS; `--timings`
 /// prints the host threads' work and the calling thread's waits.
 inline constexpr double kSeriesHostMaxBits = 1 << 18;
+
+/// The defaults of SeriesOptions::device_threads and device_subtree_max_bits
+/// on a CUDA context. A merge of nodes from the cut up to about 2^24 bits
+/// took the calling thread about 1 ms whatever its size (its launches and
+/// the waits for each result's size), with the GPU mostly idle: several
+/// threads, each with a stream of its own, merge those subtrees at once;
+/// above 2^24 bits a merge's products fill the GPU and the calling thread
+/// merges alone. First estimates, to be swept with MPGPU_SERIES_DEVICE_THREADS
+/// and MPGPU_SERIES_DEVICE_BITS (bench/results: the pi series tables).
+inline constexpr unsigned kSeriesDeviceThreads = 4;
+inline constexpr double kSeriesDeviceSubtreeMaxBits = 1 << 24;
 
 /// compute_constant's first guard digits: 10^19 < 2^64 (see there).
 inline constexpr std::uint64_t kDefaultGuardDigits = 19;

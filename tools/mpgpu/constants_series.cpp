@@ -6,16 +6,35 @@
 
 namespace mpgpu::cli {
 
+namespace {
+
+/// A number from the environment variable `name` (a tuning sweep's knob,
+/// read once per series) if it is set and at least `min`, else `fallback`.
+double env_number(const char* name, double fallback, double min) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const double x = std::strtod(v, &end);
+  return *end == '\0' && x >= min ? x : fallback;
+}
+
+}  // namespace
+
 SplitPlan series_plan(const Context& ctx, const SeriesOptions& options) {
   SplitPlan plan;
   plan.threads = options.threads ? options.threads : default_host_threads();
   if (options.host_max_bits > 0) {
     plan.host_max_bits = options.host_max_bits;
   } else if (ctx.is_cuda()) {
-    const char* v = std::getenv("MPGPU_SERIES_HOST_BITS");
-    const double bits = v ? std::strtod(v, nullptr) : 0;
-    plan.host_max_bits = bits > 0 ? bits : kSeriesHostMaxBits;
+    plan.host_max_bits = env_number("MPGPU_SERIES_HOST_BITS", kSeriesHostMaxBits, 1);
   }
+  if (options.device_threads > 0)
+    plan.device_threads = options.device_threads;
+  else if (ctx.is_cuda())
+    plan.device_threads = static_cast<unsigned>(env_number("MPGPU_SERIES_DEVICE_THREADS", kSeriesDeviceThreads, 0));
+  plan.device_subtree_max_bits = options.device_subtree_max_bits > 0
+                                     ? options.device_subtree_max_bits
+                                     : env_number("MPGPU_SERIES_DEVICE_BITS", kSeriesDeviceSubtreeMaxBits, 1);
   return plan;
 }
 
@@ -33,7 +52,15 @@ std::string describe_split(const SplitStats& stats, const SplitPlan& plan, doubl
       stats.threads, static_cast<unsigned long long>(stats.subtrees), static_cast<unsigned long long>(stats.min_terms),
       static_cast<unsigned long long>(stats.max_terms), static_cast<unsigned long long>(stats.host_merges),
       stats.host_busy_seconds, seconds > 0 ? stats.host_busy_seconds / seconds : 0.0);
-  if (stats.upper_merges)
+  if (stats.upper_merges && stats.device_subtrees)
+    std::snprintf(buf + n, sizeof buf - n,
+                  "%llu merges of nodes over %.0f bits, those up to %.0f bits in %llu subtrees on %u device threads "
+                  "(which slept %.3f s in all for host threads), the rest on the calling thread (which waited %.3f s); "
+                  "in %.3f s",
+                  static_cast<unsigned long long>(stats.upper_merges), plan.host_max_bits, plan.device_subtree_max_bits,
+                  static_cast<unsigned long long>(stats.device_subtrees), stats.device_threads,
+                  stats.device_waited_seconds, stats.waited_seconds, seconds);
+  else if (stats.upper_merges)
     std::snprintf(buf + n, sizeof buf - n,
                   "%llu merges of nodes over %.0f bits on the calling thread, which waited %.3f s for host threads; "
                   "in %.3f s",
@@ -42,8 +69,8 @@ std::string describe_split(const SplitStats& stats, const SplitPlan& plan, doubl
   else
     std::snprintf(buf + n, sizeof buf - n, "in %.3f s", seconds);
   std::string text = buf;
-  // The calling thread's merges by level, smallest first (the host nodes'
-  // copies into the target context are counted with the first level).
+  // The merges above the cut by level, smallest first, in thread time (the
+  // host nodes' copies into the target context count with the first level).
   for (const SplitStats::UpperLevel& level : stats.upper_levels) {
     if (level.merges == 0) continue;
     std::snprintf(buf, sizeof buf, "\n    level of %llu merges up to %.0f bits: %.3f s (%.3f ms a merge)",

@@ -40,6 +40,7 @@ void SplitPool::stop() {
     queue_.clear();
   }
   wake_.notify_all();
+  done_wake_.notify_all();
   for (std::thread& t : threads_) t.join();
   threads_.clear();
 }
@@ -73,6 +74,7 @@ void SplitPool::run_job(std::unique_lock<std::mutex>& lock) {
     queue_.clear();
   }
   wake_.notify_all();
+  done_wake_.notify_all();
 }
 
 void SplitPool::worker_loop() {
@@ -109,6 +111,25 @@ void SplitPool::wait_until(const std::function<bool()>& done, bool help, const s
       waited_ns_ += since_ns(t0);
     }
   }
+}
+
+void SplitPool::wait_until_done(const std::function<bool()>& done) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    rethrow_if_failed();
+    if (done()) return;
+    const Clock::time_point t0 = Clock::now();
+    done_wake_.wait(lock);
+    done_waited_ns_ += since_ns(t0);
+  }
+}
+
+void SplitPool::wake_waiters() {
+  // Taking the lock orders the caller's change before any waiter's next
+  // look at done(): a waiter between its look and its sleep holds the lock.
+  { std::lock_guard<std::mutex> lock(mutex_); }
+  wake_.notify_all();
+  done_wake_.notify_all();
 }
 
 void SplitPool::run_all(std::span<const std::function<void()>> steps) {

@@ -1,8 +1,10 @@
 // Host threads for binary splitting (binary_splitting.hpp): a queue of jobs
 // (subtrees, the merges above them, the products of one large merge) that a
 // few worker threads and the calling thread take from. Jobs only run GMP on
-// values of a CPU context; device operations stay on the calling thread,
-// outside any job, so that a CUDA context is never driven from two threads.
+// values of a CPU context; device operations run outside any job, on the
+// calling thread and on device threads, which wait here for host jobs
+// without taking any (wait_until_done), so that a device thread is never
+// held up by a long host job.
 #pragma once
 
 #include <atomic>
@@ -49,6 +51,15 @@ class SplitPool {
   /// called now and then while waiting, for progress reports.
   void wait_until(const std::function<bool()>& done, bool help, const std::function<void()>& tick = {});
 
+  /// On a thread that must not run jobs (one that drives a device): sleeps
+  /// until done() holds, read under the pool's lock after each job ends and
+  /// after each wake_waiters(). Rethrows a job's failure.
+  void wait_until_done(const std::function<bool()>& done);
+
+  /// Makes every waiting thread look at its done() again: call after making
+  /// one true outside a job.
+  void wake_waiters();
+
   /// Runs independent steps at once: all but the first are queued ahead of
   /// everything, this thread runs the first and then each step no other
   /// thread has started, then waits for the rest. May be called from a job.
@@ -59,6 +70,8 @@ class SplitPool {
   double busy_seconds() const { return busy_ns_.load() * 1e-9; }
   /// Seconds the calling thread slept in wait_until.
   double waited_seconds() const { return waited_ns_.load() * 1e-9; }
+  /// Seconds slept in wait_until_done, summed over the threads.
+  double done_waited_seconds() const { return done_waited_ns_.load() * 1e-9; }
 
  private:
   void worker_loop();
@@ -67,12 +80,13 @@ class SplitPool {
   void rethrow_if_failed() const;
 
   std::mutex mutex_;
-  std::condition_variable wake_;
+  std::condition_variable wake_;       // workers and helping waiters: a job or a change
+  std::condition_variable done_wake_;  // wait_until_done: a job ended or wake_waiters()
   std::deque<std::function<void()>> queue_;
   std::vector<std::thread> threads_;
   bool stopping_ = false;
   std::exception_ptr error_;
-  std::atomic<std::int64_t> busy_ns_{0}, waited_ns_{0};
+  std::atomic<std::int64_t> busy_ns_{0}, waited_ns_{0}, done_waited_ns_{0};
 };
 
 }  // namespace mpgpu::cli
