@@ -14,12 +14,16 @@
 
 namespace mpgpu::detail {
 
+/// The host threads parallel_for and parallel_for_in_order use (the
+/// calling one included): the hardware's, at most 16.
+inline std::size_t host_thread_count() { return std::max(1u, std::min(16u, std::thread::hardware_concurrency())); }
+
 /// Runs fn(i) for i in [0, count) on up to hardware_concurrency host threads.
 /// The first exception is rethrown after all threads have stopped.
 template <class Fn>
 void parallel_for(std::size_t count, Fn fn) {
   const std::size_t threads =
-      std::min<std::size_t>(count, std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+      std::min<std::size_t>(count, host_thread_count());
   if (threads <= 1) {
     for (std::size_t i = 0; i < count; ++i) fn(i);
     return;
@@ -60,7 +64,7 @@ void parallel_for(std::size_t count, Fn fn) {
 template <class Produce, class Consume>
 void parallel_for_in_order(std::size_t count, Produce produce, Consume consume) {
   const std::size_t threads =
-      std::min<std::size_t>(count, std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+      std::min<std::size_t>(count, host_thread_count());
   if (threads <= 1) {
     for (std::size_t i = 0; i < count; ++i) {
       produce(i);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "env_knob.hpp"
 #include "host_parallel.hpp"
 #include "integer_host_gmp.hpp"
 #include "integer_whole.hpp"
@@ -27,6 +28,17 @@ double log2_factorial(std::uint64_t n) { return std::lgamma(static_cast<double>(
 
 bool on_device(const Context& ctx, double bits) {
   return ctx.is_cuda() && bits / 64 >= static_cast<double>(kDeviceSequenceMinLimbs);
+}
+
+/// The leaves' size, in limbs, for a product tree of about `bits` bits
+/// (kSequenceLeavesPerThread; MPGPU_SEQUENCE_LEAF_LIMBS, if set, instead).
+std::size_t leaf_limbs_for(double bits) {
+  static const std::uint64_t fixed = detail::env_knob("MPGPU_SEQUENCE_LEAF_LIMBS", 0);
+  if (fixed) return static_cast<std::size_t>(fixed);
+  const double leaves = static_cast<double>(kSequenceLeavesPerThread * detail::host_thread_count());
+  const double limbs = bits / 64 / leaves;
+  return static_cast<std::size_t>(std::clamp(limbs, static_cast<double>(kDeviceSequenceMinLimbs),
+                                             static_cast<double>(kSequenceLeafMaxLimbs)));
 }
 
 /// z = lo (lo + 1) ... (hi - 1) by GMP, for lo < hi: factors packed into a
@@ -367,7 +379,7 @@ void fac_ui(Integer& r, std::uint64_t n, Stream s) {
   const Context& ctx = r.context();
   const double bits = n > 20 ? log2_factorial(n) + 64 : 64;
   detail::require_host_bits("fac_ui", bits);
-  if (on_device(ctx, bits)) return detail::range_product(r, 1, n + 1, kDeviceSequenceMinLimbs, ctx, s);
+  if (on_device(ctx, bits)) return detail::range_product(r, 1, n + 1, leaf_limbs_for(bits), ctx, s);
   HostResult z;
   mpz_fac_ui(z, n);
   r = z.take(ctx, s);
@@ -413,8 +425,12 @@ void bin_uiui(Integer& r, std::uint64_t n, std::uint64_t k, Stream s) {
   // By primes while sieving up to n costs little next to the result (the
   // products of n - k + 1 .. n and of 1 .. k are about log2(n) times larger
   // than it); by those products for a large n and a small k.
-  if (static_cast<double>(n) <= 64.0 * bits) detail::binomial_by_primes(r, n, k, kDeviceSequenceMinLimbs, ctx, s);
-  else detail::binomial_by_products(r, n, k, kDeviceSequenceMinLimbs, ctx, s);
+  if (static_cast<double>(n) <= 64.0 * bits) {
+    detail::binomial_by_primes(r, n, k, leaf_limbs_for(bits), ctx, s);
+  } else {  // the numerator's product: about k log2(n) bits
+    detail::binomial_by_products(r, n, k, leaf_limbs_for(static_cast<double>(k) * std::log2(static_cast<double>(n))),
+                                 ctx, s);
+  }
 }
 
 void bin_ui(Integer& r, const Integer& n, std::uint64_t k, Stream s) {

@@ -41,6 +41,19 @@ inline constexpr std::size_t kDeviceRootMinLimbs = 8192;
 inline constexpr std::size_t kDeviceSqrtMinLimbs = 32768;
 /// fac_ui, fib_ui, lucnum_ui, bin_uiui: results of at least this many limbs.
 inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
+/// fac_ui, bin_uiui: their product trees' leaves (products by GMP on host
+/// threads) are each about 1 / (kSequenceLeavesPerThread x the host
+/// threads) of the product, within [kDeviceSequenceMinLimbs,
+/// kSequenceLeafMaxLimbs] limbs. Why: each device product above the leaves
+/// costs the calling thread about the same fixed time at these sizes (its
+/// launches and the wait for its size; 0.1-1 ms on an H200 from 2^18 to 2^24
+/// bits, bench/results' pi series tables), so leaves of the smallest size
+/// (a product of 2^24 bits: 128 leaves, 127 device products in a row) spend
+/// more time there than the host threads save; two leaves a thread keep the
+/// threads balanced. A first estimate, to be swept with
+/// MPGPU_SEQUENCE_LEAF_LIMBS (a fixed leaf size) in bench/whole_bench.
+inline constexpr std::size_t kSequenceLeavesPerThread = 2;
+inline constexpr std::size_t kSequenceLeafMaxLimbs = std::size_t{1} << 15;
 /// bin_uiui by primes: the numbers a host thread sieves at a time (even;
 /// one byte per odd number, so 64 KiB of scratch, resident in L2). Chosen
 /// on a 2-core VM from 2^16 to 2^21 numbers at n = 2 * 10^7, where 2^16 and
