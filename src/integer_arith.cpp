@@ -1,6 +1,7 @@
 // add, sub, neg, abs, cmp, cmpabs, sum. The CPU backend calls GMP; the CUDA
 // backend combines signs here and runs the magnitudes through the device
 // kernels (add_sub.cu, limb_search.cu, reduce.cu).
+#include <algorithm>
 #include <vector>
 
 #include "integer_internal.hpp"
@@ -111,10 +112,17 @@ void sum(Integer& r, std::span<const Integer> terms, Stream s) {
   bool host = true;
   for (const Integer& t : terms) host = host && detail::on_host(kHostValueMaxLimbs, {&t});
   if (host) {
-    Integer out(ctx);
-    for (const Integer& t : terms) mpz_add(out.cpu_mpz(), out.cpu_mpz(), t.cpu_mpz());
+    // Into r's own mpz (no allocation once it has room, as a GMP loop of
+    // additions) unless r is a term, whose value the loop still needs.
+    const bool r_is_term = std::any_of(terms.begin(), terms.end(), [&r](const Integer& t) { return &t == &r; });
+    Integer scratch(ctx);
+    Integer& out = r_is_term || r.context() != ctx ? scratch : r;
+    mpz_ptr z = out.cpu_mpz();
+    if (terms.size() == 1) mpz_set(z, terms[0].cpu_mpz());
+    else mpz_add(z, terms[0].cpu_mpz(), terms[1].cpu_mpz());
+    for (std::size_t i = 2; i < terms.size(); ++i) mpz_add(z, z, terms[i].cpu_mpz());
     out.refresh_cpu_meta();
-    r = std::move(out);
+    if (&out != &r) r = std::move(out);
     return;
   }
   // Delayed carries: all positive magnitudes in one pass, all negative ones in

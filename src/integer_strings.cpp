@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "digit_values.hpp"
@@ -120,29 +121,68 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
                          (text.empty() ? "empty string" : "no digits after the sign or prefix") +
                          " at position " + std::to_string(pos),
                      pos);
-  if (const std::size_t i = first_invalid_digit(text, pos, base); i < text.size())
-    throw ParseError("mpgpu::Integer::from_string: invalid digit " + printable(text[i]) + " at position " +
-                         std::to_string(i) + " for base " + std::to_string(base),
-                     i);
-  if (ctx.is_cuda()) {
-    // Limbs the digits can fill: len * log2(base) / 64 (at most 6 bits a digit).
-    const double bits_per_digit = std::log2(static_cast<double>(base));
-    const double limbs = static_cast<double>(text.size() - pos) * bits_per_digit / 64.0;
-    if (limbs >= static_cast<double>(detail::radix_device_min_limbs())) {
-      if (detail::radix_is_power_of_two(base)) return pow2_from_text(text.substr(pos), base, negative, ctx);
-      return detail::radix_from_digits_dc(text.substr(pos), base, negative, ctx,
-                                          detail::radix_leaf_limbs(detail::kRadixFromStringLeafLimbs));
+  auto invalid_digit = [&](std::size_t i) {
+    return ParseError("mpgpu::Integer::from_string: invalid digit " + printable(text[i]) + " at position " +
+                          std::to_string(i) + " for base " + std::to_string(base),
+                      i);
+  };
+  // Limbs the digits can fill: len * log2(base) / 64 (at most 6 bits a digit).
+  const double limbs = static_cast<double>(text.size() - pos) * std::log2(static_cast<double>(base)) / 64.0;
+  if (ctx.is_cuda() && limbs >= static_cast<double>(detail::radix_device_min_limbs())) {
+    if (const std::size_t i = first_invalid_digit(text, pos, base); i < text.size()) throw invalid_digit(i);
+    if (detail::radix_is_power_of_two(base)) return pow2_from_text(text.substr(pos), base, negative, ctx);
+    return detail::radix_from_digits_dc(text.substr(pos), base, negative, ctx,
+                                        detail::radix_leaf_limbs(detail::kRadixFromStringLeafLimbs));
+  }
+  // On the host: one pass checks the text and turns it into digit values,
+  // and mpn_set_str makes the limbs from those (mpz_set_str would make a
+  // second pass of its own over the text, and would accept whitespace).
+  const std::size_t n = text.size() - pos;
+  // The values: in a buffer each thread keeps for texts of up to
+  // kKeptValueBytes (a fresh allocation a call, freed again, made a parse of
+  // 2^16 bits a third slower through the allocator's page faults and trims),
+  // else in one of their own.
+  constexpr std::size_t kKeptValueBytes = std::size_t{1} << 20;
+  thread_local std::unique_ptr<unsigned char[]> kept(new unsigned char[kKeptValueBytes]);
+  std::unique_ptr<unsigned char[]> own(n > kKeptValueBytes ? new unsigned char[n] : nullptr);  // not zeroed
+  unsigned char* const values = own ? own.get() : kept.get();
+  const detail::DigitValues table(base);
+  std::atomic<std::size_t> first_bad{text.size()};
+  detail::parallel_ranges(n, std::size_t{1} << 22, [&](std::size_t b, std::size_t e) {
+    // Restricted pointers: the byte stores may not alias the text or the
+    // table, so the loop keeps them in registers.
+    const unsigned char* __restrict in = reinterpret_cast<const unsigned char*>(text.data()) + pos;
+    unsigned char* __restrict out = values;
+    const unsigned char* __restrict value_of = table.value;
+    unsigned char bad = 0;
+    for (std::size_t i = b; i < e; ++i) {
+      const unsigned char v = value_of[in[i]];
+      out[i] = v;
+      bad |= static_cast<unsigned char>(v == detail::DigitValues::kNotADigit);
     }
-  }
-  std::string digits(text.substr(pos));
+    if (!bad) return;
+    std::size_t i = b;
+    while (value_of[in[i]] != detail::DigitValues::kNotADigit) ++i;
+    std::size_t seen = first_bad.load();
+    while (pos + i < seen && !first_bad.compare_exchange_weak(seen, pos + i)) {
+    }
+  });
+  if (first_bad.load() < text.size()) throw invalid_digit(first_bad.load());
+  std::size_t lead = 0;  // mpn_set_str wants a nonzero first digit (or gives high zero limbs)
+  while (lead < n && values[lead] == 0) ++lead;
   mpz_t z;
-  mpz_init(z);
-  if (mpz_set_str(z, digits.c_str(), base) != 0) {  // cannot happen after validation
+  mpz_init2(z, static_cast<mp_bitcnt_t>(std::ceil(limbs) + 2) * 64);  // its room: the digits' bits and a limb
+  mp_size_t size = lead < n ? mpn_set_str(z->_mp_d, values + lead, n - lead, base) : 0;
+  while (size > 0 && z->_mp_d[size - 1] == 0) --size;
+  z->_mp_size = static_cast<int>(negative ? -size : size);
+  if (ctx.is_cuda() && static_cast<std::size_t>(size) > kHostValueMaxLimbs) {
+    Integer r = from_mpz(z, ctx);  // a value this large lives on the device
     mpz_clear(z);
-    throw ParseError("mpgpu::Integer::from_string: GMP rejected the digits", pos);
+    return r;
   }
-  if (negative) mpz_neg(z, z);
-  Integer r = from_mpz(z, ctx);
+  Integer r(ctx);
+  mpz_swap(r.cpu_mpz(), z);
+  r.refresh_cpu_meta();
   mpz_clear(z);
   return r;
 }

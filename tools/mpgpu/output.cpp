@@ -121,7 +121,8 @@ void write_text(std::ostream& out, const BenchReport& report) {
       << report.gmp_release << " on the host, " << report.date << "\n";
   out << "times: median of " << report.policy.min_reps;
   if (report.policy.max_reps != report.policy.min_reps) out << "-" << report.policy.max_reps;
-  out << " samples after warm-up; an mpgpu sample is a burst of back-to-back calls (time per call);\n"
+  out << " samples after warm-up; a sample is a burst of back-to-back calls (time per call; mpgpu's\n"
+         "bursts between device synchronizations);\n"
          "GB/s = bytes the operation moves (3 x bits/8 for add, sub, and, ior, xor; 2 x bits/8 for\n"
          "tdiv_q_ui) / mpgpu time\n\n";
 
