@@ -6,6 +6,7 @@
 // regrouping of bits, device/pow2_digits.cuh), the other bases by the
 // level-at-once divide and conquer of integer_radix.cpp (device products,
 // GMP on host threads for the leaves).
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -143,8 +144,13 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
   // 2^16 bits a third slower through the allocator's page faults and trims),
   // else in one of their own.
   constexpr std::size_t kKeptValueBytes = std::size_t{1} << 20;
-  thread_local std::unique_ptr<unsigned char[]> kept(new unsigned char[kKeptValueBytes]);
-  std::unique_ptr<unsigned char[]> own(n > kKeptValueBytes ? new unsigned char[n] : nullptr);  // not zeroed
+  thread_local std::unique_ptr<unsigned char[]> kept;  // grown to the longest text so far
+  thread_local std::size_t kept_bytes = 0;
+  if (n <= kKeptValueBytes && n > kept_bytes) {
+    kept_bytes = std::max<std::size_t>(n, 4096);
+    kept.reset(new unsigned char[kept_bytes]);  // not zeroed: every byte used is written
+  }
+  std::unique_ptr<unsigned char[]> own(n > kKeptValueBytes ? new unsigned char[n] : nullptr);
   unsigned char* const values = own ? own.get() : kept.get();
   const detail::DigitValues table(base);
   std::atomic<std::size_t> first_bad{text.size()};
