@@ -297,6 +297,18 @@ void Integer::place_on_device() {
 
 Integer Integer::to_context(const Context& ctx) const {
   if (ctx == ctx_) return *this;
+  if (ctx.is_cuda() && ctx_.is_cuda() && ctx.device() == ctx_.device() && !host_valid()) {
+    // Two contexts of one device (each with its own stream and lock, e.g.
+    // one per host thread): one device-to-device copy instead of a round
+    // trip through host memory. The limbs are read once the work queued on
+    // this value's context has finished (see "Streams" in integer.hpp);
+    // from_device_limbs returns when its copy is done, so this value may go
+    // right after.
+    const std::size_t n = size();
+    const int s = sign();
+    ctx_.synchronize();
+    return from_device_limbs(dev_, n, s, ctx);
+  }
   mpz_t z;
   mpz_init(z);
   to_mpz(z);

@@ -22,7 +22,6 @@ namespace {
 
 using mpgpu::Context;
 using mpgpu::Integer;
-using mpgpu::Stream;
 using mpgpu::cli::binary_split;
 using mpgpu::cli::MergeSteps;
 using mpgpu::cli::Series;
@@ -43,8 +42,8 @@ Series<Node> factorial_series(std::uint64_t fail_leaf = 0) {
     if (k == fail_leaf) throw std::runtime_error("leaf failed");
     return Node{Integer(k, ctx)};
   };
-  s.merge = [](Node& l, Node& r, bool, const MergeSteps& steps, Stream stream) {
-    const std::function<void()> product[] = {[&] { mul(l.v, l.v, r.v, stream); }};
+  s.merge = [](Node& l, Node& r, bool, const MergeSteps& steps) {
+    const std::function<void()> product[] = {[&] { mul(l.v, l.v, r.v); }};
     steps(product);
   };
   s.to_context = [](Node&& n, const Context& ctx) { return Node{n.v.to_context(ctx)}; };
@@ -152,7 +151,7 @@ TEST_P(BinarySplitting, ErrorOnTheCallingThreadStopsTheHostThreads) {
   // Host jobs merge in CPU contexts of their own: only the merges above the
   // cut, on the calling thread, are in ctx().
   const Context target = ctx();
-  series.merge = [target](Node& l, Node& r, bool, const MergeSteps&, Stream) {
+  series.merge = [target](Node& l, Node& r, bool, const MergeSteps&) {
     if (l.v.context() == target) throw std::runtime_error("upper merge failed");
     mul(l.v, l.v, r.v);
   };
@@ -170,13 +169,17 @@ TEST_P(BinarySplitting, ErrorOnTheCallingThreadStopsTheHostThreads) {
 // device threads run) reaches the caller, and every thread stops first.
 TEST_P(BinarySplitting, ErrorOnADeviceThreadReachesTheCaller) {
   const Context target = ctx();
-  const std::thread::id caller = std::this_thread::get_id();
   for (bool on_device_thread : {true, false}) {
     Series<Node> series = factorial_series();
-    series.merge = [=](Node& l, Node& r, bool, const MergeSteps&, Stream stream) {
-      if (l.v.context() == target && (std::this_thread::get_id() != caller) == on_device_thread)
+    // Device threads merge in contexts of their own and host jobs in CPU
+    // contexts of their own; host merges make at most 5000 bits (81 limbs
+    // from both operands), so one of 120 limbs outside ctx() is a device
+    // thread's (from the second level of a device subtree of up to 12000 bits).
+    series.merge = [=](Node& l, Node& r, bool, const MergeSteps&) {
+      const bool device_thread = l.v.context() != target && l.v.size() + r.v.size() >= 120;
+      if ((on_device_thread && device_thread) || (!on_device_thread && l.v.context() == target))
         throw std::runtime_error("device merge failed");
-      mul(l.v, l.v, r.v, stream);
+      mul(l.v, l.v, r.v);
     };
     SplitPlan plan;
     plan.threads = 4;

@@ -148,7 +148,7 @@ TEST_P(Constants, AgreeWithOtherMethods) {
 // the same digits for any thread count, with the whole tree as host work
 // and with the upper tree above a cut in ctx() (as on a CUDA context), with
 // the default device threads (none on the CPU context, kSeriesDeviceThreads
-// on a CUDA one, each with a stream of its own) or 3, merging the subtrees of
+// on a CUDA one, each in a context of its own) or 3, merging the subtrees of
 // up to 20000 bits.
 TEST_P(Constants, SameDigitsOnAnyNumberOfThreads) {
   const std::uint64_t digits = 5000;

@@ -4,6 +4,7 @@
 // operation leaves every operand untouched.
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -136,6 +137,39 @@ TEST_P(Api, ToContext) {
     ASSERT_TRUE(matches(same, a));
     ASSERT_TRUE(matches(x, a));
   }
+}
+
+// Between two contexts of one device (each with its own stream): values on
+// the device (one device-to-device copy), in host memory, just computed
+// (size still on the device), zero, negative; the copy outlives its source
+// and works in its new context.
+TEST_P(Api, ToAnotherContextOfTheSameDevice) {
+  if (!ctx().is_cuda()) GTEST_SKIP() << "needs a CUDA context";
+  const mpgpu::Context other = mpgpu::Context::cuda(ctx().device());
+  Operands gen;
+  const Mpz a = gen.runs(64 * 20000), b = -gen.uniform(64 * 17000 + 3);
+  for (const Mpz& v : {Mpz(), Mpz::from_si(-5), a, b, gen.random_bits(64 * 300)}) {
+    std::optional<Integer> x(make(v));
+    const Integer y = x->to_context(other);
+    x.reset();
+    ASSERT_TRUE(y.context() == other);
+    ASSERT_TRUE(matches(y, v));
+    Integer z(other);
+    add(z, y, y);
+    const Integer back = z.to_context(ctx());
+    ASSERT_TRUE(back.context() == ctx());
+    Mpz twice;
+    mpz_add(twice, v, v);
+    ASSERT_TRUE(matches(back, twice));
+  }
+  // A result whose size is still on the device when it moves.
+  Integer sum(ctx());
+  const Integer x = make(a), y = make(b);
+  add(sum, x, y);
+  const Integer moved = sum.to_context(other);
+  Mpz want;
+  mpz_add(want, a, b);
+  ASSERT_TRUE(matches(moved, want));
 }
 
 // A destination living in another context takes the operands' context.

@@ -109,9 +109,9 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
 }
 
 /// A series for binary_split: leaf(k, ctx) makes the node of term k alone in
-/// ctx; merge(left, right, need_p, steps, stream) combines the nodes of [a, m)
-/// and [m, b) into `left`, its independent products given to `steps`, its
-/// operations queued on `stream` (nullptr: the context's own); need_p
+/// ctx; merge(left, right, need_p, steps) combines the nodes of [a, m) and
+/// [m, b) (in one context) into `left`, its independent products given to
+/// `steps`; need_p
 /// says whether the node's P (the product that carries into the terms on
 /// its right) will be used: not on the right-most path of the tree, which
 /// saves the largest product of every level there. to_context(node, ctx)
@@ -120,7 +120,7 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
 template <class Node>
 struct Series {
   std::function<Node(std::uint64_t k, const Context& ctx)> leaf;
-  std::function<void(Node& left, Node& right, bool need_p, const MergeSteps& steps, Stream stream)> merge;
+  std::function<void(Node& left, Node& right, bool need_p, const MergeSteps& steps)> merge;
   std::function<Node(Node&& node, const Context& ctx)> to_context;
   std::function<double(std::uint64_t a, std::uint64_t b)> bits;
 };
@@ -135,14 +135,15 @@ struct SplitPlan {
   /// larger ones are merged on the calling thread in the target context.
   /// Infinite (everything host work) for the CPU context.
   double host_max_bits = std::numeric_limits<double>::infinity();
-  /// Threads besides these that merge nodes above the cut in the target
-  /// context, each on a stream of its own (on a CUDA context: the stream of
-  /// a second Context on the same device). 0: the calling thread merges
-  /// them all. Why: a merge of nodes of 2^19 to 2^24 bits is a handful of
-  /// device operations, each bound by its launches and by the wait for its
-  /// result's size, not by the GPU, so one thread leaves the GPU mostly idle
-  /// there; several threads with streams of their own keep several merges
-  /// in flight at once.
+  /// Threads besides these that merge nodes above the cut, each in a
+  /// context of its own on the target's device (a CUDA context: its own
+  /// stream and lock; operations on one context are serialized) and hands
+  /// its finished subtree to the target context (one device copy). 0: the
+  /// calling thread merges them all. Why: a merge of nodes of 2^19 to 2^24
+  /// bits is a handful of device operations, each bound by its launches and
+  /// by the wait for its result's size, not by the GPU, so one thread leaves
+  /// the GPU mostly idle there; several threads keep several merges in
+  /// flight at once.
   unsigned device_threads = 0;
   /// With device_threads: the nodes above the cut estimated at most this
   /// many bits are device subtrees, each merged whole (from the host nodes
@@ -186,7 +187,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   const std::uint64_t m = a + (b - a) / 2;
   Node left = binary_split(a, m, true, series, ctx, progress);
   Node right = binary_split(m, b, need_p, series, ctx, progress);
-  series.merge(left, right, need_p, MergeSteps(run_in_order), nullptr);
+  series.merge(left, right, need_p, MergeSteps(run_in_order));
   if (progress) progress->merged(a, b);
   return left;
 }
@@ -286,8 +287,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     const bool at_once = series.bits(s.a, s.b) >= split_detail::kParallelStepsMinBits;
     series.merge(left, *s.right->value, s.need_p,
                  at_once ? MergeSteps([&pool](std::span<const std::function<void()>> steps) { pool.run_all(steps); })
-                         : MergeSteps(run_in_order),
-                 nullptr);
+                         : MergeSteps(run_in_order));
     s.value.emplace(std::move(left));
     s.context = s.left->context;
     s.left->value.reset();
@@ -302,15 +302,15 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       pool.post([&merge_job, p] { merge_job(*p); }, true);
   };
 
-  // The nodes above the host ones, in the target context, on `stream`:
-  // the calling thread (which takes the device subtrees' values as they
-  // become ready, and runs host jobs while it waits) or a device thread
-  // (which merges one device subtree whole, and sleeps while host jobs run).
-  // Returns the node; `height` is its height above the host nodes.
+  // The nodes above the host ones, in `target`: on the calling thread in
+  // ctx (it takes the device subtrees' values as they become ready, and
+  // runs host jobs while it waits), or on a device thread in its own
+  // context (it merges one device subtree whole, and sleeps while host jobs
+  // run). Returns the node; `height` is its height above the host nodes.
   std::atomic<bool> device_stop{false};
   std::exception_ptr device_error;  // the first device thread's failure (under device_mutex)
   std::mutex device_mutex;
-  auto upper = [&](auto& self, Slot& s, unsigned& height, Stream stream, bool calling, Levels& levels) -> Node {
+  auto upper = [&](auto& self, Slot& s, unsigned& height, const Context& target, bool calling, Levels& levels) -> Node {
     if (s.host || (calling && s.device_subtree)) {
       auto ready = [&s, &device_stop] {
         return s.ready.load(std::memory_order_acquire) || device_stop.load(std::memory_order_acquire);
@@ -331,7 +331,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
         return v;
       }
       const auto t0 = Clock::now();
-      Node v = series.to_context(std::move(*s.value), ctx);
+      Node v = series.to_context(std::move(*s.value), target);
       s.value.reset();
       height = 0;
       levels.resize(std::max<std::size_t>(levels.size(), 1));
@@ -339,10 +339,10 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       return v;
     }
     unsigned hl = 0, hr = 0;
-    Node left = self(self, *s.left, hl, stream, calling, levels);
-    Node right = self(self, *s.right, hr, stream, calling, levels);
+    Node left = self(self, *s.left, hl, target, calling, levels);
+    Node right = self(self, *s.right, hr, target, calling, levels);
     const auto t0 = Clock::now();
-    series.merge(left, right, s.need_p, MergeSteps(run_in_order), stream);
+    series.merge(left, right, s.need_p, MergeSteps(run_in_order));
     progress.merged(s.a, s.b);
     height = std::max(hl, hr) + 1;
     if (levels.size() < height) levels.resize(height);
@@ -353,14 +353,16 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     return left;
   };
 
-  // Device threads take the device subtrees from left to right, each on a
-  // stream of its own (a second Context on ctx's device owns it).
+  // Device threads take the device subtrees from left to right, each
+  // merging in a context of its own (on ctx's device; the CPU context for
+  // a CPU ctx, where this only spreads the work) and moving the finished
+  // subtree to ctx.
   std::vector<std::thread> device_threads;
   std::atomic<std::size_t> next_device_subtree{0};
   Levels device_levels;
   const unsigned device_thread_count =
       static_cast<unsigned>(std::min<std::size_t>(plan.device_threads, device_subtrees.size()));
-  auto device_thread = [&](const Context* stream_owner) {
+  auto device_thread = [&](const Context& own) {
     Levels levels;
     try {
       for (;;) {
@@ -368,8 +370,8 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
         if (i >= device_subtrees.size() || device_stop.load(std::memory_order_acquire)) break;
         Slot& s = *device_subtrees[i];
         unsigned height = 0;
-        Node v = upper(upper, s, height, stream_owner ? stream_owner->stream() : nullptr, false, levels);
-        s.value.emplace(std::move(v));
+        Node v = upper(upper, s, height, own, false, levels);
+        s.value.emplace(series.to_context(std::move(v), ctx));
         s.height = height;
         s.ready.store(true, std::memory_order_release);
         pool.wake_waiters();
@@ -393,7 +395,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   // The jobs and the device threads use the slots and the functions above:
   // on every way out of here (an exception included) they stop before those
   // go: the device threads first (they may wait for host jobs), then the pool.
-  std::vector<Context> stream_owners;
+  std::vector<Context> own_contexts;
   struct StopFirst {
     SplitPool& pool;
     std::atomic<bool>& device_stop;
@@ -413,13 +415,12 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       progress.merged_subtree(s->a, s->b);
       finish(*s);
     });
-  if (ctx.is_cuda())
-    for (unsigned k = 0; k < device_thread_count; ++k) stream_owners.push_back(Context::cuda(ctx.device()));
   for (unsigned k = 0; k < device_thread_count; ++k)
-    device_threads.emplace_back(device_thread, ctx.is_cuda() ? &stream_owners[k] : nullptr);
+    own_contexts.push_back(ctx.is_cuda() ? Context::cuda(ctx.device()) : Context::cpu());
+  for (unsigned k = 0; k < device_thread_count; ++k) device_threads.emplace_back(device_thread, std::cref(own_contexts[k]));
 
   unsigned root_height = 0;
-  Node result = upper(upper, *root, root_height, nullptr, true, local.upper_levels);
+  Node result = upper(upper, *root, root_height, ctx, true, local.upper_levels);
   if (stats) {
     device_stop.store(true, std::memory_order_release);  // every device subtree is taken: they are all done
     for (std::thread& t : device_threads) t.join();

@@ -52,7 +52,7 @@ struct SeriesOptions {
   /// context's way of splitting on the CPU).
   double host_max_bits = 0;
   /// Threads that merge the nodes above the cut up to device_subtree_max_bits,
-  /// each on a stream of its own (SplitPlan::device_threads). 0: on a CUDA
+  /// each in a context of its own (SplitPlan::device_threads). 0: on a CUDA
   /// context MPGPU_SERIES_DEVICE_THREADS (0 there: none), else kSeriesDeviceThreads; none on
   /// the CPU context (whose nodes are all host work) unless a test gives a cut.
   unsigned device_threads = 0;
@@ -75,7 +75,7 @@ inline constexpr double kSeriesHostMaxBits = 1 << 18;
 /// on a CUDA context. A merge of nodes from the cut up to about 2^24 bits
 /// took the calling thread about 1 ms whatever its size (its launches and
 /// the waits for each result's size), with the GPU mostly idle: several
-/// threads, each with a stream of its own, merge those subtrees at once;
+/// threads, each in a context of its own, merge those subtrees at once;
 /// above 2^24 bits a merge's products fill the GPU and the calling thread
 /// merges alone. First estimates, to be swept with MPGPU_SERIES_DEVICE_THREADS
 /// and MPGPU_SERIES_DEVICE_BITS (bench/results: the pi series tables).

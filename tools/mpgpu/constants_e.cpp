@@ -36,14 +36,14 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
   return static_cast<double>(b - a) * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 64;
 }
 
-void merge(PQ& l, PQ& r, bool, const MergeSteps& steps, Stream stream) {
+void merge(PQ& l, PQ& r, bool, const MergeSteps& steps) {
   // Two products of different values, each read by its own step alone.
   const std::function<void()> products[] = {
-      [&] { mul(l.P, l.P, r.Q, stream); },
-      [&] { mul(l.Q, l.Q, r.Q, stream); },
+      [&] { mul(l.P, l.P, r.Q); },
+      [&] { mul(l.Q, l.Q, r.Q); },
   };
   steps(products);
-  add(l.P, l.P, r.P, stream);
+  l.P += r.P;
 }
 
 }  // namespace

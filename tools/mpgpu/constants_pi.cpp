@@ -63,21 +63,21 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
   return static_cast<double>(b - a) * (3 * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 54) + 64;
 }
 
-void merge(PQT& l, PQT& r, bool need_p, const MergeSteps& steps, Stream stream) {
+void merge(PQT& l, PQT& r, bool need_p, const MergeSteps& steps) {
   const Context& ctx = l.Q.context();
   Integer t(ctx), p(ctx);
   // Each step writes its own value and reads only values no step writes
   // (l.T and l.Q are read by their own step alone), so they may run at once.
   const std::function<void()> products[] = {
-      [&] { mul(t, l.P, r.T, stream); },
-      [&] { mul(l.T, l.T, r.Q, stream); },
-      [&] { mul(l.Q, l.Q, r.Q, stream); },
+      [&] { mul(t, l.P, r.T); },
+      [&] { mul(l.T, l.T, r.Q); },
+      [&] { mul(l.Q, l.Q, r.Q); },
       [&] {
-        if (need_p) mul(p, l.P, r.P, stream);
+        if (need_p) mul(p, l.P, r.P);
       },
   };
   steps(products);
-  add(l.T, l.T, t, stream);
+  l.T += t;
   l.P = std::move(p);  // zero when not needed: the root path never uses P again
 }
 
