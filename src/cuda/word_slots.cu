@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <thread>
 
 #include "cuda/words.cuh"
 
@@ -55,10 +56,17 @@ const volatile std::uint64_t* published_words(const ContextState& st, int slot) 
 namespace {
 /// Spins until `arrived()`; every 256 polls asks the stream, so that a
 /// failed kernel raises its error and a finished one that never published
-/// is reported instead of waited for.
+/// is reported instead of waited for. After kYieldAfterPolls polls (with
+/// the stream queries, of the order of 0.1 ms: past the wait of a small
+/// operation; an estimate, not measured) each poll first yields
+/// the core, so that a long wait on one thread does not take a core from
+/// host threads with work (binary splitting's host jobs beside its device
+/// threads); with nothing else to run, a yield returns at once.
 template <class Arrived>
 void spin_until(Arrived arrived, cudaStream_t s) {
+  constexpr unsigned kYieldAfterPolls = 1u << 14;
   for (unsigned spins = 1; !arrived(); ++spins) {
+    if (spins > kYieldAfterPolls) std::this_thread::yield();
     if (spins % 256 == 0) {
       const cudaError_t e = cudaStreamQuery(s);
       if (e == cudaSuccess && !arrived())
