@@ -1,0 +1,36 @@
+"""mpgpu: exact multi-precision integers on NVIDIA GPUs, with a CPU fallback through GMP.
+
+``mpgpu.Integer`` behaves like Python's ``int``; the module functions carry gmpy2's names
+(``isqrt``, ``gcd``, ``powmod``, ``fac``, ...), so a gmpy2 script ports by changing its import.
+Values live in a context: a CUDA device or the CPU. See docs/python.md.
+"""
+
+import contextlib as _contextlib
+import numbers as _numbers
+
+from ._mpgpu import *  # noqa: F401,F403  (Integer, Context, the functions, the exceptions)
+from ._mpgpu import Context, Integer, __version__, _current_context
+
+#: gmpy2's name for an integer.
+mpz = Integer
+
+
+@_contextlib.contextmanager
+def context(ctx="auto"):
+    """Make ``ctx`` (a Context or a spec: "cpu", "cuda", "cuda:N", "auto") the current
+    context inside a ``with`` block: new values (Integer(x), fac(n), ...) go there.
+    Per thread and per asyncio task (a contextvars.ContextVar)."""
+    if not isinstance(ctx, Context):
+        ctx = Context(ctx)
+    token = _current_context.set(ctx)
+    try:
+        yield ctx
+    finally:
+        _current_context.reset(token)
+
+
+_numbers.Integral.register(Integer)
+
+for _t in (Integer, Context):
+    _t.__module__ = "mpgpu"
+del _t
