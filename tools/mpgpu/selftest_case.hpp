@@ -86,20 +86,26 @@ Operand random_operand(CaseRng& rng, std::uint64_t bits, bool allow_negative = t
 Integer make_integer(CaseEnv& env, mpz_srcptr z);
 
 /// One operation family: its name (for --ops and the table), whether it is a
-/// batch family, its share of cases, and the function that runs one case.
+/// batch family, its share of its group's time, and the function that runs
+/// one case.
 struct Family {
   std::string_view name;
   bool batch;
-  unsigned weight;
+  unsigned weight;  ///< of 100 for the group (Integer or batch)
   std::string_view ops;  ///< the operations it covers, for --help and the docs
   void (*run)(CaseEnv& env, CaseOutcome& out);
 };
 
 /// Every family, in table order.
 const std::vector<Family>& all_families();
-/// The family that case `n` of a run with `seed` runs (from a generator of
-/// its own, so that --ops filters cases without renumbering them).
-const Family& family_of_case(std::uint64_t seed, std::uint64_t n);
+/// The family that case `n` runs: family n mod (number of families), in
+/// table order (selftest_schedule.hpp), whatever the seed and --ops.
+const Family& family_of_case(std::uint64_t n);
+/// Each family's share of the workers' time (summing to 1; 0 where not
+/// selected): `batch_share` of it to the selected batch families and the
+/// rest to the selected Integer families (all of it to one group when the
+/// other has nothing selected), split within a group by weight.
+std::vector<double> time_shares(const std::vector<bool>& selected, double batch_share);
 
 // The family runners (selftest_int_*.cpp, selftest_batch_*.cpp).
 void run_add_case(CaseEnv&, CaseOutcome&);

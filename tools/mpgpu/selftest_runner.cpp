@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "selftest_case.hpp"
+#include "selftest_schedule.hpp"
 
 namespace mpgpu::cli::selftest {
 
@@ -99,7 +100,8 @@ RunResult run_soak(const Context& ctx, const RunSettings& s, std::ostream& out) 
   const std::vector<Family>& families = all_families();
   RunResult result;
   result.families.assign(families.size(), {});
-  std::atomic<std::uint64_t> next_case{0}, cases{0}, instances{0}, failures{0};
+  TimeShareScheduler scheduler(time_shares(s.selected, s.batch_share), s.threads);
+  std::atomic<std::uint64_t> cases{0}, instances{0}, failures{0};
   std::mutex merge_mutex, print_mutex;
   const Clock::time_point start = Clock::now();
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(60 * s.minutes));
@@ -109,7 +111,7 @@ RunResult run_soak(const Context& ctx, const RunSettings& s, std::ostream& out) 
     // second Context on the same device (its own stream and read-back slots).
     const bool own_stream = ctx.is_cuda() && k % 2 == 1;
     if (own_stream) ++result.stream_threads;
-    workers.emplace_back([&, own_stream] {
+    workers.emplace_back([&, k, own_stream] {
       std::vector<FamilyStats> local(families.size());
       std::optional<Context> stream_owner;
       try {
@@ -120,11 +122,10 @@ RunResult run_soak(const Context& ctx, const RunSettings& s, std::ostream& out) 
         out << "FAIL a worker's stream: Context::cuda threw " << error_kind(e) << ": " << e.what() << "\n";
       }
       while (Clock::now() < deadline) {
-        const std::uint64_t n = next_case.fetch_add(1);
-        const Family& family = family_of_case(s.seed, n);
-        const std::size_t index = static_cast<std::size_t>(&family - families.data());
-        if (!s.selected[index]) continue;
+        const auto [index, n] = scheduler.claim(k);
+        const Family& family = families[index];
         const CaseRun run = run_case(ctx, s, family, n, stream_owner ? &*stream_owner : nullptr);
+        scheduler.finish(k, run.seconds);
         FamilyStats& st = local[index];
         ++st.cases;
         st.instances += run.outcome.instances;
@@ -169,7 +170,7 @@ RunResult run_soak(const Context& ctx, const RunSettings& s, std::ostream& out) 
 }
 
 bool run_replay(const Context& ctx, const RunSettings& s, std::uint64_t n, std::ostream& out) {
-  const Family& family = family_of_case(s.seed, n);
+  const Family& family = family_of_case(n);
   std::optional<Context> stream_owner;
   if (ctx.is_cuda() && case_wants_stream(s.seed, n)) stream_owner = Context::cuda(ctx.device());
   const CaseRun run = run_case(ctx, s, family, n, stream_owner ? &*stream_owner : nullptr);

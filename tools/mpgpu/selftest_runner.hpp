@@ -1,6 +1,7 @@
-// `mpgpu selftest`: the soak: worker threads claim case numbers in order
-// until the time is up, run each case of a selected family, count it, and
-// print a failure as soon as it happens, with the command that replays it.
+// `mpgpu selftest`: the soak: worker threads take cases until the time is
+// up, each of the selected family that has used the least of its share of
+// the workers' time (selftest_schedule.hpp), count them, and print a failure
+// as soon as it happens, with the command that replays it.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,9 @@ struct RunSettings {
   double minutes = 1.0;
   unsigned threads = 1;
   std::vector<bool> selected;  ///< per family of all_families()
+  /// The batch families' share of the workers' time (the rest goes to the
+  /// Integer families) when both groups are selected.
+  double batch_share = 0.5;
   bool progress = false;
   std::string replay_prefix;  ///< "mpgpu --device cpu selftest --seed 5"
   unsigned oracle_threads = 1;
