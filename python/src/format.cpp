@@ -71,6 +71,8 @@ nb::bytes integer_to_bytes(const Integer& x, std::size_t length, std::string_vie
   const int sign = x.sign();
   if (sign < 0 && !is_signed) overflow("can't convert negative int to unsigned");
   const std::vector<std::uint8_t> magnitude = x.to_bytes(Endian::little);
+  // CPython writes -1 into zero bytes when signed (all its sign bits are implicit).
+  if (length == 0 && is_signed && sign < 0 && magnitude.size() == 1 && magnitude[0] == 1) return nb::bytes("", 0);
   if (magnitude.size() > length) overflow("int too big to convert");
   std::string out(length, '\0');  // little-endian first, reversed at the end for "big"
   std::memcpy(out.data(), magnitude.data(), magnitude.size());

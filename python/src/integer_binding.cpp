@@ -13,9 +13,22 @@ PyTypeObject* integer_type = nullptr;
 
 nb::object not_implemented() { return nb::borrow(Py_NotImplemented); }
 
-// A float or complex on the other side: the int's result (a float or complex).
+// Whether `h` is a number that is not an integer (float, complex, Fraction,
+// Decimal...): such operands get the result Python gives for an int.
+bool other_number(nb::handle h) {
+  if (PyFloat_Check(h.ptr()) || PyComplex_Check(h.ptr())) return true;
+  static PyObject* number_abc = [] {
+    nb::object abc = nb::module_::import_("numbers").attr("Number");
+    return abc.release().ptr();  // kept for the life of the process
+  }();
+  const int r = PyObject_IsInstance(h.ptr(), number_abc);
+  if (r < 0) throw nb::python_error();
+  return r == 1;
+}
+
+// A non-integer number on the other side: what the int would give.
 nb::object via_pylong(const Integer& a, nb::handle other, binaryfunc op, bool reflected) {
-  if (!PyFloat_Check(other.ptr()) && !PyComplex_Check(other.ptr())) return not_implemented();
+  if (!other_number(other)) return not_implemented();
   nb::object x = pylong_from_integer(a);
   PyObject* r = reflected ? op(other.ptr(), x.ptr()) : op(x.ptr(), other.ptr());
   if (!r) throw nb::python_error();
