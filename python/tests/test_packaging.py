@@ -1,0 +1,34 @@
+# The package's version is the CMake project's, for the module built here and
+# for the wheel (pyproject.toml's scikit-build-core regex provider).
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+import mpgpu
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cmake_version():
+    text = (ROOT / "CMakeLists.txt").read_text()
+    return re.search(r"project\(mpgpu\s+VERSION\s+([0-9.]+)", text).group(1)
+
+
+def test_module_version_is_the_cmake_projects():
+    assert mpgpu.__version__ == cmake_version()
+
+
+def test_wheel_version_is_the_cmake_projects():
+    tomllib = pytest.importorskip("tomllib")
+    regex = pytest.importorskip("scikit_build_core.metadata.regex")
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["scikit-build"]["metadata"]["version"]
+    assert settings["provider"] == "scikit_build_core.metadata.regex"
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the provider reads `input` relative to the project
+    try:
+        version = regex.dynamic_metadata("version", {k: v for k, v in settings.items() if k != "provider"})
+    finally:
+        os.chdir(cwd)
+    assert version == cmake_version()
