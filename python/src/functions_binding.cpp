@@ -205,8 +205,9 @@ void bind_functions(nb::module_& m) {
     Operand a = require_operand(n, ctx, "comb");
     const std::uint64_t k = to_u64(k_arg, "comb");
     Integer r(ctx);
+    const bool word = a.get().fits_uint64();  // settles a pending size while the GIL is held
     run(k >= 4096, [&] {
-      if (a.get().fits_uint64()) bin_uiui(r, a.get().to_uint64(), k);
+      if (word) bin_uiui(r, a.get().to_uint64(), k);
       else bin_ui(r, a.get(), k);
     });
     return r;

@@ -33,9 +33,9 @@ Integer python_powmod(const Integer& base, const Integer& exp, const Integer& m)
     if (!invert(inverse, base, m)) throw nb::value_error("base is not invertible for the given modulus");
     Integer positive(base.context());
     neg(positive, exp);
-    run(release_gil(inverse, m), [&] { powm(r, inverse, positive, m); });
+    run(release_gil(inverse, m) && !positive.has_pending(), [&] { powm(r, inverse, positive, m); });
   } else {
-    run(release_gil(base, m), [&] { powm(r, base, exp, m); });
+    run(release_gil(base, m) && !exp.has_pending(), [&] { powm(r, base, exp, m); });
   }
   // GMP gives [0, |m|); Python gives the sign of m.
   if (m.sign() < 0 && !r.is_zero()) r += m;

@@ -147,3 +147,25 @@ def test_fractions_interop(ctx):
     from fractions import Fraction
     assert Fraction(1, 3) + mpgpu.Integer(1) == Fraction(4, 3)
     assert mpgpu.Integer(1) + Fraction(1, 3) == Fraction(4, 3)
+
+
+def test_threads_share_operands(ctx):
+    # Large operations run without the GIL; several threads may read one operand.
+    import threading
+    a, b = 3**40000, -(7**30000)
+    x, y = mpgpu.Integer(a), mpgpu.Integer(b)
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(3):
+                assert x * y + k == a * b + k and x // (y + k) == a // (b + k)
+        except Exception as e:  # reported below, in the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
