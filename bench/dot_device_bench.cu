@@ -1,5 +1,4 @@
-// Dot and matrix products mod p on the device (mpgpu/dot/dot_device.hpp,
-// matmul_device.hpp), against the one-reduction-per-term kernel, the host
+// Dot and matrix products mod p on the device (mpgpu/dot.hpp), against the one-reduction-per-term kernel, the host
 // (CPU of the same machine, mpgpu/dot/dot_host.hpp) and, for matrices,
 // plain cuBLAS DGEMM of the same shape.
 //
@@ -30,9 +29,8 @@
 
 #include "cuda_timing.cuh"
 #include "mpgpu/context.hpp"
-#include "mpgpu/dot/dot_device.hpp"
+#include "mpgpu/dot.hpp"
 #include "mpgpu/dot/dot_host.hpp"
-#include "mpgpu/dot/matmul_device.hpp"
 #include "mpgpu/dot/matmul_host.hpp"
 
 #define CHECK_BLAS(call)                                                                                   \

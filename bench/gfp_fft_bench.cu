@@ -30,7 +30,7 @@
 #include "cuda_timing.cuh"
 #include "mpgpu/context.hpp"
 #include "mpgpu/field/primes.hpp"
-#include "mpgpu/gfp/fft_device.hpp"
+#include "mpgpu/gfp.hpp"
 #include "mpgpu/gfp/fft_host.hpp"
 #include "mpgpu/gfp/primes.hpp"
 #include "mpgpu/ntt.hpp"

@@ -1,4 +1,4 @@
-// Dot products mod p in a Context (mpgpu/dot/dot_device.hpp): parameter
+// Dot products mod p in a Context (mpgpu/dot.hpp): parameter
 // checks (dot_host.hpp's check_admissible and the host's messages), then the
 // host implementation (CPU context) or the device kernels (CUDA context,
 // src/cuda/dot_device.cu through src/dot_backend.hpp).
@@ -8,7 +8,7 @@
 
 #include "context_state.hpp"
 #include "dot_backend.hpp"
-#include "mpgpu/dot/dot_device.hpp"
+#include "mpgpu/dot.hpp"
 #include "dot_checks.hpp"
 #include "mpgpu/error.hpp"
 

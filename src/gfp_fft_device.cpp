@@ -1,8 +1,8 @@
-// gfp::DeviceFft (include/mpgpu/gfp/fft_device.hpp): the plan (omega, its
+// gfp::DeviceFft (include/mpgpu/gfp.hpp): the plan (omega, its
 // powers, N^-1) from the host FftPlan, then either the device stages
 // (src/cuda/gfp_fft.cu) or, on the CPU context, the same stage functions
 // (fft_stages.cuh) run by the host in the same order.
-#include "mpgpu/gfp/fft_device.hpp"
+#include "mpgpu/gfp.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,9 +1,11 @@
-// Root of unity search for p = r^k + 1 (see mpgpu/gfp/roots.hpp).
+// Root of unity search for p = r^k + 1 (see mpgpu/gfp/roots.hpp), and the
+// out-of-line throws of the gfp/ host headers (mpgpu/gfp/host_errors.hpp).
 #include "mpgpu/gfp/roots.hpp"
 
 #include <string>
 
 #include "mpgpu/error.hpp"
+#include "mpgpu/gfp/host_errors.hpp"
 
 namespace mpgpu::gfp {
 
@@ -47,5 +49,12 @@ void root_of_unity(mpz_ptr omega, const GfpPrime& prime, unsigned long long n) {
   mpz_powm_ui(omega, g, j, p);
   mpz_clears(p, q, g, t, alpha, beta, r, nullptr);
 }
+
+namespace detail {
+
+void throw_invalid_argument(const std::string& what) { throw InvalidArgument(what); }
+void throw_division_by_zero(const std::string& what) { throw DivisionByZero(what); }
+
+}  // namespace detail
 
 }  // namespace mpgpu::gfp

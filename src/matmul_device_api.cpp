@@ -1,4 +1,4 @@
-// Matrix products mod p in a Context (mpgpu/dot/matmul_device.hpp): the
+// Matrix products mod p in a Context (mpgpu/dot.hpp): the
 // host's checks and messages (src/matmul_host.cpp), then the host product
 // (CPU context) or the device paths (CUDA context, src/cuda/matmul_*.cu
 // through src/dot_backend.hpp): element check of A and B on the device,
@@ -11,7 +11,7 @@
 
 #include "context_state.hpp"
 #include "dot_backend.hpp"
-#include "mpgpu/dot/matmul_device.hpp"
+#include "mpgpu/dot.hpp"
 #include "dot_checks.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"

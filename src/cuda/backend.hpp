@@ -136,7 +136,7 @@ void poly_mul_ntt(ContextState& st, Stream s, std::uint64_t* c, const std::uint6
 // ---- the big prime FFT (gfp_fft.cu) -------------------------------------------------
 /// In place on the digit-major vector x of n = (2k)^e elements of Z/pZ,
 /// p = radix^k + 1, k in {8, 16, 32}: dir = +1 forward, -1 inverse (see
-/// include/mpgpu/gfp/fft_device.hpp). table: device, omega^0 .. omega^(n-1)
+/// include/mpgpu/gfp.hpp). table: device, omega^0 .. omega^(n-1)
 /// element-major; scale: host, k digits (N^-1) applied at the end, or null.
 void gfp_fft(ContextState& st, Stream s, int k, std::uint64_t radix, std::uint64_t* x, std::size_t n, int e,
              const std::uint64_t* table, int dir, const std::uint64_t* scale);

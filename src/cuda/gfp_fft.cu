@@ -1,4 +1,4 @@
-// The big prime FFT on the device (include/mpgpu/gfp/fft_device.hpp): per
+// The big prime FFT on the device (include/mpgpu/gfp.hpp): per
 // stage of the radix-K Stockham schedule (fft_stages.cuh), one launch of
 // shift-only group DFTs from one buffer into the other, then, where the
 // stage has twiddles (all but the last) or the inverse's N^-1 is due, one

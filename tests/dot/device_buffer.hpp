@@ -1,6 +1,6 @@
 // A buffer in the test's context: device memory when the test is built as a
 // GPU test (MPGPU_DOT_TEST_CUDA=1), host memory otherwise, so one test body
-// checks the Context API (mpgpu/dot/dot_device.hpp, matmul_device.hpp) on
+// checks the Context API (mpgpu/dot.hpp) on
 // both backends. Copies go through the legacy stream and are finished
 // (cudaDeviceSynchronize) before the context's own stream uses the data.
 #pragma once

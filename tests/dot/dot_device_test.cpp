@@ -1,4 +1,4 @@
-// The Context dot API (mpgpu/dot/dot_device.hpp) against an unsigned
+// The Context dot API (mpgpu/dot.hpp) against an unsigned
 // __int128 reference reduced after every term: on the CPU context
 // (dot_device_test: the routing to the host code) and on CUDA device 0
 // (dot_device_gpu_test, MPGPU_DOT_TEST_CUDA=1; skips without a device).
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "device_buffer.hpp"
-#include "mpgpu/dot/dot_device.hpp"
+#include "mpgpu/dot.hpp"
 #include "mpgpu/error.hpp"
 #include "support/operands.hpp"
 #include "support/primes.hpp"

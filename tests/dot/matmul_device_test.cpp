@@ -1,4 +1,4 @@
-// The Context matrix products (mpgpu/dot/matmul_device.hpp) against an
+// The Context matrix products (mpgpu/dot.hpp) against an
 // unsigned __int128 reference reduced after every term: on the CPU context
 // (matmul_device_test) and on CUDA device 0 (matmul_device_gpu_test,
 // MPGPU_DOT_TEST_CUDA=1; skips without a device). The DGEMM path at k
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "device_buffer.hpp"
-#include "mpgpu/dot/matmul_device.hpp"
+#include "mpgpu/dot.hpp"
 #include "mpgpu/error.hpp"
 #include "support/operands.hpp"
 #include "support/primes.hpp"

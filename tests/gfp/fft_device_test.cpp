@@ -12,7 +12,7 @@
 
 #include "gfp_oracle.hpp"
 #include "mpgpu/error.hpp"
-#include "mpgpu/gfp/fft_device.hpp"
+#include "mpgpu/gfp.hpp"
 #include "mpgpu/gfp/fft_host.hpp"
 
 #if MPGPU_GFP_TEST_CUDA

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gfp_oracle.hpp"
+#include "mpgpu/error.hpp"
 #include "mpgpu/gfp/base_dft.cuh"
 #include "mpgpu/gfp/fft_host.hpp"
 

@@ -33,7 +33,7 @@
 // for doubles). Violations throw mpgpu::InvalidArgument naming the function
 // and the bound or the first bad element ("A[2][5]"); C is untouched then.
 // k = 0 gives C = 0. Host only; the GPU versions (cuBLAS DGEMM k-blocks and an
-// integer kernel) are in matmul_device.hpp.
+// integer kernel) are in mpgpu/dot.hpp.
 #pragma once
 
 #include <cstddef>

@@ -7,19 +7,20 @@
 
 #include <string>
 
-#include "mpgpu/error.hpp"
 #include "mpgpu/gfp/field.cuh"
+#include "mpgpu/gfp/host_errors.hpp"
 #include "mpgpu/gfp/primes.hpp"
 #include "mpgpu/gfp/roots.hpp"
 
 namespace mpgpu::gfp {
 
-/// The Field for a table prime; throws InvalidArgument unless prime.k == Digits.
+/// The Field for a table prime; throws mpgpu::InvalidArgument unless
+/// prime.k == Digits.
 template <int Digits>
 Field<Digits> make_field(const GfpPrime& prime) {
   if (prime.k != Digits)
-    throw InvalidArgument("gfp::make_field: prime has k = " + std::to_string(prime.k) +
-                          " digits, the field type " + std::to_string(Digits));
+    detail::throw_invalid_argument("gfp::make_field: prime has k = " + std::to_string(prime.k) +
+                                   " digits, the field type " + std::to_string(Digits));
   return Field<Digits>{prime.radix()};
 }
 
@@ -54,10 +55,10 @@ Element<Digits> from_mpz(const Field<Digits>& f, mpz_srcptr x) {
   return z;
 }
 
-/// x^-1 mod p through GMP's mpz_invert. Throws DivisionByZero for x = 0.
+/// x^-1 mod p through GMP's mpz_invert. Throws mpgpu::DivisionByZero for x = 0.
 template <int Digits>
 Element<Digits> inverse(const Field<Digits>& f, const Element<Digits>& x) {
-  if (f.is_zero(x)) throw DivisionByZero("gfp::inverse: 0 has no inverse mod p");
+  if (f.is_zero(x)) detail::throw_division_by_zero("gfp::inverse: 0 has no inverse mod p");
   mpz_t a, p;
   mpz_init(a);
   mpz_init(p);

@@ -4,17 +4,17 @@
 // the twiddles D are general products (Field::mul) except those that are
 // powers of omega^(N/K) = r, which are shifts too. Reference implementation
 // for correctness (vectors, copies); the staged device version is
-// fft_device.hpp (Stockham stages in fft_stages.cuh).
+// mpgpu/gfp.hpp's DeviceFft (Stockham stages in fft_stages.cuh).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "mpgpu/error.hpp"
 #include "mpgpu/gfp/base_dft.cuh"
 #include "mpgpu/gfp/convert_host.hpp"
 #include "mpgpu/gfp/field.cuh"
+#include "mpgpu/gfp/host_errors.hpp"
 #include "mpgpu/gfp/primes.hpp"
 
 namespace mpgpu::gfp {
@@ -29,12 +29,12 @@ struct FftPlan {
   std::vector<Element<Digits>> omega_power;  ///< omega^i, 0 <= i < N
   Element<Digits> n_inverse{};               ///< N^-1 mod p
 
-  /// Throws InvalidArgument unless e >= 1 and N = (2k)^e divides p - 1.
+  /// Throws mpgpu::InvalidArgument unless e >= 1 and N = (2k)^e divides p - 1.
   static FftPlan make(const GfpPrime& prime, int e) {
     FftPlan plan;
     plan.field = make_field<Digits>(prime);
     if (e < 1 || e * __builtin_ctz(2 * Digits) > 40)
-      throw InvalidArgument("gfp::FftPlan: e = " + std::to_string(e) + " out of range");
+      detail::throw_invalid_argument("gfp::FftPlan: e = " + std::to_string(e) + " out of range");
     plan.e = e;
     plan.n = 1;
     for (int i = 0; i < e; ++i) plan.n *= 2 * Digits;
@@ -90,8 +90,8 @@ void fft_recursive(const FftPlan<Digits>& plan, Element<Digits>* x, std::size_t 
 template <int Digits>
 void check_size(const FftPlan<Digits>& plan, std::size_t size, const char* who) {
   if (size != plan.n)
-    throw InvalidArgument(std::string(who) + ": vector of " + std::to_string(size) +
-                          " elements, plan size " + std::to_string(plan.n));
+    detail::throw_invalid_argument(std::string(who) + ": vector of " + std::to_string(size) +
+                                   " elements, plan size " + std::to_string(plan.n));
 }
 
 }  // namespace detail
