@@ -49,6 +49,12 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
   out.commit(r, dc::sub_abs(ctx.state(), st, out.get(), big, small), big_sign);
 }
 
+/// mpz_add and mpz_sub reserve the larger operand's size + 1 limbs before they add.
+void require_sum_room(const char* op, const Integer& a, const Integer& b) {
+  detail::require_gmp_room(op, std::max(a.size(), b.size()) + 1,
+                           [&] { return detail::limbs_of("operands", a.size(), b.size()); });
+}
+
 }  // namespace
 
 // add and sub on small host values are inline (mpgpu/integer_inline.hpp);
@@ -57,6 +63,7 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
 void detail::add_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("add", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
+    require_sum_room("add", a, b);
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_add(z, a.cpu_mpz(), b.cpu_mpz()); });
   }
   add_signed_device(r, a, b, b.sign(), s);
@@ -65,6 +72,7 @@ void detail::add_general(Integer& r, const Integer& a, const Integer& b, Stream 
 void detail::sub_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("sub", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
+    require_sum_room("sub", a, b);
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_sub(z, a.cpu_mpz(), b.cpu_mpz()); });
   }
   add_signed_device(r, a, b, -b.sign(), s);
@@ -112,6 +120,13 @@ void sum(Integer& r, std::span<const Integer> terms, Stream s) {
   bool host = true;
   for (const Integer& t : terms) host = host && detail::on_host(kHostValueMaxLimbs, {&t});
   if (host) {
+    // Each mpz_add reserves the larger size + 1 limbs; the partial sums of
+    // fewer than 2^64 terms are at most a limb longer than the longest term.
+    std::size_t longest = 0;
+    for (const Integer& t : terms) longest = std::max(longest, t.size());
+    detail::require_gmp_room("sum", longest + 1 + (terms.size() > 2), [&] {
+      return std::to_string(terms.size()) + " terms of up to " + std::to_string(longest) + " limbs";
+    });
     // Into r's own mpz (no allocation once it has room, as a GMP loop of
     // additions) unless r is a term, whose value the loop still needs.
     const bool r_is_term = std::any_of(terms.begin(), terms.end(), [&r](const Integer& t) { return &t == &r; });

@@ -2,8 +2,9 @@
 // semantics for negative numbers. The CPU backend calls GMP; the CUDA
 // backend handles signs here and runs the limbs through shift.cu,
 // bitwise.cu, limb_search.cu and reduce.cu.
-#include <climits>
+#include <algorithm>
 #include <limits>
+#include <string_view>
 
 #include "integer_internal.hpp"
 #include "mpgpu/limb/arith.cuh"
@@ -24,18 +25,32 @@ limb_t read_limb(const Integer& a, std::size_t i, Stream s) {
   return v;
 }
 
-/// Rejects results that cannot be represented: a GMP mpz (the CPU backend)
-/// holds at most INT_MAX limbs and aborts the process beyond that; device
-/// sizes are bounded by 2^62 bits, far beyond any memory.
+/// Rejects results that cannot be represented: on the CPU context the room
+/// GMP takes (mpz_mul_2exp reserves a's size + bits / 64 + 1 limbs, mpz_setbit
+/// and mpz_clrbit at most that; require_gmp_room); device sizes are bounded
+/// by 2^62 bits, far beyond any memory.
 std::uint64_t checked_bits(const Integer& a, std::uint64_t bits, const char* op) {
-  const std::uint64_t limit_limbs = a.context().is_cuda() ? (std::uint64_t{1} << 56)
-                                                          : static_cast<std::uint64_t>(INT_MAX);
-  if (bits / 64 + a.size() + 1 > limit_limbs)
+  const std::uint64_t room = bits / 64 + a.size() + 1;
+  if (!a.context().is_cuda()) {
+    detail::require_gmp_room(op, room, [&] {
+      return (std::string_view(op) == "mul_2exp" ? "a shift by " : "bit ") + std::to_string(bits) +
+             " of a value of " + std::to_string(a.size()) + " limbs";
+    });
+    return bits;
+  }
+  constexpr std::uint64_t kDeviceMaxLimbs = std::uint64_t{1} << 56;
+  if (room > kDeviceMaxLimbs)
     throw Overflow(std::string("mpgpu::") + op + ": a result of " + std::to_string(bits) + " + " +
-                   std::to_string(a.size() * 64) + " bits does not fit the " +
-                   (a.context().is_cuda() ? "device" : "CPU (GMP)") + " backend's size limit of " +
-                   std::to_string(limit_limbs) + " limbs");
+                   std::to_string(a.size() * 64) + " bits does not fit the device backend's size limit of " +
+                   std::to_string(kDeviceMaxLimbs) + " limbs");
   return bits;
+}
+
+/// GMP's room for a bitwise result (and, ior, xor, com; fdiv_q_2exp's
+/// rounding): the larger operand's size + 1 limbs, for some signs.
+void require_bitwise_room(const char* op, const Integer& a, const Integer& b) {
+  detail::require_gmp_room(op, std::max(a.size(), b.size()) + 1,
+                           [&] { return detail::limbs_of("operands", a.size(), b.size()); });
 }
 
 /// |r| = |a| >> bits (truncating), keeping a's sign.
@@ -77,8 +92,13 @@ void tdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
 
 void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
   const Context& ctx = a.context();
-  if (detail::on_host(kHostValueMaxLimbs, {&a}))
+  if (detail::on_host(kHostValueMaxLimbs, {&a})) {
+    // Rounding a negative a down: mpz_fdiv_q_2exp reserves the quotient's size + 1.
+    detail::require_gmp_room("fdiv_q_2exp", a.size() - std::min<std::uint64_t>(bits / 64, a.size()) + 1, [&] {
+      return "a shift by " + std::to_string(bits) + " of a value of " + std::to_string(a.size()) + " limbs";
+    });
     return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_fdiv_q_2exp(z, a.cpu_mpz(), bits); });
+  }
   if (a.sign() >= 0) return shift_right_device(r, a, bits, s);
   // floor(a / 2^k) for a < 0 is -(trunc(|a| / 2^k) + 1) when a bit is shifted
   // out, -trunc(|a| / 2^k) otherwise.
@@ -129,28 +149,37 @@ void bitwise_device(Integer& r, limb::BitwiseOp op, const Integer& a, const Inte
 // these take every other case.
 void detail::and_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("and_", a, b);
-  if (detail::on_host(kHostValueMaxLimbs, {&a, &b}))
+  if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
+    require_bitwise_room("and_", a, b);
     return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_and(z, a.cpu_mpz(), b.cpu_mpz()); });
+  }
   bitwise_device(r, limb::BitwiseOp::and_, a, b, s);
 }
 
 void detail::ior_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("ior", a, b);
-  if (detail::on_host(kHostValueMaxLimbs, {&a, &b}))
+  if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
+    require_bitwise_room("ior", a, b);
     return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_ior(z, a.cpu_mpz(), b.cpu_mpz()); });
+  }
   bitwise_device(r, limb::BitwiseOp::ior, a, b, s);
 }
 
 void detail::xor_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("xor_", a, b);
-  if (detail::on_host(kHostValueMaxLimbs, {&a, &b}))
+  if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
+    require_bitwise_room("xor_", a, b);
     return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_xor(z, a.cpu_mpz(), b.cpu_mpz()); });
+  }
   bitwise_device(r, limb::BitwiseOp::xor_, a, b, s);
 }
 
 void com(Integer& r, const Integer& a, Stream s) {
   const Context& ctx = a.context();
-  if (detail::on_host(kHostValueMaxLimbs, {&a})) return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_com(z, a.cpu_mpz()); });
+  if (detail::on_host(kHostValueMaxLimbs, {&a})) {
+    require_bitwise_room("com", a, a);  // ~a = -(a + 1) for a >= 0
+    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_com(z, a.cpu_mpz()); });
+  }
   // ~a = -a - 1: for a >= 0 that is -(|a| + 1); for a < 0 it is |a| - 1.
   Stream st = ctx.resolve(s);
   if (a.sign() >= 0) {

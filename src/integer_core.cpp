@@ -156,6 +156,12 @@ void detail::throw_different_contexts(const char* op, const Integer& a, const In
                         a.context().describe() + " and " + b.context().describe() + "); move one with to_context()");
 }
 
+void detail::throw_beyond_gmp(const char* op, std::uint64_t room, const std::string& what) {
+  throw Overflow(std::string("mpgpu::") + op + ": " + what + " needs room for " + std::to_string(room) +
+                 " limbs, more than a GMP mpz holds (" + std::to_string(kGmpMaxLimbs) +
+                 " limbs, about 2^37 bits; GMP would abort the process)");
+}
+
 void Integer::assign_int64(std::int64_t v) {
   mpz_t z;
   mpz_init(z);
@@ -180,6 +186,11 @@ void detail::device_to_mpz(const Integer& x, mpz_ptr z) {
     mpz_set(z, x.cpu_mpz());
     return;
   }
+  // Every host copy of a device value comes here: to_mpz, to_bytes,
+  // to_context, and the operations that run through host GMP (HostOperand).
+  require_gmp_room("Integer::to_mpz", x.size(), [&] {
+    return "a host copy of a device value of " + std::to_string(x.size()) + " limbs";
+  });
   if (x.size() == 0) {
     mpz_set_ui(z, 0);
     return;
@@ -191,13 +202,21 @@ void detail::device_to_mpz(const Integer& x, mpz_ptr z) {
                                    : static_cast<mp_size_t>(x.size()));
 }
 
-void detail::mpz_to_device(Integer& r, mpz_srcptr z, Stream s) {
-  const std::size_t n = mpz_size(z);
+namespace {
+
+/// r (CUDA context) = sign * the n normalized limbs at host address `limbs`.
+void host_limbs_to_device(Integer& r, const limb_t* limbs, std::size_t n, int sign, Stream s) {
   DeviceResult out(r.context(), s, n);
   if (n)
-    cuda::copy_to_device(r.context().state(), r.context().resolve(s), out.get(),
-                         mpz_limbs_read(z), n * sizeof(limb_t));
-  out.commit(r, n, mpz_sgn(z));
+    detail::cuda::copy_to_device(r.context().state(), r.context().resolve(s), out.get(), limbs,
+                                 n * sizeof(limb_t));
+  out.commit(r, n, n ? sign : 0);
+}
+
+}  // namespace
+
+void detail::mpz_to_device(Integer& r, mpz_srcptr z, Stream s) {
+  host_limbs_to_device(r, reinterpret_cast<const limb_t*>(mpz_limbs_read(z)), mpz_size(z), mpz_sgn(z), s);
 }
 
 Integer Integer::from_mpz(mpz_srcptr z, const Context& ctx) {
@@ -220,6 +239,14 @@ Integer Integer::from_limbs(const limb_t* host_limbs, std::size_t count, int sig
                             const Context& ctx) {
   if (count && !host_limbs) throw InvalidArgument("mpgpu::Integer::from_limbs: null pointer with count > 0");
   while (count && host_limbs[count - 1] == 0) --count;
+  if (ctx.is_cuda() && count > kHostValueMaxLimbs) {  // straight to the device: no mpz, no size limit
+    Integer r(ctx);
+    host_limbs_to_device(r, host_limbs, count, sign < 0 ? -1 : 1, nullptr);
+    return r;
+  }
+  // An mpz's size is an int: mpz_roinit_n would wrap a larger count.
+  detail::require_gmp_room("Integer::from_limbs", count,
+                           [&] { return std::to_string(count) + " limbs (after leading zero limbs)"; });
   mpz_t z;
   mpz_roinit_n(z, reinterpret_cast<const mp_limb_t*>(host_limbs),
                sign < 0 ? -static_cast<mp_size_t>(count) : static_cast<mp_size_t>(count));
@@ -246,6 +273,9 @@ Integer Integer::from_device_limbs(const limb_t* device_limbs, std::size_t count
 
 Integer Integer::from_bytes(const void* data, std::size_t count, Endian order, const Context& ctx) {
   if (count && !data) throw InvalidArgument("mpgpu::Integer::from_bytes: null pointer with count > 0");
+  // mpz_import reserves a limb for every 8 bytes, leading zero bytes included.
+  detail::require_gmp_room("Integer::from_bytes", count / 8 + (count % 8 != 0),
+                           [&] { return std::to_string(count) + " bytes"; });
   mpz_t z;
   mpz_init(z);
   mpz_import(z, count, order == Endian::big ? 1 : -1, 1, 0, 0, data);
@@ -348,14 +378,17 @@ std::int64_t Integer::to_int64() const {
 
 Integer Integer::all_ones(std::size_t bits, const Context& ctx) {
   Integer r(ctx);
+  const std::size_t n = bits / 64 + (bits % 64 != 0);
   if (!ctx.is_cuda()) {
-    mpz_set_ui(r.cpu_, 1);
-    mpz_mul_2exp(r.cpu_, r.cpu_, bits);
-    mpz_sub_ui(r.cpu_, r.cpu_, 1);
+    detail::require_gmp_room("Integer::all_ones", n, [&] { return "2^" + std::to_string(bits) + " - 1"; });
+    if (!n) return r;
+    limb_t* p = reinterpret_cast<limb_t*>(mpz_limbs_write(r.cpu_, static_cast<mp_size_t>(n)));
+    std::fill(p, p + n, ~limb_t{0});
+    if (bits % 64) p[n - 1] >>= 64 - bits % 64;
+    mpz_limbs_finish(r.cpu_, static_cast<mp_size_t>(n));
     r.refresh_cpu_meta();
     return r;
   }
-  const std::size_t n = (bits + 63) / 64;
   DeviceResult out(ctx, nullptr, n);
   detail::cuda::fill(ctx.state(), ctx.stream(), out.get(), n, ~limb_t{0});
   if (bits % 64) {
@@ -369,6 +402,8 @@ Integer Integer::all_ones(std::size_t bits, const Context& ctx) {
 Integer Integer::power_of_two(std::size_t bit, const Context& ctx) {
   Integer r(ctx);
   if (!ctx.is_cuda()) {
+    // mpz_setbit reserves bit / 64 + 1 limbs.
+    detail::require_gmp_room("Integer::power_of_two", bit / 64 + 1, [&] { return "2^" + std::to_string(bit); });
     mpz_setbit(r.cpu_, bit);
     r.refresh_cpu_meta();
     return r;

@@ -4,6 +4,7 @@
 // A CUDA context divides on the device by a one-limb divisor (the scan,
 // integer_div_limb.cpp) or a large one (Newton, integer_div_newton.cpp), and
 // otherwise through GMP on the host (integer_host_gmp.hpp).
+#include <algorithm>
 #include <utility>
 
 #include "integer_div_paths.hpp"
@@ -49,6 +50,19 @@ bool divide_on_device(Integer* q, Integer* r, const Integer& n, const Integer& d
   return false;
 }
 
+/// Rounding away from zero adds 1 to a quotient (GMP's room for it: size(n)
+/// - size(d) + 1 limbs) or |d| to a remainder (size(d)) with mpz_add or
+/// mpz_sub_ui, which reserve a limb more (mpz_fdiv_q, mpz_fdiv_r, mpz_mod,
+/// ...). Truncating results fit in their operands' room.
+void require_rounding_room(const char* op, Rounding rd, bool quotient, bool remainder, const Integer& n,
+                           const Integer& d) {
+  if (rd == Rounding::trunc) return;
+  const std::uint64_t nn = n.size(), dn = d.size();
+  auto what = [&] { return detail::limbs_of("a dividend and a divisor", nn, dn); };
+  if (quotient) detail::require_gmp_room(op, nn - std::min(nn, dn) + 2, what);
+  if (remainder) detail::require_gmp_room(op, dn + 1, what);
+}
+
 void divide_qr(const char* op, QuotientRemainderFn fn, Rounding rd, Integer& q, Integer& r, const Integer& n,
                const Integer& d, Stream s) {
   if (&q == &r)
@@ -56,6 +70,7 @@ void divide_qr(const char* op, QuotientRemainderFn fn, Rounding rd, Integer& q, 
                           ": q and r are the same object; pass two different Integers");
   require_divisor(op, n, d);
   if (divide_on_device(&q, &r, n, d, d.sign(), rd, s)) return;
+  require_rounding_room(op, rd, true, true, n, d);
   const Context& ctx = n.context();
   detail::wait_for_caller_stream(ctx, s);
   HostOperand hn(n), hd(d);
@@ -73,6 +88,7 @@ void divide_one(const char* op, OneResultFn fn, Rounding rd, bool want_q, int d_
                 const Integer& d, Stream s) {
   require_divisor(op, n, d);
   if (divide_on_device(want_q ? &r : nullptr, want_q ? nullptr : &r, n, d, d_sign, rd, s)) return;
+  require_rounding_room(op, rd, want_q, !want_q, n, d);
   const Context& ctx = n.context();
   detail::wait_for_caller_stream(ctx, s);
   HostOperand hn(n), hd(d);

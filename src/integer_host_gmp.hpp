@@ -8,7 +8,7 @@
 #pragma once
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 #include <cmath>
 #include <string>
 
@@ -83,17 +83,18 @@ inline void wait_for_caller_stream(const Context& ctx, Stream s) {
   if (ctx.is_cuda() && s && s != ctx.stream()) cuda::synchronize(s);
 }
 
-/// The largest result, in bits, that host GMP can hold: an mpz has at most
-/// INT_MAX limbs and aborts the process beyond that, so results that would
-/// not fit are refused with Overflow before GMP starts.
-inline constexpr double kHostGmpMaxBits = 64.0 * (static_cast<double>(INT_MAX) - 2.0);
+/// The largest result, in bits, of the operations that estimate their
+/// result's size before GMP computes it (pow_ui, fac_ui, fib_ui, lucnum_ui,
+/// bin_uiui, bin_ui): GMP's limit (kGmpMaxLimbs, require_gmp_room) less two
+/// limbs for the rounding of GMP's own reservations.
+inline constexpr double kHostGmpMaxBits = 64.0 * (static_cast<double>(kGmpMaxLimbs) - 2.0);
 
 inline void require_host_bits(const char* op, double bits) {
-  if (!(bits <= kHostGmpMaxBits))  // also catches NaN
-    throw Overflow(std::string("mpgpu::") + op + ": the result would have about " +
-                   std::to_string(static_cast<unsigned long long>(std::min(bits, 1e19))) +
-                   " bits, more than host GMP can hold (" +
-                   std::to_string(static_cast<unsigned long long>(kHostGmpMaxBits)) + " bits)");
+  if (!(bits <= kHostGmpMaxBits)) {  // also catches NaN
+    const double shown = bits == bits ? std::min(bits, 1e19) : 1e19;
+    throw_beyond_gmp(op, static_cast<std::uint64_t>(std::ceil(shown / 64)) + 2,
+                     "a result of about " + std::to_string(static_cast<std::uint64_t>(shown)) + " bits");
+  }
 }
 
 }  // namespace mpgpu::detail

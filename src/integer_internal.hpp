@@ -1,6 +1,7 @@
 // Helpers shared by the Integer implementation files. Private to the library.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 
@@ -27,6 +28,26 @@ struct PendingResult {
 inline void require_same_context(const char* op, const Integer& a, const Integer& b) {
   if (a.context() != b.context()) [[unlikely]]
     throw_different_contexts(op, a, b);
+}
+
+/// The Overflow of require_gmp_room, out of line: "mpgpu::<op>: <what> needs
+/// room for <room> limbs, more than a GMP mpz holds (...)".
+[[noreturn, gnu::cold]] void throw_beyond_gmp(const char* op, std::uint64_t room, const std::string& what);
+
+/// Throws Overflow unless GMP may reserve `room` limbs for a result of `op`:
+/// beyond kGmpMaxLimbs GMP aborts the process. Called before any work, with
+/// the room GMP takes (often a limb more than the result: mpz_add reserves
+/// the larger size + 1 before it adds). `what()` describes the operands
+/// and their sizes for the message; it runs only when the check fails.
+template <class What>
+inline void require_gmp_room(const char* op, std::uint64_t room, What&& what) {
+  if (room > kGmpMaxLimbs) [[unlikely]]
+    throw_beyond_gmp(op, room, what());
+}
+
+/// "a and b of 5 and 7 limbs": operand sizes for require_gmp_room's messages.
+inline std::string limbs_of(const char* names, std::uint64_t a, std::uint64_t b) {
+  return std::string(names) + " of " + std::to_string(a) + " and " + std::to_string(b) + " limbs";
 }
 
 inline cuda::Operand device_operand(const Integer& x) { return {x.device_data(), x.size()}; }

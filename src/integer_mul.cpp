@@ -58,20 +58,30 @@ bool product_on_host(const Integer& a, const Integer& b) {
   return a.host_valid() && b.host_valid() && a.size() + b.size() <= kHostProductMaxLimbs;
 }
 
+/// mpz_mul reserves the sum of the sizes.
+void require_product_room(const char* op, const Integer& a, const Integer& b) {
+  detail::require_gmp_room(op, std::uint64_t{a.size()} + b.size(),
+                           [&] { return detail::limbs_of("a product of operands", a.size(), b.size()); });
+}
+
 }  // namespace
 
 // Small host products are inline (mpgpu/integer_inline.hpp); this takes
 // every other case.
 void detail::mul_general(Integer& r, const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("mul", a, b);
-  if (product_on_host(a, b))
+  if (product_on_host(a, b)) {
+    require_product_room("mul", a, b);
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_mul(z, a.cpu_mpz(), b.cpu_mpz()); });
+  }
   mul_device(r, a, b, s);
 }
 
 void sqr(Integer& r, const Integer& a, Stream s) {
-  if (product_on_host(a, a))
+  if (product_on_host(a, a)) {
+    require_product_room("sqr", a, a);
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_mul(z, a.cpu_mpz(), a.cpu_mpz()); });
+  }
   mul_device(r, a, a, s);  // same limbs: the device path transforms once
 }
 

@@ -42,6 +42,13 @@ bool powm_on_device(const Integer& exp, const Integer& m) {
   return m.context().is_cuda() && exp.sign() >= 0 && m.size() >= kDeviceDivisionMinLimbs;
 }
 
+/// mpz_invert keeps its gcd in a temporary of the larger size + 1 limbs
+/// (whose int allocation would wrap), and adds m to a negative cofactor.
+void require_invert_room(const char* op, const Integer& a, const Integer& m) {
+  detail::require_gmp_room(op, std::max(a.size(), m.size()) + 1,
+                           [&] { return detail::limbs_of("a value and a modulus", a.size(), m.size()); });
+}
+
 }  // namespace
 
 namespace detail {
@@ -101,6 +108,7 @@ void powm(Integer& r, const Integer& base, const Integer& exp, const Integer& m,
   if (m.is_zero()) throw DivisionByZero(where("powm") + "the modulus is 0");
   const Context& ctx = base.context();
   if (powm_on_device(exp, m)) return detail::powm_barrett(r, base, exp, m, s);
+  if (exp.sign() < 0) require_invert_room("powm", base, m);
   detail::wait_for_caller_stream(ctx, s);
   HostOperand hb(base), he(exp), hm(m);
   HostResult z;
@@ -164,6 +172,10 @@ void gcdext(Integer& g, Integer& s, Integer& t, const Integer& a, const Integer&
     t = std::move(dt);
     return;
   }
+  // mpz_gcdext computes t through a product whose room (an int) is
+  // size(s) + size(a) + 1 <= size(a) + size(b) + 1.
+  detail::require_gmp_room("gcdext", std::uint64_t{a.size()} + b.size() + 1,
+                           [&] { return detail::limbs_of("operands", a.size(), b.size()); });
   HostOperand ha(a), hb(b);
   HostResult zg, zs, zt;
   mpz_gcdext(zg, zs, zt, ha, hb);
@@ -189,6 +201,9 @@ void lcm(Integer& r, const Integer& a, const Integer& b, Stream s) {
     r = std::move(out);
     return;
   }
+  // mpz_lcm's product |a| / gcd * |b| reserves up to the sum of the sizes.
+  detail::require_gmp_room("lcm", std::uint64_t{a.size()} + b.size(),
+                           [&] { return detail::limbs_of("operands", a.size(), b.size()); });
   HostOperand ha(a), hb(b);
   HostResult z;
   mpz_lcm(z, ha, hb);
@@ -213,6 +228,7 @@ bool invert(Integer& r, const Integer& a, const Integer& m, Stream s) {
       return true;
     }
   }
+  require_invert_room("invert", a, m);
   HostOperand ha(a), hm(m);
   HostResult z;
   if (!mpz_invert(z, ha, hm)) return false;  // r untouched

@@ -5,8 +5,10 @@
 // powers. Digit counts in bases other than powers of two come from the
 // logarithm of the top bits, and a comparison with base^d only when that
 // logarithm is within 1e-6 of an integer (both contexts).
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -37,6 +39,39 @@ double odd_power_bits(mpz_srcptr odd, std::uint64_t e) {
   long exp2 = 0;
   const double mantissa = mpz_get_d_2exp(&exp2, odd);
   return static_cast<double>(e) * (static_cast<double>(exp2) + std::log2(std::fabs(mantissa)));
+}
+
+/// The limbs mpz_pow_ui(b, e) reserves for its result (mpz/n_pow_ui.c), for
+/// e > 1 and |b| > 1. With |b| = odd * 2^twos, it takes twos * e / 64 low
+/// zero limbs, and bits(B) * e' / 64 + 5 limbs for B^e', where a one-limb
+/// odd part is first squared up to B = odd^(2^k) > 2^32 - 1 (e' = e >> k)
+/// and, with a native mpn_mul_2, once more into two limbs (B^2, e' >> 1);
+/// the larger of the two variants is taken. bits(B) * e' can exceed the
+/// power's own size by up to 1/32: 3^e has 1.585 e bits and room for
+/// 1.594 e (102 bits for every 64 factors of 3).
+std::uint64_t gmp_pow_room(mpz_srcptr b, std::uint64_t e) {
+  using u128 = unsigned __int128;
+  const std::uint64_t twos = mpz_scan1(b, 0);
+  const std::uint64_t odd_bits = mpz_sizeinbase(b, 2) - twos;
+  u128 bits_times_e;
+  if (odd_bits <= 64) {
+    std::uint64_t odd = mpz_getlimbn(b, twos / 64) >> (twos % 64);
+    if (twos % 64 && twos / 64 + 1 < mpz_size(b)) odd |= mpz_getlimbn(b, twos / 64 + 1) << (64 - twos % 64);
+    std::uint64_t left = e;
+    while (odd <= 0xffffffffu && left > 1) {
+      left >>= 1;
+      odd *= odd;
+    }
+    if (odd <= 0xffffffffu) left = 0;  // the whole power fits a limb
+    const u128 square = static_cast<u128>(odd) * odd;
+    const int square_bits = 128 - std::countl_zero(static_cast<std::uint64_t>(square >> 64));
+    bits_times_e = std::max(static_cast<u128>(std::bit_width(odd)) * left,
+                            static_cast<u128>(square_bits) * (left >> 1));
+  } else {
+    bits_times_e = static_cast<u128>(odd_bits) * e;
+  }
+  const u128 room = bits_times_e / 64 + 5 + static_cast<u128>(twos) * e / 64;
+  return room > ~std::uint64_t{0} ? ~std::uint64_t{0} : static_cast<std::uint64_t>(room);
 }
 
 }  // namespace
@@ -127,6 +162,10 @@ void pow_ui(Integer& r, const Integer& base, std::uint64_t exp, Stream s) {
   if (ctx.is_cuda() && bits / 64 >= static_cast<double>(kDevicePowerMinLimbs))
     return detail::pow_ui_split(r, base, exp, kDevicePowerMinLimbs, s);
   HostOperand hb(base);
+  if (exp > 1 && mpz_cmpabs_ui(hb, 1) > 0)
+    detail::require_gmp_room("pow_ui", gmp_pow_room(hb, exp), [&] {
+      return "a " + std::to_string(mpz_sizeinbase(hb, 2)) + "-bit base to the power " + std::to_string(exp);
+    });
   HostResult z;
   mpz_pow_ui(z, hb, exp);
   r = z.take(ctx, s);

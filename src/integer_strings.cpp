@@ -10,6 +10,7 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -135,6 +136,10 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
     return detail::radix_from_digits_dc(text.substr(pos), base, negative, ctx,
                                         detail::radix_leaf_limbs(detail::kRadixFromStringLeafLimbs));
   }
+  // The mpz below takes ceil(limbs) + 2 limbs, before the text is read.
+  detail::require_gmp_room("Integer::from_string", static_cast<std::uint64_t>(std::ceil(limbs)) + 2, [&] {
+    return "a text of " + std::to_string(text.size() - pos) + " digits in base " + std::to_string(base);
+  });
   // On the host: one pass checks the text and turns it into digit values,
   // and mpn_set_str makes the limbs from those (mpz_set_str would make a
   // second pass of its own over the text, and would accept whitespace).

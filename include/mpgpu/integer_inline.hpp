@@ -9,6 +9,8 @@
 // deferred sizes, errors).
 #pragma once
 
+#include <climits>
+
 #include "mpgpu/integer.hpp"
 
 namespace mpgpu {
@@ -24,6 +26,13 @@ inline void Integer::refresh_cpu_meta() {
 
 namespace detail {
 
+/// The most limbs a GMP mpz can hold: GMP keeps the allocation in an int
+/// (_mp_alloc) and aborts the process ("gmp: overflow in mpz type",
+/// mpz/realloc.c) when asked for more, about 2^37 bits. Host operations whose
+/// result, or the room GMP reserves for it, could pass this throw Overflow
+/// first (detail::require_gmp_room).
+inline constexpr std::size_t kGmpMaxLimbs = INT_MAX;
+
 void add_general(Integer& r, const Integer& a, const Integer& b, Stream s);
 void sub_general(Integer& r, const Integer& a, const Integer& b, Stream s);
 void mul_general(Integer& r, const Integer& a, const Integer& b, Stream s);
@@ -36,11 +45,13 @@ void xor_general(Integer& r, const Integer& a, const Integer& b, Stream s);
 /// which moves it) and, on a CUDA context, both operands in host memory
 /// with at most `max_limbs` limbs each (add, sub, bitwise) or
 /// `max_sum_limbs` together (products). A destination that also has device
-/// state drops it afterwards (refresh_cpu_meta).
+/// state drops it afterwards (refresh_cpu_meta). On the CPU context operands
+/// of kGmpMaxLimbs or more together take the general path, which checks the
+/// room GMP would reserve (the larger size + 1, or the sum of the sizes).
 inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, std::size_t max_limbs,
                          std::size_t max_sum_limbs) {
   if (r.context() != a.context() || a.context() != b.context()) return false;
-  if (!a.context().is_cuda()) return true;
+  if (!a.context().is_cuda()) return a.size() + b.size() < kGmpMaxLimbs;
   if (!a.in_host_memory() || !b.in_host_memory()) return false;
   // In host memory a value's size is settled: size() reads no device word.
   const std::size_t na = a.size(), nb = b.size();
