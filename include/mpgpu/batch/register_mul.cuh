@@ -10,6 +10,7 @@
 #pragma once
 
 #include "mpgpu/batch/word.cuh"
+#include "mpgpu/limb/carry_chain32.cuh"
 
 namespace mpgpu::batch {
 
@@ -21,26 +22,15 @@ inline constexpr int kRegisterProductMaxWords = 32;
 namespace register_mul_detail {
 
 #if defined(__CUDA_ARCH__)
-// One PTX instruction each. The carry flag lives between consecutive
-// volatile statements of one chain; nothing in between touches it.
-#define MPGPU_MAD_CHAIN(name, op)                                                 \
-  __device__ __forceinline__ word_t name(word_t a, word_t b, word_t c) {          \
-    word_t r;                                                                     \
-    asm volatile(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));       \
-    return r;                                                                     \
-  }
-MPGPU_MAD_CHAIN(lo_first, "mad.lo.cc.u32")   // carry out
-MPGPU_MAD_CHAIN(lo_next, "madc.lo.cc.u32")   // carry in and out
-MPGPU_MAD_CHAIN(lo_last, "madc.lo.u32")      // carry in
-MPGPU_MAD_CHAIN(hi_first, "mad.hi.cc.u32")
-MPGPU_MAD_CHAIN(hi_next, "madc.hi.cc.u32")
-MPGPU_MAD_CHAIN(hi_last, "madc.hi.u32")
-#undef MPGPU_MAD_CHAIN
-__device__ __forceinline__ word_t carry_plus(word_t x) {  // x + carry
-  word_t r;
-  asm volatile("addc.u32 %0, %1, 0;" : "=r"(r) : "r"(x));
-  return r;
-}
+// The links of each chain are limb/carry_chain32.cuh's: mad_*_cc starts a
+// chain, madc_*_cc continues it, madc_lo / madc_hi / add_carry end it.
+using limb::add_carry;
+using limb::mad_hi_cc;
+using limb::mad_lo_cc;
+using limb::madc_hi;
+using limb::madc_hi_cc;
+using limb::madc_lo;
+using limb::madc_lo_cc;
 
 /// r[i + j] += lo(a * b[j]) for j < n, with the carry chain; the carry out
 /// of the last column is added into r[i + n] when `carry_out` (it must fit).
@@ -49,10 +39,10 @@ __device__ __forceinline__ void row_low(word_t a, const word_t* b, word_t* r) {
   if constexpr (n == 1 && !carry_out) {
     r[0] += a * b[0];
   } else {
-    r[0] = lo_first(a, b[0], r[0]);
+    r[0] = mad_lo_cc(a, b[0], r[0]);
 #pragma unroll
-    for (int j = 1; j < n; ++j) r[j] = (j + 1 < n || carry_out) ? lo_next(a, b[j], r[j]) : lo_last(a, b[j], r[j]);
-    if constexpr (carry_out) r[n] = carry_plus(r[n]);
+    for (int j = 1; j < n; ++j) r[j] = (j + 1 < n || carry_out) ? madc_lo_cc(a, b[j], r[j]) : madc_lo(a, b[j], r[j]);
+    if constexpr (carry_out) r[n] = add_carry(r[n]);
   }
 }
 /// r[1 + j] += hi(a * b[j]) for j < n, the same way.
@@ -61,11 +51,11 @@ __device__ __forceinline__ void row_high(word_t a, const word_t* b, word_t* r) {
   if constexpr (n == 1 && !carry_out) {
     r[1] += __umulhi(a, b[0]);
   } else {
-    r[1] = hi_first(a, b[0], r[1]);
+    r[1] = mad_hi_cc(a, b[0], r[1]);
 #pragma unroll
     for (int j = 1; j < n; ++j)
-      r[1 + j] = (j + 1 < n || carry_out) ? hi_next(a, b[j], r[1 + j]) : hi_last(a, b[j], r[1 + j]);
-    if constexpr (carry_out) r[1 + n] = carry_plus(r[1 + n]);
+      r[1 + j] = (j + 1 < n || carry_out) ? madc_hi_cc(a, b[j], r[1 + j]) : madc_hi(a, b[j], r[1 + j]);
+    if constexpr (carry_out) r[1 + n] = add_carry(r[1 + n]);
   }
 }
 
@@ -114,12 +104,12 @@ __device__ __forceinline__ void square_rows(const word_t* a, word_t* r) {
 /// the carry out of r[R - 1] is dropped.
 template <int W, int R>
 __device__ __forceinline__ void add_diagonal(const word_t* a, word_t* r) {
-  r[0] = lo_first(a[0], a[0], r[0]);
+  r[0] = mad_lo_cc(a[0], a[0], r[0]);
 #pragma unroll
   for (int k = 1; k < R; ++k) {
     const word_t x = a[k / 2];
-    if (k % 2) r[k] = k + 1 < R ? hi_next(x, x, r[k]) : hi_last(x, x, r[k]);
-    else r[k] = k + 1 < R ? lo_next(x, x, r[k]) : lo_last(x, x, r[k]);
+    if (k % 2) r[k] = k + 1 < R ? madc_hi_cc(x, x, r[k]) : madc_hi(x, x, r[k]);
+    else r[k] = k + 1 < R ? madc_lo_cc(x, x, r[k]) : madc_lo(x, x, r[k]);
   }
 }
 

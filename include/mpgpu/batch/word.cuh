@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "mpgpu/limb/carry_chain32.cuh"
 #include "mpgpu/limb/config.cuh"
 
 namespace mpgpu::batch {
@@ -37,14 +38,12 @@ MPGPU_HD word_t sub_word(word_t a, word_t b, word_t c, word_t& r) {
 template <int n>
 MPGPU_HD word_t add_words(const word_t* a, const word_t* b, word_t* r, word_t cin = 0) {
 #if defined(__CUDA_ARCH__)
-  word_t carry;
-  // cin + 0xffffffff carries exactly when cin is 1. The carry flag lives
-  // between consecutive volatile statements; nothing in between touches it.
-  asm volatile("add.cc.u32 %0, %1, 0xffffffff;" : "=r"(carry) : "r"(cin));
+  // One chain (limb/carry_chain32.cuh): nothing between its links touches
+  // the carry flag.
+  limb::set_carry_flag(cin);
 #pragma unroll
-  for (int i = 0; i < n; ++i) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r[i]) : "r"(a[i]), "r"(b[i]));
-  asm volatile("addc.u32 %0, 0, 0;" : "=r"(carry));
-  return carry;
+  for (int i = 0; i < n; ++i) r[i] = limb::addc_cc(a[i], b[i]);
+  return limb::carry_flag();
 #else
   word_t c = cin;
   for (int i = 0; i < n; ++i) c = add_word(a[i], b[i], c, r[i]);
@@ -57,13 +56,10 @@ MPGPU_HD word_t add_words(const word_t* a, const word_t* b, word_t* r, word_t ci
 template <int n>
 MPGPU_HD word_t sub_words(const word_t* a, const word_t* b, word_t* r, word_t bin = 0) {
 #if defined(__CUDA_ARCH__)
-  word_t borrow;
-  // 0 - bin borrows exactly when bin is 1.
-  asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(borrow) : "r"(bin));
+  limb::set_borrow_flag(bin);
 #pragma unroll
-  for (int i = 0; i < n; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r[i]) : "r"(a[i]), "r"(b[i]));
-  asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-  return borrow & 1u;
+  for (int i = 0; i < n; ++i) r[i] = limb::subc_cc(a[i], b[i]);
+  return limb::borrow_flag() & 1u;
 #else
   word_t c = bin;
   for (int i = 0; i < n; ++i) c = sub_word(a[i], b[i], c, r[i]);
@@ -75,12 +71,10 @@ MPGPU_HD word_t sub_words(const word_t* a, const word_t* b, word_t* r, word_t bi
 template <int n>
 MPGPU_HD word_t add_carry_words(word_t* r, word_t k) {
 #if defined(__CUDA_ARCH__)
-  word_t carry;
-  asm volatile("add.cc.u32 %0, %1, 0xffffffff;" : "=r"(carry) : "r"(k));
+  limb::set_carry_flag(k);
 #pragma unroll
-  for (int i = 0; i < n; ++i) asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(r[i]));
-  asm volatile("addc.u32 %0, 0, 0;" : "=r"(carry));
-  return carry;
+  for (int i = 0; i < n; ++i) r[i] = limb::propagate_carry(r[i]);
+  return limb::carry_flag();
 #else
   for (int i = 0; i < n; ++i) k = add_word(r[i], 0, k, r[i]);
   return k;
@@ -91,12 +85,10 @@ MPGPU_HD word_t add_carry_words(word_t* r, word_t k) {
 template <int n>
 MPGPU_HD word_t sub_borrow_words(word_t* r, word_t k) {
 #if defined(__CUDA_ARCH__)
-  word_t borrow;
-  asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(borrow) : "r"(k));
+  limb::set_borrow_flag(k);
 #pragma unroll
-  for (int i = 0; i < n; ++i) asm volatile("subc.cc.u32 %0, %0, 0;" : "+r"(r[i]));
-  asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-  return borrow & 1u;
+  for (int i = 0; i < n; ++i) r[i] = limb::propagate_borrow(r[i]);
+  return limb::borrow_flag() & 1u;
 #else
   for (int i = 0; i < n; ++i) k = sub_word(r[i], 0, k, r[i]);
   return k;
@@ -108,11 +100,7 @@ MPGPU_HD word_t sub_borrow_words(word_t* r, word_t k) {
 /// column of up to 2^32 terms never overflows.
 MPGPU_HD void mac_word(word_t a, word_t b, word_t& lo, word_t& hi, word_t& c) {
 #if defined(__CUDA_ARCH__)
-  asm("mad.lo.cc.u32 %0, %3, %4, %0;\n\t"
-      "madc.hi.cc.u32 %1, %3, %4, %1;\n\t"
-      "addc.u32 %2, %2, 0;"
-      : "+r"(lo), "+r"(hi), "+r"(c)
-      : "r"(a), "r"(b));
+  limb::mul_accumulate_32(a, b, lo, hi, c);
 #else
   std::uint64_t acc = (static_cast<std::uint64_t>(hi) << 32) | lo;
   std::uint64_t p = static_cast<std::uint64_t>(a) * b;

@@ -16,20 +16,14 @@
 #include <utility>
 #endif
 
+#include "mpgpu/limb/grid_dependency.cuh"
+
 namespace mpgpu::device {
 
 #if defined(__CUDACC__)
-__device__ __forceinline__ void wait_for_prior_grids() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+__device__ __forceinline__ void wait_for_prior_grids() { limb::grid_dependency_wait(); }
 
-__device__ __forceinline__ void allow_dependent_grids() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
+__device__ __forceinline__ void allow_dependent_grids() { limb::grid_dependency_launch_dependents(); }
 
 /// kernel<<<grid, block, 0, stream>>>(args...) with programmatic stream
 /// serialization allowed; returns the launch error. Only for kernels that

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "mpgpu/limb/config.cuh"
+#include "mpgpu/limb/volatile_pair.cuh"
 
 namespace mpgpu::device {
 
@@ -47,15 +48,10 @@ struct RemainderTiles {
   }
 
  private:
-  __device__ static ulonglong2 load(const volatile ulonglong2* w) {
-    ulonglong2 v;
-    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.x), "=l"(v.y) : "l"(w) : "memory");
-    return v;
-  }
+  __device__ static ulonglong2 load(const volatile ulonglong2* w) { return limb::load_volatile_pair(w); }
   __device__ void store(int tile, unsigned kind, limb_t remainder) const {
     const unsigned long long tag = (static_cast<unsigned long long>(epoch) << 32) | kind;
-    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(words + tile), "l"(remainder), "l"(tag)
-                 : "memory");
+    limb::store_volatile_pair(words + tile, remainder, tag);
   }
 #endif
 };

@@ -1,8 +1,9 @@
 // Per-thread limb primitives: carries, borrows, wide products, bit counts.
 // The device branches use PTX carry chains (add.cc/addc, sub.cc/subc,
 // mad.lo.cc/madc.hi.cc); the host branches are portable C++ and serve as the
-// reference the GPU test compares against. This is the only place in mpgpu
-// that holds PTX.
+// reference the GPU test compares against. PTX lives in limb/ only: here,
+// carry_chain32.cuh (32-bit chains across statements), volatile_pair.cuh,
+// grid_dependency.cuh and register_barrier.cuh.
 #pragma once
 
 #include "mpgpu/limb/config.cuh"

@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "mpgpu/field/prime_field32.cuh"
+#include "mpgpu/limb/register_barrier.cuh"
 #include "mpgpu/ntt/team_ntt32.cuh"
 
 namespace mpgpu::ntt {
@@ -119,7 +120,7 @@ __global__ void __launch_bounds__(kColumnNtt32Threads, column_ntt32_min_blocks(K
     }
     // Recompute the row addresses for the stores instead of keeping 2^K
     // 64-bit addresses live across the arithmetic (registers).
-    asm volatile("" : "+l"(x));
+    limb::register_barrier(x);
 #pragma unroll
     for (int j = 0; j < E; ++j) x[std::size_t(j) << log_s] = v[j];
   }
