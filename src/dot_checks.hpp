@@ -43,6 +43,26 @@ inline const char* residue_name(Residue r) {
                         " residues: " + why);
 }
 
+/// "mpgpu::dot::<fn>: <name>[row][col] is not a residue in [0, p) for p = <p>",
+/// or <name>[index] for a vector. Appended piece by piece: g++ 12 reports a
+/// false -Wrestrict in `"[" + std::to_string(i)` (GCC bug 105329).
+[[noreturn]] inline void reject_element(const char* fn, const char* name, bool as_vector, std::size_t index,
+                                        std::size_t row, std::size_t col, std::uint64_t p) {
+  std::string what = std::string("mpgpu::dot::") + fn + ": " + name;
+  const auto subscript = [&what](std::size_t i) {
+    what += '[';
+    what += std::to_string(i);
+    what += ']';
+  };
+  if (as_vector) {
+    subscript(index);
+  } else {
+    subscript(row);
+    subscript(col);
+  }
+  throw InvalidArgument(what + " is not a residue in [0, p) for p = " + std::to_string(p));
+}
+
 /// Elements one past the last of a rows x cols matrix with leading dimension
 /// ld, or false on size_t overflow.
 inline bool extent(std::size_t rows, std::size_t ld, std::size_t cols, std::size_t& out) {

@@ -65,11 +65,7 @@ void product(const char* fn, bool vec, const Context& ctx, Stream s, T* C, std::
   const Stream stream = ctx.resolve(s);
   const auto report = [&](const detail::dot_cuda::BadElement& bad, const char* name, std::size_t cols, bool as_vector) {
     if (!bad.found) return;
-    const std::size_t i = bad.index / cols, l = bad.index % cols;
-    const std::string idx = as_vector ? "[" + std::to_string(bad.index) + "]"
-                                      : "[" + std::to_string(i) + "][" + std::to_string(l) + "]";
-    throw InvalidArgument(std::string("mpgpu::dot::") + fn + ": " + name + idx +
-                          " is not a residue in [0, p) for p = " + std::to_string(p));
+    messages::reject_element(fn, name, as_vector, bad.index, bad.index / cols, bad.index % cols, p);
   };
   report(detail::dot_cuda::check_matrix(st, stream, r, A, m, k, lda, p), "A", k, false);
   report(detail::dot_cuda::check_matrix(st, stream, r, B, k, n, ldb, p), bn, n, vec);

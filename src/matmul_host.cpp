@@ -209,12 +209,7 @@ void check_residues(const char* fn, const char* name, const T* v, std::size_t ro
                     std::size_t ld, std::uint64_t p, bool vector) {
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t l = 0; l < cols; ++l)
-      if (!is_residue(v[i * ld + l], p)) {
-        const std::string idx = vector ? "[" + std::to_string(i * ld + l) + "]"
-                                       : "[" + std::to_string(i) + "][" + std::to_string(l) + "]";
-        throw InvalidArgument(std::string("mpgpu::dot::") + fn + ": " + name + idx +
-                              " is not a residue in [0, p) for p = " + std::to_string(p));
-      }
+      if (!is_residue(v[i * ld + l], p)) messages::reject_element(fn, name, vector, i * ld + l, i, l, p);
 }
 
 /// Checks everything, then computes. `vec` names the operands y, A, x.

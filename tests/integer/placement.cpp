@@ -67,7 +67,9 @@ TEST_P(Placement, ChainsCrossTheCrossoversBothWays) {
     mpz_mul(want, want, want);
     ASSERT_TRUE(matches(x, want)) << "square " << i;
   }
-  if (on_gpu()) EXPECT_FALSE(x.in_host_memory());
+  if (on_gpu()) {
+    EXPECT_FALSE(x.in_host_memory());
+  }
   // Shifted down to a few limbs it stays on the device (a device result)...
   const std::uint64_t bits = mpz_sizeinbase(want, 2);
   mpgpu::fdiv_q_2exp(x, x, bits - 200);
@@ -167,11 +169,15 @@ TEST_P(Placement, PlaceOnDeviceKeepsTheValue) {
   const Mpz a = signed_bits(gen, 500), b = signed_bits(gen, 400);
   Integer x = host_value(a);
   x.place_on_device();
-  if (on_gpu()) EXPECT_FALSE(x.in_host_memory());
+  if (on_gpu()) {
+    EXPECT_FALSE(x.in_host_memory());
+  }
   EXPECT_TRUE(matches(x, a));
   const Integer y = host_value(b);
   Integer r = x + y;  // a device operand: the device adds
-  if (on_gpu()) EXPECT_FALSE(r.in_host_memory());
+  if (on_gpu()) {
+    EXPECT_FALSE(r.in_host_memory());
+  }
   Mpz want;
   mpz_add(want, a, b);
   EXPECT_TRUE(matches(r, want));
@@ -201,7 +207,9 @@ TEST_P(Placement, DependentLoopMatchesGmp) {
     }
   }
   EXPECT_TRUE(matches(x, want));
-  if (on_gpu()) EXPECT_TRUE(x.in_host_memory());
+  if (on_gpu()) {
+    EXPECT_TRUE(x.in_host_memory());
+  }
 }
 
 
