@@ -13,7 +13,7 @@
 //
 //   batch_seed000 [--min-bits N] [--max-bits N] [--reps N] [--quick] [--tune] [--no-powm]
 // --tune sweeps the group size per width class instead (the measurements
-// behind the table in include/mpgpu/batch/tuning.cuh), over the classes
+// behind the table in include/mpgpu/batch/tuning_table.hpp), over the classes
 // between --min-bits and --max-bits.
 // Prints a markdown table; never fails on speed (exit 1 only on a mismatch
 // or a CUDA error).

@@ -218,7 +218,7 @@ Row run(std::size_t count, int reps, std::uint64_t seed) {
   // Poly with a thread per instance in registers: 128 registers a thread
   // (four 128-thread blocks an SM) instead of the compiler's ~186 (two), a
   // few bytes spilled (H100, 1024 bits: 2210 -> 2474 M/s).
-  // Seed 000's 6-Add chains: the tuned minimum (tuning.cuh).
+  // Seed 000's 6-Add chains: the tuned minimum (tuning_table.hpp).
   constexpr int min_blocks = K == Kind::poly && E::register_products ? 4
                              : K == Kind::add6 && E::threads > 32 ? mb::tuned_chain_min_blocks(W)
                                                                   : 0;

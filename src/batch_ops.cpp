@@ -16,7 +16,7 @@
 #include "batch_checks.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/batch.hpp"
-#include "mpgpu/batch/tuning.cuh"
+#include "mpgpu/batch/tuning_table.hpp"
 
 namespace mpgpu {
 

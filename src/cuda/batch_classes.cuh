@@ -1,5 +1,5 @@
 // The width classes the host API dispatches to; each runs with the group
-// size of a tuning table (mpgpu/batch/tuning.cuh).
+// size of a tuning table (mpgpu/batch/tuning_table.hpp).
 #pragma once
 
 #include <cstddef>

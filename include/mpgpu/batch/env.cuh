@@ -106,15 +106,14 @@ MPGPU_HD void set_ui64(const E& env, typename E::Num& r, std::uint64_t v) {
   if (env.rank() == 0) r.w[0] = static_cast<word_t>(v), r.w[1] = static_cast<word_t>(v >> word_bits);
 }
 
+// How the device moves a thread's words (the same answer in every compile,
+// host or device; the host, and the CPU emulation of the tests, always move
+// them word by word: the paths below are device code).
 namespace env_detail {
-/// 16-byte loads and stores on the device when a thread's words allow them.
+/// 16-byte loads and stores when a thread's words allow them.
 template <class E>
 constexpr bool vector_io() {
-#if defined(__CUDA_ARCH__)
   return E::per_thread % 4 == 0;
-#else
-  return false;
-#endif
 }
 
 /// Thread-per-instance classes of 512 and 1024 bits load and store through
@@ -123,10 +122,10 @@ constexpr bool vector_io() {
 /// (-DMPGPU_NO_WARP_TILED_IO turns it off, for A/B measurements.)
 template <class E>
 constexpr bool warp_tiled_io() {
-#if defined(__CUDA_ARCH__) && !defined(MPGPU_NO_WARP_TILED_IO)
-  return E::threads == 1 && (E::words == 16 || E::words == 32);
-#else
+#if defined(MPGPU_NO_WARP_TILED_IO)
   return false;
+#else
+  return E::threads == 1 && (E::words == 16 || E::words == 32);
 #endif
 }
 }  // namespace env_detail
@@ -135,19 +134,18 @@ constexpr bool warp_tiled_io() {
 template <class E>
 MPGPU_HD void load(const E& env, typename E::Num& r, const word_t* p) {
   p += env.first_word();
+#if defined(__CUDA_ARCH__)
   if constexpr (env_detail::warp_tiled_io<E>()) {
-#if defined(__CUDA_ARCH__)
     warp_io::tiled_load<E::words>(r.w, p);
-#endif
   } else if constexpr (env_detail::vector_io<E>()) {
-#if defined(__CUDA_ARCH__)
 #pragma unroll
     for (int i = 0; i < E::per_thread; i += 4) {
       uint4 v = *reinterpret_cast<const uint4*>(p + i);
       r.w[i] = v.x, r.w[i + 1] = v.y, r.w[i + 2] = v.z, r.w[i + 3] = v.w;
     }
+  } else
 #endif
-  } else {
+  {
 #pragma unroll
     for (int i = 0; i < E::per_thread; ++i) r.w[i] = p[i];
   }
@@ -156,17 +154,16 @@ MPGPU_HD void load(const E& env, typename E::Num& r, const word_t* p) {
 template <class E>
 MPGPU_HD void store(const E& env, word_t* p, const typename E::Num& a) {
   p += env.first_word();
+#if defined(__CUDA_ARCH__)
   if constexpr (env_detail::warp_tiled_io<E>()) {
-#if defined(__CUDA_ARCH__)
     warp_io::tiled_store<E::words>(p, a.w);
-#endif
   } else if constexpr (env_detail::vector_io<E>()) {
-#if defined(__CUDA_ARCH__)
 #pragma unroll
     for (int i = 0; i < E::per_thread; i += 4)
       *reinterpret_cast<uint4*>(p + i) = make_uint4(a.w[i], a.w[i + 1], a.w[i + 2], a.w[i + 3]);
+  } else
 #endif
-  } else {
+  {
 #pragma unroll
     for (int i = 0; i < E::per_thread; ++i) p[i] = a.w[i];
   }

@@ -22,7 +22,7 @@
 // 2^17 bits 2.75 instead of 2.65 (bench/probes/staged_linear.cu,
 // bench/results/2026-11-24-nvidia-h100-80gb-hbm3-staged-linear.md). A body
 // of one streaming operation (1-Add) runs slower staged (2.84-2.88 against
-// 2.92-3.02 TB/s): use launch() for those. tuning.cuh's
+// 2.92-3.02 TB/s): use launch() for those. tuning_table.hpp's
 // tuned_staged_chain(W) says where seed 000's 6-Add gains.
 #pragma once
 

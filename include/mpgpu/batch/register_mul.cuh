@@ -21,7 +21,7 @@ inline constexpr int kRegisterProductMaxWords = 32;
 
 namespace register_mul_detail {
 
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDACC__)
 // The links of each chain are limb/carry_chain32.cuh's: mad_*_cc starts a
 // chain, madc_*_cc continues it, madc_lo / madc_hi / add_carry end it.
 using limb::add_carry;
@@ -113,7 +113,8 @@ __device__ __forceinline__ void add_diagonal(const word_t* a, word_t* r) {
   }
 }
 
-#else
+#endif
+
 /// The host's rows (G == 1 in CPU tests): r += a * b with 64-bit arithmetic,
 /// the low W words (Wide: all 2W words, r[W..2W) zero on entry).
 template <int W, bool Wide>
@@ -128,7 +129,6 @@ void host_rows(const word_t* a, const word_t* b, word_t* r) {
     if constexpr (Wide) r[i + W] = static_cast<word_t>(carry);
   }
 }
-#endif
 
 }  // namespace register_mul_detail
 

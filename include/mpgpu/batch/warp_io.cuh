@@ -24,7 +24,7 @@
 
 namespace mpgpu::batch::warp_io {
 
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDACC__)
 inline constexpr int kTileWarps = 4;
 
 /// Swizzle of a row's chunks: with C chunks a row, the 8 lanes of one
