@@ -1,0 +1,2 @@
+// Stands for the device API.
+#pragma once

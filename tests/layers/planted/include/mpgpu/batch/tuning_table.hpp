@@ -1,0 +1,2 @@
+// Allowed: host sources may use batch/*.hpp.
+#pragma once

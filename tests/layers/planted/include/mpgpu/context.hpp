@@ -1,0 +1,2 @@
+// Stands for the host API header.
+#pragma once

@@ -1,0 +1,2 @@
+// Stands for a field header.
+#pragma once

@@ -1,0 +1,3 @@
+// Planted: an include of an mpgpu header that does not exist.
+#pragma once
+#include "mpgpu/gfp/no_such_header.hpp"

@@ -1,0 +1,2 @@
+// Planted: a folder that no rule gives a layer.
+#pragma once
