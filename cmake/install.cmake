@@ -9,6 +9,7 @@
 #   bin/mpgpu                           the CLI (finds the library through $ORIGIN rpath)
 #   <libdir>/cmake/mpgpu/               mpgpuConfig.cmake, version file, targets, FindGMP.cmake
 #   <libdir>/pkgconfig/mpgpu.pc
+#   share/doc/mpgpu/LICENSE             the license (Apache-2.0)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -52,6 +53,7 @@ endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/mpgpu
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh" PATTERN "*.h")
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # ---- CMake package -----------------------------------------------------------------
 # The shared library keeps CUDA::cudart_static PRIVATE, so the exported
