@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -395,6 +396,10 @@ void fibonacci_or_lucas(Integer& r, std::uint64_t n, bool lucas, Stream s) {
   const Context& ctx = r.context();
   if (on_device(ctx, bits))
     return detail::fib_lucas_doubling(lucas ? nullptr : &r, lucas ? &r : nullptr, n, kDeviceSequenceMinLimbs, ctx, s);
+  // GMP reserves MPN_FIB2_SIZE(n) = n/32 * 23/64 + 4 limbs (about 3.5%
+  // more than the result) for each of its two working values.
+  detail::require_gmp_room(lucas ? "lucnum_ui" : "fib_ui", n / 32 * 23 / 64 + 4 + 10,
+                           [n] { return "F(" + std::to_string(n) + ")"; });
   HostResult z;
   if (lucas) mpz_lucnum_ui(z, n);
   else mpz_fib_ui(z, n);
