@@ -1,0 +1,111 @@
+// fill and the copies (src/cuda/runtime.cu, src/cuda/staging.hpp), called
+// directly; see backend_layer.hpp for the guards.
+#include "integer/backend_layer.hpp"
+
+namespace backend_layer {
+namespace {
+
+// fill: cudaMemsetAsync for 0 and 2^64 - 1, else a kernel of 256-thread
+// blocks, at most 65536 of them (more limbs stride).
+const std::vector<std::size_t> kFillSizes = {0, 1, 255, 256, 257};
+constexpr std::size_t kFillLong = 65536 * 256 + 3;
+
+TEST_F(BackendLayer, Fill) {
+  Operands gen(401);
+  for (const StreamCase& sc : streams()) {
+    std::vector<std::pair<std::size_t, limb_t>> cases;
+    for (std::size_t n : kFillSizes)
+      for (limb_t v : {limb_t{0}, ~limb_t{0}, limb_t{1}, limb_t{1} << 63, limb_t{0xAAAAAAAAAAAAAAAAull}, gen.limb()})
+        cases.push_back({n, v});
+    cases.push_back({kFillLong, gen.limb() | 2});  // the kernel, striding
+    for (const auto& [n, value] : cases) {
+      const bool odd = value % 2 == 1;
+      const std::string what = "fill(r[" + std::to_string(n) + "], value = " + std::to_string(value) + ")" +
+                               (odd ? ", one limb off" : "") + ", " + sc.name;
+      Guarded r = limb_output(sc.s, n, odd);
+      dc::fill(st(), sc.s, r.limbs(), n, value);
+      r.read(sc.s);
+      ::testing::AssertionResult ok = r.guards_intact();
+      if (ok) {
+        const Limbs got = r.limbs_read(n);
+        for (std::size_t i = 0; i < n; ++i)
+          if (got[i] != value) {
+            ok = ::testing::AssertionFailure() << "limb " << i << " is " << hex(got[i]);
+            break;
+          }
+      }
+      if (!report(ok, what)) return;
+    }
+  }
+}
+
+// Copies: at least kStagingMinBytes (1 MiB) go through the pinned staging
+// buffers in chunks of kStagingChunkBytes (4 MiB), a ring of 4 (17 MiB wraps
+// it); smaller ones are one cudaMemcpyAsync.
+const std::vector<std::size_t> kCopyBytes = {1,
+                                             8,
+                                             4095,
+                                             (std::size_t{1} << 20) - 1,
+                                             std::size_t{1} << 20,
+                                             (std::size_t{1} << 20) + 1,
+                                             (std::size_t{4} << 20) + 8,
+                                             (std::size_t{17} << 20) + 3};
+
+std::vector<unsigned char> random_bytes(std::size_t n, Operands& gen) {
+  const Limbs v = make_limbs(Kind::random, (n + 7) / 8, gen);
+  std::vector<unsigned char> out(n);
+  std::memcpy(out.data(), v.data(), n);
+  return out;
+}
+
+/// The first byte where got differs from want, as a failure.
+::testing::AssertionResult same_bytes(const unsigned char* got, const std::vector<unsigned char>& want) {
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (got[i] != want[i])
+      return ::testing::AssertionFailure() << "byte " << i << " of " << want.size() << " is " << hex(got[i])
+                                           << ", expected " << hex(want[i]);
+  return ::testing::AssertionSuccess();
+}
+
+TEST_F(BackendLayer, Copies) {
+  Operands gen(402);
+  for (const StreamCase& sc : streams())
+    for (std::size_t bytes : kCopyBytes)
+      for (std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
+        const std::vector<unsigned char> data = random_bytes(bytes, gen);
+        // Built with += (g++ 12's -Wrestrict misfires on "(" + std::to_string(...)).
+        std::string where = "(";
+        where += std::to_string(bytes) + " bytes, " + std::to_string(offset) + " bytes past a 16-byte boundary), ";
+        where += sc.name;
+        const auto named = [&](const char* fn) { return std::string(fn) + where; };
+        {  // host -> device; the host buffer may be reused once it returns
+          std::vector<unsigned char> src(offset + bytes);
+          std::memcpy(src.data() + offset, data.data(), bytes);
+          Guarded dst(sc.s, bytes, offset);
+          dc::copy_to_device(st(), sc.s, dst.get(), src.data() + offset, bytes);
+          std::fill(src.begin(), src.end(), static_cast<unsigned char>(0x5A));
+          dst.read(sc.s);
+          if (!report(all_of({dst.guards_intact(), same_bytes(dst.bytes(), data)}), named("copy_to_device")))
+            return;
+        }
+        // A device source at the end of its allocation.
+        DeviceMemory mem(offset + bytes);
+        upload(sc.s, mem.get() + offset, data.data(), bytes);
+        {  // device -> host; the host buffer is filled once it returns
+          Guarded dst(sc.s, bytes, offset, /*on_host=*/true);
+          dc::copy_to_host(st(), sc.s, dst.get(), mem.get() + offset, bytes);
+          dst.read(sc.s);
+          if (!report(all_of({dst.guards_intact(), same_bytes(dst.bytes(), data)}), named("copy_to_host"))) return;
+        }
+        {  // device -> device, stream-ordered
+          Guarded dst(sc.s, bytes, (offset + 5) % 16);
+          dc::copy_on_device(st(), sc.s, dst.get(), mem.get() + offset, bytes);
+          dst.read(sc.s);
+          if (!report(all_of({dst.guards_intact(), same_bytes(dst.bytes(), data)}), named("copy_on_device")))
+            return;
+        }
+      }
+}
+
+}  // namespace
+}  // namespace backend_layer
