@@ -9,6 +9,7 @@
 #include "cuda/scoped_memory.cuh"
 #include "cuda/words.cuh"
 #include "mpgpu/device/mul_short.cuh"
+#include "mpgpu/limb/smem_limit.cuh"
 
 namespace mpgpu::detail::cuda {
 
@@ -34,9 +35,7 @@ Pending mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b)
     constexpr std::size_t kWarps = device::kMulColumnsThreads / 32;
     const std::size_t blocks = std::min<std::size_t>((n - 1 + kWarps - 1) / kWarps, 2048);
     const std::size_t smem = b.size * sizeof(limb_t);
-    if (smem > 48 * 1024)  // per device and function; cheap enough to repeat
-      MPGPU_CUDA_CHECK(cudaFuncSetAttribute(device::mul_columns_warp_kernel,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    MPGPU_CUDA_CHECK(limb::allow_dynamic_smem(device::mul_columns_warp_kernel, smem));
     device::mul_columns_warp_kernel<<<static_cast<unsigned>(blocks), device::kMulColumnsThreads,
                                       smem, s>>>(lo, mid, top, a.limbs, a.size, b.limbs, b.size);
     MPGPU_CHECK_LAUNCH("mul_columns_warp_kernel");

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
+#include "mpgpu/limb/smem_limit.cuh"
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
@@ -74,10 +75,7 @@ cudaError_t launch(const Body& body, std::size_t count, cudaStream_t stream) {
   void (*kernel)(Body, std::size_t) = nullptr;
   if constexpr (MinBlocksPerSM > 0) kernel = group_kernel_min_blocks<E, ScratchWords, MinBlocksPerSM, Body>;
   else kernel = group_kernel<E, ScratchWords, Body>;
-  if (smem > 48 * 1024) {
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
-    if (e != cudaSuccess) return e;
-  }
+  if (const cudaError_t e = limb::allow_dynamic_smem(kernel, smem); e != cudaSuccess) return e;
   kernel<<<static_cast<unsigned>(blocks), ipb * E::threads, smem, stream>>>(body, count);
   return cudaGetLastError();
 }

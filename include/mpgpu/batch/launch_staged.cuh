@@ -28,6 +28,7 @@
 
 #include "mpgpu/batch/env.cuh"
 #include "mpgpu/batch/launch.cuh"
+#include "mpgpu/limb/smem_limit.cuh"
 
 #if defined(__CUDACC__)
 #include <cuda/barrier>
@@ -154,7 +155,7 @@ cudaError_t launch_staged(const Body& body, const word_t* const (&inputs)[kInput
     (void)cudaGetLastError();
     return e;
   };
-  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+  cudaError_t e = limb::allow_dynamic_smem(kernel, smem);
   if (e != cudaSuccess) return fail(e);
   int device = 0, sms = 0, per_sm = 0;
   if ((e = cudaGetDevice(&device)) != cudaSuccess) return fail(e);

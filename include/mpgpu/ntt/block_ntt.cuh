@@ -51,6 +51,7 @@
 
 #include "mpgpu/field/prime_field64.cuh"
 #include "mpgpu/ntt/block_plan.hpp"
+#include "mpgpu/limb/smem_limit.cuh"
 
 namespace mpgpu::ntt {
 
@@ -821,11 +822,7 @@ template <bool kForward, bool kLazy, int kThreads, int kMinBlocks>
 cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsigned threads, std::size_t smem,
                                       cudaStream_t s) {
   const void* fn = reinterpret_cast<const void*>(&block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks>);
-  if (smem > 48 * 1024) {
-    // Per device and function; cheap enough to repeat on every launch.
-    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-    if (e != cudaSuccess) return e;
-  }
+  if (const cudaError_t e = limb::allow_dynamic_smem(fn, smem); e != cudaSuccess) return e;
   block_pass_kernel<kForward, kLazy, kThreads, kMinBlocks><<<grid, threads, smem, s>>>(args);
   return cudaGetLastError();
 }
@@ -841,10 +838,7 @@ cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsi
 template <bool kForward, int kK>
 cudaError_t launch_block_pass_fixed(const BlockPassArgs& args, dim3 grid, std::size_t smem, cudaStream_t s) {
   const void* fn = reinterpret_cast<const void*>(&block_pass_fixed_kernel<kForward, kK>);
-  if (smem > 48 * 1024) {
-    const cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-    if (e != cudaSuccess) return e;
-  }
+  if (const cudaError_t e = limb::allow_dynamic_smem(fn, smem); e != cudaSuccess) return e;
   constexpr unsigned kThreads = 1u << (kBlockMultiPassTileLog - kBlockPerThreadLog);
   block_pass_fixed_kernel<kForward, kK><<<grid, kThreads, smem, s>>>(args);
   return cudaGetLastError();
