@@ -8,10 +8,11 @@
 // cudaErrorLaunchOutOfResources; seen with the pi series' device threads).
 // The limit is a permission, not an allocation: a launch still gets the
 // shared memory it asks for, so raising it costs the smaller launches
-// nothing. Host code of CUDA translation units only.
+// nothing. Host code of CUDA translation units (and of the host emulation
+// of kernels, tests/ntt/cuda_host_shim, whose <cuda_runtime.h> stands in).
 #pragma once
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || __has_include(<cuda_runtime.h>)
 #include <cuda_runtime.h>
 
 #include <cstddef>

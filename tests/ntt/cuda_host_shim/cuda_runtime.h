@@ -121,6 +121,10 @@ inline cudaError_t cudaFuncSetAttribute(const void* fn, cudaFuncAttribute attr, 
   cuda_host_shim::smem_limits[fn] = value;
   return cudaSuccess;
 }
+inline cudaError_t cudaGetDevice(int* device) {
+  *device = 0;  // one emulated device
+  return cudaSuccess;
+}
 inline cudaError_t cudaDeviceSynchronize() { return cuda_host_shim::last_error; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cuda_host_shim::last_error; }
 
