@@ -50,10 +50,13 @@ inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
 /// bits, bench/results' pi series tables), so leaves of the smallest size
 /// (a product of 2^24 bits: 128 leaves, 127 device products in a row) spend
 /// more time there than the host threads save; two leaves a thread keep the
-/// threads balanced. A first estimate, to be swept with
-/// MPGPU_SEQUENCE_LEAF_LIMBS (a fixed leaf size) in bench/whole_bench.
+/// threads balanced. Measured on an H200 (bench/whole_bench with
+/// MPGPU_SEQUENCE_LEAF_LIMBS, bench/results' 2567d8e sweep): the adaptive
+/// leaves and leaves of 8192 limbs were both slower than 2048-limb leaves
+/// at 4-32 million bits, so the largest leaf is kept at 2048 limbs (the
+/// size rule stays for the next sweep).
 inline constexpr std::size_t kSequenceLeavesPerThread = 2;
-inline constexpr std::size_t kSequenceLeafMaxLimbs = std::size_t{1} << 15;
+inline constexpr std::size_t kSequenceLeafMaxLimbs = 2048;
 /// bin_uiui by primes: the numbers a host thread sieves at a time (even;
 /// one byte per odd number, so 64 KiB of scratch, resident in L2). Chosen
 /// on a 2-core VM from 2^16 to 2^21 numbers at n = 2 * 10^7, where 2^16 and

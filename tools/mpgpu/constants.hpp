@@ -77,9 +77,13 @@ inline constexpr double kSeriesHostMaxBits = 1 << 18;
 /// the waits for each result's size), with the GPU mostly idle: several
 /// threads, each in a context of its own, merge those subtrees at once;
 /// above 2^24 bits a merge's products fill the GPU and the calling thread
-/// merges alone. First estimates, to be swept with MPGPU_SERIES_DEVICE_THREADS
-/// and MPGPU_SERIES_DEVICE_BITS (bench/results: the pi series tables).
-inline constexpr unsigned kSeriesDeviceThreads = 4;
+/// merges alone. Measured on an H200 (bench/results, the 394127c run): 4
+/// device threads gave no gain (pi 10^8 series 2.015 s against 2.039 s; each
+/// merge took ~3x longer in thread time, so the device work does not overlap
+/// across contexts as hoped), so they are off by default until the
+/// per-operation costs are understood; MPGPU_SERIES_DEVICE_THREADS=N turns
+/// them on for experiments.
+inline constexpr unsigned kSeriesDeviceThreads = 0;
 inline constexpr double kSeriesDeviceSubtreeMaxBits = 1 << 24;
 
 /// compute_constant's first guard digits: 10^19 < 2^64 (see there).
