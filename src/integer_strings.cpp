@@ -145,9 +145,8 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
   // second pass of its own over the text, and would accept whitespace).
   const std::size_t n = text.size() - pos;
   // The values: in a buffer each thread keeps for texts of up to
-  // kKeptValueBytes (a fresh allocation a call, freed again, made a parse of
-  // 2^16 bits a third slower through the allocator's page faults and trims),
-  // else in one of their own.
+  // kKeptValueBytes (a fresh allocation a call, freed again, costs small
+  // parses the allocator's page faults and trims), else in one of their own.
   constexpr std::size_t kKeptValueBytes = std::size_t{1} << 20;
   thread_local std::unique_ptr<unsigned char[]> kept;  // grown to the longest text so far
   thread_local std::size_t kept_bytes = 0;

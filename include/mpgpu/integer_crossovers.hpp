@@ -44,17 +44,12 @@ inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
 /// fac_ui, bin_uiui: their product trees' leaves (products by GMP on host
 /// threads) are each about 1 / (kSequenceLeavesPerThread x the host
 /// threads) of the product, within [kDeviceSequenceMinLimbs,
-/// kSequenceLeafMaxLimbs] limbs. Why: each device product above the leaves
-/// costs the calling thread about the same fixed time at these sizes (its
-/// launches and the wait for its size; 0.1-1 ms on an H200 from 2^18 to 2^24
-/// bits, bench/results' pi series tables), so leaves of the smallest size
-/// (a product of 2^24 bits: 128 leaves, 127 device products in a row) spend
-/// more time there than the host threads save; two leaves a thread keep the
-/// threads balanced. Measured on an H200 (bench/whole_bench with
-/// MPGPU_SEQUENCE_LEAF_LIMBS, bench/results' 2567d8e sweep): the adaptive
-/// leaves and leaves of 8192 limbs were both slower than 2048-limb leaves
-/// at 4-32 million bits, so the largest leaf is kept at 2048 limbs (the
-/// size rule stays for the next sweep).
+/// kSequenceLeafMaxLimbs] limbs. Why the rule: each device product above
+/// the leaves has a fixed cost, so fewer, larger leaves trade device
+/// products for host work done in parallel. Why the cap equals the minimum
+/// (leaves of 2048 limbs, as before the rule): larger leaves measured slower
+/// from 4 to 32 million bits (bench/whole_bench with
+/// MPGPU_SEQUENCE_LEAF_LIMBS; bench/results, the H200 sweeps of 2026-11-28).
 inline constexpr std::size_t kSequenceLeavesPerThread = 2;
 inline constexpr std::size_t kSequenceLeafMaxLimbs = 2048;
 /// bin_uiui by primes: the numbers a host thread sieves at a time (even;

@@ -72,17 +72,12 @@ struct SeriesOptions {
 inline constexpr double kSeriesHostMaxBits = 1 << 18;
 
 /// The defaults of SeriesOptions::device_threads and device_subtree_max_bits
-/// on a CUDA context. A merge of nodes from the cut up to about 2^24 bits
-/// took the calling thread about 1 ms whatever its size (its launches and
-/// the waits for each result's size), with the GPU mostly idle: several
-/// threads, each in a context of its own, merge those subtrees at once;
-/// above 2^24 bits a merge's products fill the GPU and the calling thread
-/// merges alone. Measured on an H200 (bench/results, the 394127c run): 4
-/// device threads gave no gain (pi 10^8 series 2.015 s against 2.039 s; each
-/// merge took ~3x longer in thread time, so the device work does not overlap
-/// across contexts as hoped), so they are off by default until the
-/// per-operation costs are understood; MPGPU_SERIES_DEVICE_THREADS=N turns
-/// them on for experiments.
+/// on a CUDA context. Merges of nodes from the cut up to about 2^24 bits
+/// cost the calling thread a fixed time each whatever their size, so
+/// threads each in a context of its own were to merge those subtrees at
+/// once. Measured (docs/workloads.md, "Device threads"): no gain, so none
+/// by default; MPGPU_SERIES_DEVICE_THREADS=N and MPGPU_SERIES_DEVICE_BITS
+/// turn them on for experiments.
 inline constexpr unsigned kSeriesDeviceThreads = 0;
 inline constexpr double kSeriesDeviceSubtreeMaxBits = 1 << 24;
 
