@@ -61,6 +61,13 @@ struct ContextState {
   std::map<std::pair<std::uint64_t, int>, std::uint64_t*> ntt_twiddles;
   // The same for the 32-bit transforms (cuda/ntt_public32.cu): uint2 pairs.
   std::map<std::pair<std::uint64_t, int>, void*> ntt_twiddles32;
+  // Side streams for the independent branches of one operation
+  // (cuda/stream_fork.hpp), made on first use, and the event that orders
+  // them against the operation's stream (recorded and waited for under
+  // `mutex`, so that no other thread re-records it in between).
+  static constexpr int kForkSideStreams = 2;
+  Stream fork_streams[kForkSideStreams] = {};  // owned (CUDA)
+  void* fork_event = nullptr;                  // owned (CUDA): cudaEvent_t
   // Pinned chunk buffers, their events and host copy threads for the large
   // host <-> device copies (cuda/staging.hpp): made on the first such copy,
   // freed with the context. One staged copy at a time, under staging_mutex

@@ -92,6 +92,11 @@ Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Opera
 /// r = |a| * |b| through three-prime NTTs (a squaring when a and b are the
 /// same vector); r has room for a.size + b.size + 2 limbs. Size pending.
 Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+/// Products whose transforms have at most 2^kMulSidePrimesMaxLog points
+/// (times the batch of a chunked product) run their three primes side by
+/// side on three streams (ntt_mul.cu). Up to 2^20 points a pass has at most
+/// 256 tiles of 2^12, fewer than the ~400 an H100/H200 holds at once.
+inline constexpr int kMulSidePrimesMaxLog = 21;
 /// r = |a| * |b| by columns (mul_short.cu) for min(a.size, b.size) <=
 /// kMulSchoolbookMaxLimbs: a thread per column up to kMulShortMaxLimbs
 /// (linear in the long operand), a warp per column above (na * nb limb

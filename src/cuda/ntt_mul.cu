@@ -20,6 +20,14 @@
 // prime 1's coefficients are copied (M words), prime 2's stay in place.
 // Twiddle tables are small (2^14 + 2^(L/2 + 2) pairs) and cached in the context.
 //
+// Small transforms (N <= 2^kMulSidePrimesMaxLog points, padded or chunked)
+// run the three primes side by side on three streams (stream_fork.hpp): each
+// prime's chain of passes is a few hundred blocks at most there, so one
+// prime at a time leaves the GPU mostly idle and a product costs the sum of
+// its ~18 passes' latencies. Each prime then has its own spectrum buffer:
+// 6 N + 3 M + 1 words (chunked: 3 k N' + 3 N' + 2 M + 1), above the 8x rule
+// for N near 2 M but at most a few hundred MiB at that bound.
+//
 // Unbalanced products (mul_abs_chunked): when b is much shorter than a, a is
 // cut into k chunks of L limbs and each chunk times b is a transform of N'
 // points (N' a power of two >= L + nb, so no chunk product wraps), all k in
@@ -40,7 +48,9 @@
 #include "cuda/grid_stride.hpp"
 #include "cuda/ntt_product.hpp"
 #include "cuda/scoped_memory.cuh"
+#include "cuda/stream_fork.hpp"
 #include "cuda/words.cuh"
+#include "env_knob.hpp"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt/block_ntt.cuh"
 #include "mpgpu/ntt/crt3.cuh"
@@ -104,6 +114,14 @@ void run_prime_product(ContextState& st, Stream s, const field::NttPrime& prime,
 }
 
 namespace {
+
+/// log2 of the largest transform (points, times the batch when chunked)
+/// whose primes run side by side; MPGPU_NTT_SIDE_PRIMES_MAX_LOG overrides
+/// it (0: never), for tuning runs.
+int side_primes_max_log() {
+  static const int v = static_cast<int>(env_knob("MPGPU_NTT_SIDE_PRIMES_MAX_LOG", kMulSidePrimesMaxLog));
+  return v;
+}
 
 /// Position of coefficient j in the chunk products: chunk c = j / L and the
 /// offset in it; the chunk before (c - 1) holds j at off + L when that is
@@ -208,15 +226,20 @@ Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operan
   const std::size_t m = a.size + b.size;
   const int lp = ch.log_np;
   const std::size_t np = std::size_t{1} << lp, k = ch.chunks;
+  int total_log = lp;
+  while ((std::size_t{1} << total_log) < k * np) ++total_log;
+  const bool side_by_side = total_log <= side_primes_max_log();
   ScopedDeviceMemory residues(st, s, 3 * k * np * sizeof(std::uint64_t));
-  ScopedDeviceMemory spectrum(st, s, np * sizeof(std::uint64_t));
+  ScopedDeviceMemory spectrum(st, s, (side_by_side ? 3 : 1) * np * sizeof(std::uint64_t));
   std::uint64_t* x[3] = {residues.as<std::uint64_t>(), residues.as<std::uint64_t>() + k * np,
                          residues.as<std::uint64_t>() + 2 * k * np};
-  std::uint64_t* y = spectrum.as<std::uint64_t>();
+  StreamFork fork(st, s, side_by_side ? 3 : 1);  // after the buffers: joined before they are freed
   for (int i = 0; i < 3; ++i) {
+    const Stream bs = fork.branch(side_by_side ? i : 0);
+    std::uint64_t* const y = spectrum.as<std::uint64_t>() + (side_by_side ? i * np : 0);
     const field::NttPrime& prime = field::ntt_primes62[i];
     const field::PrimeField64 f = field::PrimeField64::make(prime.p);
-    const ntt::BlockTables tables = ntt::BlockTables::view(ntt_block_tables(st, s, prime.p, prime.generator, lp), lp);
+    const ntt::BlockTables tables = ntt::BlockTables::view(ntt_block_tables(st, bs, prime.p, prime.generator, lp), lp);
     // b's spectrum, once.
     ntt::BlockTransform t{};
     t.batch = 1;
@@ -228,7 +251,7 @@ Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operan
     t.src = b.limbs;
     t.src_len = b.size;
     t.epilogue = ntt::PassEpilogue::lazy;
-    MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
+    MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, bs));
     // The k chunks of a (chunk c: limbs c L .. c L + L - 1, zero padded),
     // each multiplied by b's spectrum in its last pass.
     t.batch = k;
@@ -240,7 +263,7 @@ Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operan
     t.epilogue = ntt::PassEpilogue::pointwise;
     t.other = y;
     t.other_broadcast = true;
-    MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
+    MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, bs));
     ntt::BlockTransform inv{};
     inv.dst = inv.work = x[i];
     inv.src = x[i];
@@ -253,8 +276,9 @@ Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operan
     inv.epilogue = ntt::PassEpilogue::scale;
     inv.scale = f.mul(f.inv(np % prime.p), f.r1);  // n^-1 and the pointwise product's 2^-64
     inv.other = nullptr;
-    MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, s));
+    MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, bs));
   }
+  fork.join();
   ScopedDeviceMemory columns(st, s, (2 * m + 1) * sizeof(std::uint64_t));
   std::uint64_t* lo = columns.as<std::uint64_t>();
   std::uint64_t* carry = lo + m;
@@ -265,6 +289,34 @@ Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operan
       lo, carry, x[0], x[1], x[2], crt, field::ntt_primes62[0].p, field::ntt_primes62[1].p,
       field::ntt_primes62[2].p, m, ch.chunk, k, lp);
   MPGPU_CHECK_LAUNCH("chunked_finish_kernel");
+  return add_abs(st, s, r, {carry, m + 1}, {lo, m});
+}
+
+/// The padded product with the primes side by side (see the file comment):
+/// prime i transforms in x[i] with its own spectrum buffer y[i].
+Pending mul_abs_side_by_side(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square, int log_n) {
+  const std::size_t m = a.size + b.size, n = std::size_t{1} << log_n;
+  ScopedDeviceMemory residues(st, s, 3 * n * sizeof(std::uint64_t));
+  ScopedDeviceMemory spectra(st, s, (square ? 0 : 3 * n) * sizeof(std::uint64_t));
+  ScopedDeviceMemory columns(st, s, (2 * m + 1) * sizeof(std::uint64_t));
+  std::uint64_t* const x = residues.as<std::uint64_t>();
+  {
+    StreamFork fork(st, s, 3);  // after the buffers: joined before they are freed
+    for (int i = 0; i < 3; ++i) {
+      std::uint64_t* const xi = x + i * n;
+      std::uint64_t* const yi = square ? nullptr : spectra.as<std::uint64_t>() + i * n;
+      run_prime_product(st, fork.branch(i), field::ntt_primes62[i], {a, b, square, log_n, 1, xi, yi, xi});
+    }
+    fork.join();
+  }
+  const ntt::Crt3 crt =
+      ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
+  ntt::crt_kernel<<<grid_for(m), 256, 0, s>>>(x, x + n, x + 2 * n, crt, m);
+  MPGPU_CHECK_LAUNCH("crt_kernel");
+  std::uint64_t* const lo = columns.as<std::uint64_t>();
+  std::uint64_t* const carry = lo + m;
+  ntt::column_kernel<<<grid_for(m), 256, 0, s>>>(lo, carry, x, x + n, x + 2 * n, m);
+  MPGPU_CHECK_LAUNCH("column_kernel");
   return add_abs(st, s, r, {carry, m + 1}, {lo, m});
 }
 
@@ -287,6 +339,7 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   }
   const DigitsPlan plan = choose_digits(a.size, b.size, square);
   if (plan.limbs > 1) return mul_abs_digits(st, s, r, a, b, square, plan);
+  if (log_n <= side_primes_max_log()) return mul_abs_side_by_side(st, s, r, a, b, square, log_n);
 
   // Where prime i transforms (x) and where its first m coefficients end
   // (coeffs); see the file comment for the two layouts.

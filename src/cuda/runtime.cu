@@ -47,6 +47,10 @@ void init_context(ContextState& st, int device) {
 void destroy_context(ContextState& st) noexcept {
   cudaSetDevice(st.device);
   if (st.stream) cudaStreamSynchronize(st.stream);
+  // Branches joined into a user stream are not behind st.stream: wait for
+  // them too before their tables go.
+  for (Stream side : st.fork_streams)
+    if (side) cudaStreamSynchronize(side);
   for (auto& entry : st.ntt_twiddles) cudaFree(entry.second);
   st.ntt_twiddles.clear();
   for (auto& entry : st.ntt_twiddles32) cudaFree(entry.second);
@@ -57,6 +61,12 @@ void destroy_context(ContextState& st) noexcept {
   }
   free_word_slots(st);
   free_staging(st);  // after the stream is idle; waits for copies on other streams too
+  for (Stream& side : st.fork_streams) {
+    if (side) cudaStreamDestroy(side);
+    side = nullptr;
+  }
+  if (st.fork_event) cudaEventDestroy(static_cast<cudaEvent_t>(st.fork_event));
+  st.fork_event = nullptr;
   if (st.stream_order_event) cudaEventDestroy(static_cast<cudaEvent_t>(st.stream_order_event));
   st.stream_order_event = nullptr;
   if (st.stream) cudaStreamDestroy(st.stream);
