@@ -90,9 +90,11 @@ class Image {
   }
   limb_t* data() { return ctx_.is_cuda() ? host_.data() : storage_.get(); }
   std::shared_ptr<limb_t> finish() {
+    // Synchronous: batch operations on another stream read their operands
+    // without ordering themselves after the context's stream.
     if (ctx_.is_cuda() && limbs_)
-      detail::cuda::copy_to_device(ctx_.state(), ctx_.stream(), storage_.get(), host_.data(),
-                                   limbs_ * sizeof(limb_t));
+      detail::cuda::copy_to_device_synchronous(ctx_.state(), ctx_.stream(), storage_.get(), host_.data(),
+                                               limbs_ * sizeof(limb_t));
     return std::move(storage_);
   }
 
@@ -345,7 +347,8 @@ Batch Batch::to_context(const Context& ctx) const {
     } else {
       // The layout depends only on the width, so the image moves unchanged.
       HostView view(*this);
-      if (ctx.is_cuda()) detail::cuda::copy_to_device(ctx.state(), ctx.stream(), storage.get(), view.data(), bytes);
+      if (ctx.is_cuda())
+        detail::cuda::copy_to_device_synchronous(ctx.state(), ctx.stream(), storage.get(), view.data(), bytes);  // as Image
       else std::memcpy(storage.get(), view.data(), bytes);
     }
   }

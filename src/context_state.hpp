@@ -15,6 +15,7 @@ namespace mpgpu::detail {
 namespace cuda {
 class PendingWords;
 struct Staging;
+struct SmallUploadRing;
 }
 
 struct ContextState {
@@ -74,6 +75,10 @@ struct ContextState {
   // (not `mutex`: a copy holds it for its whole length).
   std::mutex staging_mutex;
   cuda::Staging* staging = nullptr;  // owned (CUDA)
+  // Pinned ring for the small host -> device copies (cuda/upload_ring.hpp),
+  // so that they return without waiting for the stream; it has its own
+  // lock. Made with the context, its memory on the first such copy.
+  cuda::SmallUploadRing* upload_ring = nullptr;  // owned (CUDA)
 
   ContextState() = default;
   ContextState(const ContextState&) = delete;

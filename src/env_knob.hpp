@@ -1,7 +1,7 @@
 // Tuning knobs read from the environment (MPGPU_SCHOOLBOOK_MAX_WORK,
 // MPGPU_DIVISION_MIN_LIMBS, MPGPU_RADIX_MIN_LIMBS, MPGPU_RADIX_LEAF_LIMBS,
-// MPGPU_NTT_DIGIT_LIMBS, MPGPU_NTT_SIDE_PRIMES_MAX_LOG, MPGPU_SEQUENCE_LEAF_LIMBS): for tuning runs and
-// tests, never needed in use.
+// MPGPU_NTT_DIGIT_LIMBS, MPGPU_NTT_SIDE_PRIMES_MAX_LOG, MPGPU_SEQUENCE_LEAF_LIMBS,
+// MPGPU_UPLOAD_RING_BYTES): for tuning runs and tests, never needed in use.
 // Host-only, plain C++.
 #pragma once
 

@@ -98,7 +98,10 @@ DeviceFft::DeviceFft(const Context& ctx, const GfpPrime& prime, int e) : impl_(s
   if (ctx.is_cuda()) {
     const std::size_t bytes = impl_->table.size() * sizeof(limb_t);
     impl_->device_table = mpgpu::detail::cuda::allocate(ctx.state(), ctx.stream(), bytes);
-    mpgpu::detail::cuda::copy_to_device(ctx.state(), ctx.stream(), impl_->device_table, impl_->table.data(), bytes);
+    // Synchronous: forward and inverse may run on any stream, and gfp_fft
+    // does not order its stream after the context's.
+    mpgpu::detail::cuda::copy_to_device_synchronous(ctx.state(), ctx.stream(), impl_->device_table,
+                                                    impl_->table.data(), bytes);
     impl_->table.clear();
     impl_->table.shrink_to_fit();
   }

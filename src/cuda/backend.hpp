@@ -38,9 +38,23 @@ DeviceInfo device_info(int device);
 /// and the bytes free.
 void* allocate(ContextState& st, Stream s, std::size_t bytes);
 void deallocate(ContextState& st, Stream s, void* p) noexcept;
-/// Host -> device and device -> host copies; return once the host buffer may
-/// be reused (they synchronize the stream).
+/// Host -> device copy; returns once the host buffer may be reused. A copy
+/// of fewer than the staging threshold (1 MiB) and at most a quarter of the
+/// context's upload ring (upload_ring.hpp, MPGPU_UPLOAD_RING_BYTES) does NOT
+/// wait for the stream: the bytes go through the ring and their transfer is
+/// queued on s. The destination is then ready for work queued after it on
+/// s, and on the context's stream (a copy on another stream makes the
+/// context's stream wait for it), so for every stream that orders itself
+/// after the context's stream (OpWords does, cuda/words.cuh). It is not
+/// ready for the host, nor for a stream ordered after neither; freeing dst
+/// must be ordered after the copy too (deallocate on s or on the context's
+/// stream is). Larger copies, and all copies without a ring, synchronize s.
 void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+/// The same, always returning with s synchronized (the destination is ready
+/// for every stream): for data that work on arbitrary streams reads without
+/// ordering itself after the context's stream.
+void copy_to_device_synchronous(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+/// Device -> host copy; returns with the data in dst (it synchronizes s).
 void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 /// For fresh host memory that the caller must touch before copy_to_host

@@ -1,6 +1,7 @@
 // The CUDA runtime side of a Context: stream, stream-ordered memory pool,
 // word slots for small read-backs (word_slots.cu), copies (large ones through
-// pinned staging buffers, staging.cu) and device facts.
+// pinned staging buffers, staging.cu; small uploads through a pinned ring,
+// upload_ring.cu) and device facts.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -8,6 +9,7 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/staging.hpp"
+#include "cuda/upload_ring.hpp"
 #include "cuda/words.cuh"
 #include "env_knob.hpp"
 
@@ -41,6 +43,7 @@ void init_context(ContextState& st, int device) {
   init_word_slots(st);
   std::size_t free_bytes = 0;
   MPGPU_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &st.total_memory));
+  init_upload_ring(st);  // last: nothing after it throws
   st.backend = Backend::cuda;
 }
 
@@ -61,6 +64,7 @@ void destroy_context(ContextState& st) noexcept {
   }
   free_word_slots(st);
   free_staging(st);  // after the stream is idle; waits for copies on other streams too
+  free_upload_ring(st);  // the same
   for (Stream& side : st.fork_streams) {
     if (side) cudaStreamDestroy(side);
     side = nullptr;
@@ -140,6 +144,12 @@ std::size_t staging_min_bytes() {
 }  // namespace
 
 void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
+  use_device(st.device);
+  if (ring_copy_to_device(st, s, dst, src, bytes, staging_min_bytes())) return;
+  copy_to_device_synchronous(st, s, dst, src, bytes);
+}
+
+void copy_to_device_synchronous(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
   if (bytes >= staging_min_bytes() && staged_copy_to_device(st, s, dst, src, bytes)) return;
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
