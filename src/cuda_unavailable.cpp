@@ -22,6 +22,7 @@ void* allocate(ContextState&, Stream, std::size_t) { unavailable("allocate"); }
 void deallocate(ContextState&, Stream, void*) noexcept {}
 void copy_to_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void copy_to_device_synchronous(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
+void order_after_context(ContextState&, Stream) {}
 void copy_to_host(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void copy_on_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void prepare_host_destination(ContextState&, void*, std::size_t) {}

@@ -45,16 +45,25 @@ void deallocate(ContextState& st, Stream s, void* p) noexcept;
 /// queued on s. The destination is then ready for work queued after it on
 /// s, and on the context's stream (a copy on another stream makes the
 /// context's stream wait for it), so for every stream that orders itself
-/// after the context's stream (OpWords does, cuda/words.cuh). It is not
-/// ready for the host, nor for a stream ordered after neither; freeing dst
-/// must be ordered after the copy too (deallocate on s or on the context's
-/// stream is). Larger copies, and all copies without a ring, synchronize s.
+/// after the context's stream (OpWords and order_after_context do). It is
+/// not ready for a stream ordered after neither (the Batch, gfp and public
+/// NTT kernels: data they read goes up with copy_to_device_synchronous);
+/// freeing dst must be ordered after the copy too (deallocate on s or on
+/// the context's stream is). Larger copies, and all copies without a ring,
+/// synchronize s.
 void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 /// The same, always returning with s synchronized (the destination is ready
 /// for every stream): for data that work on arbitrary streams reads without
 /// ordering itself after the context's stream.
 void copy_to_device_synchronous(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+/// Makes s wait (on the device, no host wait) for the work queued so far on
+/// the context's stream; nothing when s is that stream. Every entry point
+/// here that reads Integer operands calls it (or makes an OpWords) before
+/// its first work: an operand may have been uploaded (copy_to_device) or
+/// written on the context's stream and still be in flight.
+void order_after_context(ContextState& st, Stream s);
 /// Device -> host copy; returns with the data in dst (it synchronizes s).
+/// It and copy_on_device order s after the context's stream first.
 void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 /// For fresh host memory that the caller must touch before copy_to_host

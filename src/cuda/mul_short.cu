@@ -18,6 +18,7 @@ static_assert(kMulSchoolbookMaxLimbs == device::kMulSchoolbookMaxLimbs);
 
 Pending mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   use_device(st.device);
+  order_after_context(st, s);  // operands may be in flight on the context's stream
   if (b.size > a.size) std::swap(a, b);
   const std::size_t n = a.size + b.size;  // n - 1 columns
   ScopedDeviceMemory words(st, s, 3 * n * sizeof(limb_t));  // lo (n - 1), mid (n), top (n + 1)

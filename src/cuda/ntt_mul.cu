@@ -324,6 +324,7 @@ Pending mul_abs_side_by_side(ContextState& st, Stream s, limb_t* r, Operand a, O
 
 Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   use_device(st.device);
+  order_after_context(st, s);  // operands may be in flight on the context's stream
   const bool square = a.limbs == b.limbs && a.size == b.size;
   const std::size_t m = a.size + b.size;
   int log_n = 1;

@@ -18,6 +18,7 @@ unsigned blocks_for(std::size_t items) {
 void pow2_to_text(ContextState& st, Stream s, char* out, Operand a, std::size_t digits, int k,
                   const device::Pow2Alphabet& alphabet) {
   use_device(st.device);
+  order_after_context(st, s);  // operands may be in flight on the context's stream
   if (digits == 0) return;
   ScopedDeviceMemory text(st, s, digits);
   const std::size_t runs = (digits + device::kPow2TextRun - 1) / device::kPow2TextRun;

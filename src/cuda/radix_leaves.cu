@@ -13,6 +13,7 @@ bool radix_leaves_to_text(ContextState& st, Stream s, char* out, limb_t* row, st
                           std::size_t slots, std::size_t pitch, std::size_t width, const device::LimbDivisor& chunk,
                           int digits, int base, const device::RadixAlphabet& alphabet) {
   use_device(st.device);
+  order_after_context(st, s);  // operands may be in flight on the context's stream
   if (slots == 0) return true;
   ScopedDeviceMemory buffer(st, s, 16 + slots * width);  // the overflow word, then the text
   unsigned* overflow = buffer.as<unsigned>();

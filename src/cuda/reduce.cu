@@ -34,6 +34,7 @@ std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
 
 Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
   use_device(st.device);
+  order_after_context(st, s);  // operands may be in flight on the context's stream
   std::size_t width = 0;
   for (std::size_t j = 0; j < count; ++j) width = std::max(width, terms[j].size);
   if (width == 0) return nullptr;
@@ -50,7 +51,8 @@ Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std
     return ow.defer();
   }
   // Few terms (products by columns, most sums) travel in the launch's
-  // parameters; a copy to the device would make the host wait for the stream.
+  // parameters; a copy to the device costs a transfer (and, without the
+  // upload ring, a host wait for the stream).
   std::optional<ScopedDeviceMemory> spilled;
   if (count > device::ColumnTerms::kInline) {
     std::vector<device::ColumnTerm> host_terms(count);

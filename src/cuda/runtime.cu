@@ -156,8 +156,15 @@ void copy_to_device_synchronous(ContextState& st, Stream s, void* dst, const voi
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
+void order_after_context(ContextState& st, Stream s) {
+  if (s == st.stream) return;
+  std::lock_guard<std::recursive_mutex> lock(st.mutex);  // the order event is shared
+  order_after_context_stream(st, s);
+}
+
 void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
+  order_after_context(st, s);
   if (bytes >= staging_min_bytes() && staged_copy_to_host(st, s, dst, src, bytes)) return;
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -169,6 +176,7 @@ void prepare_host_destination(ContextState& st, void* dst, std::size_t bytes) {
 
 void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
+  order_after_context(st, s);
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
 }
 

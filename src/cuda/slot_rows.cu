@@ -22,6 +22,7 @@ unsigned blocks_for(std::size_t slots, std::size_t pitch) {
 void gather_slots(ContextState& st, Stream s, limb_t* dst, std::size_t slots, std::size_t pitch,
                   const device::SlotSource* sources, int groups) {
   use_device(st.device);
+  order_after_context(st, s);  // operands may be in flight on the context's stream
   if (slots == 0 || pitch == 0) return;
   if (groups < 1 || groups > 2) throw std::logic_error("mpgpu: internal: gather_slots of " + std::to_string(groups) + " sources");
   device::SlotSources by_value{};
@@ -34,6 +35,7 @@ void gather_slots(ContextState& st, Stream s, limb_t* dst, std::size_t slots, st
 bool correct_slots(ContextState& st, Stream s, limb_t* r_out, limb_t* c_out, Operand r, Operand t, Operand c,
                    std::size_t slots, std::size_t pitch) {
   use_device(st.device);
+  order_after_context(st, s);  // operands may be in flight on the context's stream
   if (slots == 0 || pitch < 2) throw std::logic_error("mpgpu: internal: correct_slots needs slots and pitch >= 2");
   ScopedDeviceMemory any(st, s, sizeof(unsigned));
   MPGPU_CUDA_CHECK(cudaMemsetAsync(any.p, 0, sizeof(unsigned), s));
