@@ -2,14 +2,17 @@
 
 ``mpgpu.Integer`` behaves like Python's ``int``; the module functions carry gmpy2's names
 (``isqrt``, ``gcd``, ``powmod``, ``fac``, ...), so a gmpy2 script ports by changing its import.
-Values live in a context: a CUDA device or the CPU. See docs/python.md.
+Values live in a context: a CUDA device or the CPU. ``mpgpu.Batch`` holds N unsigned integers
+of one width, made from lists or NumPy arrays of limbs; ``mpgpu.batch`` has its operations.
+See docs/python.md.
 """
 
 import contextlib as _contextlib
 import numbers as _numbers
 
 from ._mpgpu import *  # noqa: F401,F403  (Integer, Context, the functions, the exceptions)
-from ._mpgpu import Context, Integer, __version__, _current_context
+from ._mpgpu import Batch, Context, Integer, __version__, _current_context
+from . import batch  # noqa: F401  (the batch functions: mpgpu.batch.mul_high, ...)
 
 #: gmpy2's name for an integer.
 mpz = Integer
@@ -31,6 +34,6 @@ def context(ctx="auto"):
 
 _numbers.Integral.register(Integer)
 
-for _t in (Integer, Context):
+for _t in (Integer, Context, Batch):
     _t.__module__ = "mpgpu"
 del _t

@@ -53,6 +53,13 @@ const Integer* as_integer(nb::handle h);
 /// A non-negative machine word from an int-like object: OverflowError for a
 /// negative value or one above 2^64 - 1, TypeError for a non-integer.
 std::uint64_t to_u64(nb::handle h, const char* function);
+/// A Python int as `n` limbs of two's complement (is_signed) or of an
+/// unsigned value, least significant first: false (no Python error set) when
+/// it does not fit in n * 64 bits that way, or is negative and !is_signed.
+/// `value` must be an int (PyLong_Check).
+bool pylong_to_limbs(PyObject* value, limb_t* out, std::size_t n, bool is_signed);
+/// The Python int of `n` limbs, read as unsigned or as two's complement.
+nb::object pylong_from_limbs(const limb_t* limbs, std::size_t n, bool is_signed);
 /// A Python object owning `x`.
 inline nb::object wrap(Integer&& x) { return nb::cast(std::move(x)); }
 
@@ -75,5 +82,9 @@ PyObject* parse_error_class();
 void bind_context(nb::module_& m);
 void bind_integer(nb::module_& m);
 void bind_functions(nb::module_& m);
+/// mpgpu.Batch (batch_binding.cpp) and the submodule of batch functions,
+/// `_mpgpu._batch` (batch_functions.cpp, with Batch's operators).
+void bind_batch(nb::module_& m);
+void bind_batch_functions(nb::module_& m);
 
 }  // namespace mpgpu::py

@@ -9,4 +9,6 @@ NB_MODULE(_mpgpu, m) {
   mpgpu::py::bind_context(m);
   mpgpu::py::bind_integer(m);
   mpgpu::py::bind_functions(m);
+  mpgpu::py::bind_batch(m);
+  mpgpu::py::bind_batch_functions(m);
 }

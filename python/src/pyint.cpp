@@ -63,6 +63,53 @@ bool is_gmpy2_mpz(PyObject* o) {
 
 }  // namespace
 
+bool pylong_to_limbs(PyObject* value, limb_t* out, std::size_t n, bool is_signed) {
+  const std::size_t bytes = n * sizeof(limb_t);
+  int overflow = 0;
+  const long long small = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (overflow == 0) {
+    if (small == -1 && PyErr_Occurred()) throw nb::python_error();
+    if (small < 0 && !is_signed) return false;
+    if (n == 0) return small == 0;
+    out[0] = static_cast<limb_t>(small);
+    const limb_t fill = small < 0 ? ~limb_t{0} : 0;  // sign extension
+    for (std::size_t i = 1; i < n; ++i) out[i] = fill;
+    return true;
+  }
+  if (overflow < 0 && !is_signed) return false;
+#if PY_VERSION_HEX >= 0x030D0000
+  const int flags = Py_ASNATIVEBYTES_LITTLE_ENDIAN | (is_signed ? 0 : Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+  const Py_ssize_t need = PyLong_AsNativeBytes(value, out, static_cast<Py_ssize_t>(bytes), flags);
+  if (need < 0) throw nb::python_error();
+  return static_cast<std::size_t>(need) <= bytes;
+#else
+  if (_PyLong_AsByteArray(reinterpret_cast<PyLongObject*>(value), reinterpret_cast<unsigned char*>(out), bytes,
+                          /*little_endian=*/1, is_signed ? 1 : 0) < 0) {
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) throw nb::python_error();
+    PyErr_Clear();  // "int too big to convert": the caller says which value, and why
+    return false;
+  }
+  return true;
+#endif
+}
+
+nb::object pylong_from_limbs(const limb_t* limbs, std::size_t n, bool is_signed) {
+  PyObject* r;
+  if (n == 1) {
+    r = is_signed ? PyLong_FromLongLong(static_cast<long long>(limbs[0])) : PyLong_FromUnsignedLongLong(limbs[0]);
+  } else {
+#if PY_VERSION_HEX >= 0x030D0000
+    r = is_signed ? PyLong_FromNativeBytes(limbs, n * sizeof(limb_t), Py_ASNATIVEBYTES_LITTLE_ENDIAN)
+                  : PyLong_FromUnsignedNativeBytes(limbs, n * sizeof(limb_t), Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    r = _PyLong_FromByteArray(reinterpret_cast<const unsigned char*>(limbs), n * sizeof(limb_t),
+                              /*little_endian=*/1, is_signed ? 1 : 0);
+#endif
+  }
+  if (!r) throw nb::python_error();
+  return nb::steal(r);
+}
+
 Integer integer_from_pylong(PyObject* value, const Context& ctx) {
   int overflow = 0;
   const long long small = PyLong_AsLongLongAndOverflow(value, &overflow);
