@@ -1,5 +1,8 @@
-// fill and the copies (src/cuda/runtime.cu, src/cuda/staging.hpp), called
-// directly; see backend_layer.hpp for the guards.
+// fill and the copies (src/cuda/runtime.cu, src/cuda/staging.hpp,
+// src/cuda/upload_ring.hpp), called directly; see backend_layer.hpp for the
+// guards.
+#include <random>
+
 #include "integer/backend_layer.hpp"
 
 namespace backend_layer {
@@ -105,6 +108,48 @@ TEST_F(BackendLayer, Copies) {
             return;
         }
       }
+}
+
+// Small uploads return before their transfer (the context's upload ring,
+// 8 MiB unless MPGPU_UPLOAD_RING_BYTES says otherwise): thousands of them,
+// of 1 byte to 64 KiB into slots revisited at random, queued behind fills
+// that keep the stream busy, wrap the ring many times with transfers in
+// flight. Each source is overwritten as soon as the call returns; later
+// uploads to a slot land last; the slots' guards stay intact. Read back on
+// the context's stream, which a copy on another stream orders itself before.
+TEST_F(BackendLayer, SmallUploadsWithoutWaiting) {
+  constexpr std::size_t kSlot = (std::size_t{64} << 10) + 128, kSlots = 96, kGuard = 64;
+  std::mt19937_64 rng(404);
+  for (const StreamCase& sc : streams()) {
+    DeviceMemory mem(kSlots * kSlot);
+    DeviceMemory busy(std::size_t{64} << 20);  // fills to queue the copies behind
+    std::vector<unsigned char> want(kSlots * kSlot);
+    fill_canary(want.data(), want.size());
+    upload(sc.s, mem.get(), want.data(), want.size());
+    for (int i = 0; i < 4000; ++i) {
+      if (i % 50 == 0) dc::fill(st(), sc.s, reinterpret_cast<limb_t*>(busy.get()), (std::size_t{64} << 20) / 8, rng() | 2);
+      const std::size_t k = rng() % kSlots;
+      std::size_t n = 1 + rng() % (kSlot - 2 * kGuard);
+      if (i % 5 == 0) n = 1 + rng() % 64;
+      std::vector<unsigned char> src(n);
+      for (unsigned char& c : src) c = static_cast<unsigned char>(rng());
+      unsigned char* const at = mem.get() + k * kSlot + kGuard;
+      dc::copy_to_device(st(), sc.s, at, src.data(), n);
+      std::memcpy(want.data() + k * kSlot + kGuard, src.data(), n);
+      std::fill(src.begin(), src.end(), static_cast<unsigned char>(0x5A));
+    }
+    std::vector<unsigned char> got(want.size());
+    download(st().stream, got.data(), mem.get(), got.size());
+    std::size_t first = 0;
+    while (first < got.size() && got[first] == want[first]) ++first;
+    if (!report(first == got.size() ? ::testing::AssertionSuccess()
+                                    : ::testing::AssertionFailure() << "byte " << first << " (slot " << first / kSlot
+                                                                    << ") is " << hex(got[first]) << ", expected "
+                                                                    << hex(want[first]),
+                std::string("small uploads, ") + sc.name))
+      return;
+    BACKEND_LAYER_CUDA(cudaStreamSynchronize(sc.s));  // before busy and mem go
+  }
 }
 
 }  // namespace
