@@ -248,4 +248,29 @@ TEST_P(Placement, UserStreamOnHostValues) {
   EXPECT_TRUE(matches(r, want));
 }
 
+// A value made on the host goes up on the context's stream when a device
+// operation first needs it, and the upload returns before its transfer (the
+// upload ring): an operation on another stream must still see the value,
+// even with long work queued on the context's stream before the upload.
+// Products by columns (20 limbs) and by NTTs (10000 limbs).
+TEST_P(Placement, UserStreamAfterUploadsBehindQueuedWork) {
+  if (!on_gpu()) GTEST_SKIP() << "streams are a CUDA matter";
+  const mpgpu::Context other = mpgpu::Context::cuda(ctx().device());
+  const mpgpu::Stream s = other.stream();
+  Operands gen;
+  const Mpz big = gen.runs(64 * 200000);
+  const Integer d = make(big);
+  for (int round = 0; round < 6; ++round) {
+    Integer busy(ctx());
+    mul(busy, d, d);  // queued on the context's stream, not waited for
+    const Mpz a = signed_bits(gen, 64 * (round % 2 ? 10000 : 20)), b = gen.runs(64 * 12000);
+    const Integer x = host_value(a), y = make(b);
+    Integer r(ctx());
+    mul(r, x, y, s);  // x goes up on the context's stream, the product runs on s
+    Mpz want;
+    mpz_mul(want, a, b);
+    EXPECT_TRUE(matches(r, want)) << "round " << round;
+  }
+}
+
 }  // namespace
