@@ -155,7 +155,8 @@ Batch from_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
                 (a.ndim() == 1 ? ",)" : ")"));
   }
   const std::size_t count = a.shape(0), limbs = a.ndim() == 2 ? a.shape(1) : 1;
-  const bool contiguous = (count <= 1 || a.stride(0) == static_cast<std::int64_t>(limbs)) &&
+  const bool contiguous = count * limbs == 0 ||  // nothing to read
+                          (count <= 1 || a.stride(0) == static_cast<std::int64_t>(limbs)) &&
                           (a.ndim() == 1 || limbs <= 1 || a.stride(1) == 1);
   if (!contiguous)
     raise_value("mpgpu.Batch: the array of limbs is not C-contiguous (strides " + std::to_string(a.stride(0)) +
@@ -433,7 +434,14 @@ void bind_batch(nb::module_& m) {
   c.def_prop_ro("stride_limbs", &Batch::stride_limbs, "Limbs between consecutive instances in storage (the width class).");
   c.def_prop_ro("context", [](const Batch& b) { return b.context(); }, "The context the batch lives in.");
   c.def("__len__", &Batch::count);
-  c.def("__getitem__", &item, nb::arg("index"), "Instance `index` as an int.");
+  c.def("__getitem__",
+        [](const Batch& b, nb::handle index) {
+          if (PySlice_Check(index.ptr())) raise_type("mpgpu.Batch indices must be integers, not slices");
+          const Py_ssize_t i = PyNumber_AsSsize_t(index.ptr(), PyExc_IndexError);
+          if (i == -1 && PyErr_Occurred()) throw nb::python_error();
+          return item(b, i);
+        },
+        nb::arg("index"), "Instance `index` as an int.");
   c.def("__iter__", [](const Batch& b) { return nb::iter(to_list(b, false)); });
   c.def("__repr__", &repr);
 
