@@ -2,12 +2,15 @@
 import doctest
 from pathlib import Path
 
+import pytest
+
 import mpgpu
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "python.md"
 
 
 def test_docs_python_md_examples():
+    pytest.importorskip("numpy")  # the Batch examples
     old = mpgpu.get_default_context()
     try:
         result = doctest.testfile(str(DOC), module_relative=False, optionflags=doctest.ELLIPSIS,
