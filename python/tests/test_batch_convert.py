@@ -209,9 +209,15 @@ def test_bad_input(ctx):
             make()
 
 
-def test_cuda_array_interface_and_dlpack_out(ctx):
-    if not ctx.is_cuda:
-        pytest.skip("CUDA context only")
+@pytest.mark.cuda
+def test_cuda_array_interface_and_dlpack_out():
+    if mpgpu.cuda_device_count() == 0:
+        pytest.skip("no usable CUDA device" + ("" if mpgpu.built_with_cuda() else " (built without CUDA)"))
+    with mpgpu.context("cuda:0") as ctx:
+        check_cuda_views(ctx)
+
+
+def check_cuda_views(ctx):
     vals = values_for(192, 9, seed=5)
     b = Batch(vals, 192)
     assert b.__dlpack_device__() == (2, ctx.device)

@@ -1,0 +1,26 @@
+# python/bench/bench.py runs (a tiny configuration): its table and its checks
+# of every result against Python ints stay working. Speed is never checked.
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mpgpu
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench.py"
+
+
+def test_bench_runs_and_checks_its_results(tmp_path):
+    pytest.importorskip("numpy")
+    out = tmp_path / "bench.csv"
+    env = dict(os.environ, PYTHONPATH=str(Path(mpgpu.__file__).parent.parent))
+    r = subprocess.run([sys.executable, str(BENCH), "--context", "cpu", "--min-log-bits", "10", "--max-log-bits", "12",
+                        "--batch-count", "64", "--loop-count", "16", "--min-time", "0.001", "--csv", str(out)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "| overhead " in r.stdout and "| huge/cpu " in r.stdout and "| batch/cpu " in r.stdout
+    assert "MISMATCH" not in r.stdout
+    rows = out.read_text().splitlines()
+    assert rows[0].startswith("section,what,mpgpu_s") and len(rows) > 10
