@@ -156,8 +156,8 @@ Batch from_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
   }
   const std::size_t count = a.shape(0), limbs = a.ndim() == 2 ? a.shape(1) : 1;
   const bool contiguous = count * limbs == 0 ||  // nothing to read
-                          (count <= 1 || a.stride(0) == static_cast<std::int64_t>(limbs)) &&
-                          (a.ndim() == 1 || limbs <= 1 || a.stride(1) == 1);
+                          ((count <= 1 || a.stride(0) == static_cast<std::int64_t>(limbs)) &&
+                           (a.ndim() == 1 || limbs <= 1 || a.stride(1) == 1));
   if (!contiguous)
     raise_value("mpgpu.Batch: the array of limbs is not C-contiguous (strides " + std::to_string(a.stride(0)) +
                 (a.ndim() == 2 ? ", " + std::to_string(a.stride(1)) : std::string()) +
@@ -289,6 +289,8 @@ Batch from_bytes(nb::handle data, std::size_t each, nb::handle bits_arg, std::st
     raise_value("mpgpu.Batch.from_bytes: " + std::to_string(size) + " bytes are not a whole number of " +
                 std::to_string(each) + "-byte instances");
   const std::size_t bits = bits_arg.is_none() ? 8 * each : size_arg(bits_arg, "mpgpu.Batch");
+  if (bits == 0 || bits > Batch::max_bits)
+    raise_value("mpgpu.Batch.from_bytes: bits must be 1 to 2**18, not " + std::to_string(bits));
   if (bits < 8 * each) {  // nothing dropped silently: the bytes above the width must be zero
     const auto* p = static_cast<const unsigned char*>(view.buf);
     for (std::size_t i = 0; i < size / each; ++i)
@@ -362,6 +364,8 @@ std::string repr(const Batch& b) {
 Batch batch_full(std::size_t count, nb::handle value, std::size_t bits, const Context& ctx) {
   if (bits == 0 || bits > Batch::max_bits)
     raise_value("mpgpu.Batch: bits must be 1 to 2**18, not " + std::to_string(bits));
+  if (PyFloat_Check(value.ptr()) || !(PyLong_Check(value.ptr()) || as_integer(value) || PyIndex_Check(value.ptr())))
+    raise_type(std::string("mpgpu.Batch: the value must be an integer, not '") + Py_TYPE(value.ptr())->tp_name + "'");
   nb::object v = element_as_int(value.ptr(), 0);
   nb::object mask = nb::steal(PyNumber_Lshift(nb::int_(1).ptr(), nb::int_(bits).ptr()));
   mask = nb::steal(PyNumber_Subtract(mask.ptr(), nb::int_(1).ptr()));

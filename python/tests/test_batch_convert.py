@@ -203,6 +203,8 @@ def test_bad_input(ctx):
         (OverflowError, "negative", lambda: Batch([1], -8)),
         (ValueError, "bits must be", lambda: Batch(np.zeros((2, 0), dtype=np.uint64))),
         (TypeError, "iterable", lambda: Batch(object(), 8)),
+        (TypeError, "must be an integer", lambda: Batch.full(2, 1.5, 8)),
+        (ValueError, "bits must be", lambda: Batch.from_bytes(b"abc", 3, 0)),
     ]
     for exc, pattern, make in cases:
         with pytest.raises(exc, match=pattern):
