@@ -131,7 +131,8 @@ void download_in_chunks(Ring& ring, int buffers, const ChunkPlan& plan) {
 /// buffers made on first use. They return false, having done nothing, when
 /// the copy is better made directly: src (or dst) is not pageable host memory
 /// (pinned or managed already), or pinned memory could not be allocated.
-/// copy_to_device returns with the stream synchronized, as the direct path.
+/// copy_to_device returns with the stream synchronized, as the synchronous
+/// direct path (small uploads take the upload ring instead, upload_ring.hpp).
 bool staged_copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 bool staged_copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 /// Huge-page advice and the pages of [dst, dst + bytes) faulted in by the
