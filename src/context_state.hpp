@@ -63,11 +63,15 @@ struct ContextState {
   // The same for the 32-bit transforms (cuda/ntt_public32.cu): uint2 pairs.
   std::map<std::pair<std::uint64_t, int>, void*> ntt_twiddles32;
   // Side streams for the independent branches of one operation
-  // (cuda/stream_fork.hpp), made on first use, and the event that orders
-  // them against the operation's stream (recorded and waited for under
-  // `mutex`, so that no other thread re-records it in between).
-  static constexpr int kForkSideStreams = 2;
+  // (cuda/stream_fork.hpp), made on first use and handed out in turn
+  // (fork_next), and the event that orders them against the operation's
+  // stream (recorded and waited for under `mutex`, so that no other thread
+  // re-records it in between). Twelve: the products of one mul_each (up to
+  // four at once) with their three primes each, without two chains on one
+  // stream.
+  static constexpr int kForkSideStreams = 12;
   Stream fork_streams[kForkSideStreams] = {};  // owned (CUDA)
+  int fork_next = 0;                           // the next side stream to hand out
   void* fork_event = nullptr;                  // owned (CUDA): cudaEvent_t
   // Pinned chunk buffers, their events and host copy threads for the large
   // host <-> device copies (cuda/staging.hpp): made on the first such copy,

@@ -64,6 +64,7 @@ Pending bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, 
 }
 Pending mul_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
 Pending mul_columns(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
+void mul_abs_each(ContextState&, Stream, const ProductJob*, Pending*, std::size_t) { unavailable("mul_each"); }
 std::uint64_t popcount(ContextState&, Stream, Operand) { unavailable("popcount"); }
 void ntt_transform(ContextState&, Stream, std::uint64_t*, std::size_t, int, std::uint64_t, std::uint64_t, bool,
                    bool) {

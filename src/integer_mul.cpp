@@ -1,4 +1,4 @@
-// mul and sqr. The CPU backend calls GMP. The CUDA backend multiplies on the
+// mul, sqr and mul_each. The CPU backend calls GMP. The CUDA backend multiplies on the
 // device: by columns (src/cuda/mul_short.cu; a thread per column for an
 // operand of at most 32 limbs, linear in the other; a warp per column up to
 // 8192 limbs while na * nb stays below schoolbook_max_work()), else through
@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "env_knob.hpp"
 #include "integer_internal.hpp"
@@ -20,14 +23,20 @@ namespace {
 
 /// Largest na * nb (limb products) multiplied by columns rather than by
 /// NTTs, when the shorter operand has at most dc::kMulSchoolbookMaxLimbs
-/// limbs. Measured on the H100 (docs/integer.md, "Where products run"):
-/// columns take ~2 us per 2^20 limb products against 190-380 us for the NTT
-/// product of such operands, so the lines cross near 2^27 (2^26: columns
-/// 134 us, NTT 273 us; 2^30: 1.60 ms against 375 us).
+/// limbs. Columns take ~2.5 us per 2^20 limb products; the NTT product of
+/// such operands, its primes side by side, 70-120 us (docs/integer.md,
+/// "Where products run"), so the lines cross between 2^25 and 2^26.
 /// MPGPU_SCHOOLBOOK_MAX_WORK overrides it, for tuning runs.
 std::uint64_t schoolbook_max_work() {
-  static const std::uint64_t work = detail::env_knob("MPGPU_SCHOOLBOOK_MAX_WORK", std::uint64_t{1} << 27);
+  static const std::uint64_t work = detail::env_knob("MPGPU_SCHOOLBOOK_MAX_WORK", std::uint64_t{3} << 24);
   return work;
+}
+
+/// Whether the device multiplies these magnitudes by columns (else by NTTs).
+bool by_columns(std::size_t na, std::size_t nb) {
+  const std::size_t shorter = std::min(na, nb);
+  return shorter <= dc::kMulShortMaxLimbs ||
+         (shorter <= dc::kMulSchoolbookMaxLimbs && static_cast<std::uint64_t>(na) * nb <= schoolbook_max_work());
 }
 
 void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
@@ -39,10 +48,7 @@ void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
     return;
   }
   Stream st = ctx.resolve(s);
-  const std::size_t shorter = std::min(a.size(), b.size());
-  if (shorter <= dc::kMulShortMaxLimbs ||
-      (shorter <= dc::kMulSchoolbookMaxLimbs &&
-       static_cast<std::uint64_t>(a.size()) * b.size() <= schoolbook_max_work())) {
+  if (by_columns(a.size(), b.size())) {
     DeviceResult out(ctx, st, a.size() + b.size() + 3, &r, {&a, &b});
     out.commit(r, dc::mul_columns(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
     return;
@@ -83,6 +89,52 @@ void sqr(Integer& r, const Integer& a, Stream s) {
     return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_mul(z, a.cpu_mpz(), a.cpu_mpz()); });
   }
   mul_device(r, a, a, s);  // same limbs: the device path transforms once
+}
+
+void mul_each(std::span<const Product> products) {
+  for (std::size_t i = 0; i < products.size(); ++i) {
+    const Product& p = products[i];
+    detail::require_same_context("mul_each", p.a, p.b);
+    if (i) detail::require_same_context("mul_each", products[0].a, p.a);
+    for (std::size_t j = 0; j < products.size(); ++j) {
+      if (j == i) continue;
+      const Product& q = products[j];
+      if (&p.r == &q.r || &p.r == &q.a || &p.r == &q.b)
+        throw InvalidArgument("mpgpu::mul_each: the result of product " + std::to_string(i) +
+                              " is also the result or an operand of product " + std::to_string(j) +
+                              "; the products must be independent");
+    }
+  }
+  // The device products (both operands nonzero) go together; the others,
+  // GMP's and zeros, one by one first: they touch nothing the others read.
+  std::vector<std::size_t> device;
+  for (std::size_t i = 0; i < products.size(); ++i) {
+    const Product& p = products[i];
+    if (product_on_host(p.a, p.b) || p.a.sign() == 0 || p.b.sign() == 0) mul(p.r, p.a, p.b);
+    else device.push_back(i);
+  }
+  if (device.size() < 2) {
+    for (std::size_t i : device) mul(products[i].r, products[i].a, products[i].b);
+    return;
+  }
+  const Context& ctx = products[device[0]].a.context();
+  const Stream st = ctx.stream();
+  // The results' buffers first (they outlive the branches: freed, on a
+  // failure, after the fork has ordered st behind every branch).
+  std::vector<std::optional<DeviceResult>> outs(device.size());
+  std::vector<dc::ProductJob> jobs(device.size());
+  for (std::size_t k = 0; k < device.size(); ++k) {
+    const Product& p = products[device[k]];
+    const bool columns = by_columns(p.a.size(), p.b.size());
+    outs[k].emplace(ctx, st, p.a.size() + p.b.size() + (columns ? 3 : 2), &p.r,
+                    std::initializer_list<const Integer*>{&p.a, &p.b});
+    jobs[k] = {outs[k]->get(), device_operand(p.a), device_operand(p.b), columns};
+  }
+  std::vector<int> signs(device.size());  // read before any r (maybe its own a or b) changes
+  for (std::size_t k = 0; k < device.size(); ++k) signs[k] = products[device[k]].a.sign() * products[device[k]].b.sign();
+  std::vector<dc::Pending> sizes(device.size());
+  dc::mul_abs_each(ctx.state(), st, jobs.data(), sizes.data(), jobs.size());
+  for (std::size_t k = 0; k < device.size(); ++k) outs[k]->commit(products[device[k]].r, std::move(sizes[k]), signs[k]);
 }
 
 Integer operator*(const Integer& a, const Integer& b) {

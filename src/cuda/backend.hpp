@@ -127,6 +127,18 @@ inline constexpr int kMulSidePrimesMaxLog = 21;
 inline constexpr std::size_t kMulShortMaxLimbs = 32;
 inline constexpr std::size_t kMulSchoolbookMaxLimbs = 8192;
 Pending mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+/// One product of mul_abs_each: r = |a| * |b| by columns (mul_columns,
+/// r: a.size + b.size + 3 limbs) or by NTTs (mul_abs, + 2 limbs).
+struct ProductJob {
+  limb_t* r;
+  Operand a, b;
+  bool by_columns;
+};
+/// Independent products side by side (mul_each.cu): job i runs on branch i
+/// mod 4 of a StreamFork of s (stream_fork.hpp), out[i] its pending size.
+/// No job's r may be another job's operand. Returns with s ordered after
+/// every job, so that frees on s of the r's and operands come after them.
+void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Pending* out, std::size_t count);
 
 // ---- division by one limb (div_limb.cu) ----------------------------------------------
 /// q = floor(|a| / d) (q has room for a.size limbs; nullptr: not stored) and

@@ -31,7 +31,8 @@ StreamFork::StreamFork(ContextState& st, Stream s, int branches)
     st.fork_event = e;
   }
   for (int i = 1; i < branches_; ++i) {
-    Stream& side = st.fork_streams[i - 1];
+    Stream& side = st.fork_streams[st.fork_next];
+    st.fork_next = (st.fork_next + 1) % ContextState::kForkSideStreams;
     if (!side) MPGPU_CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
     streams_[i] = side;
   }

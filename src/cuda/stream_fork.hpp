@@ -6,9 +6,10 @@
 // product costs the sum of the passes' latencies. The three primes' chains
 // are independent; on three streams the GPU runs them at once.
 //
-// StreamFork(st, s, n): branch 0 is s itself, branches 1 .. n-1 the
-// context's side streams (made on first use), which first wait for the
-// work queued on s so far. join() (or the destructor, also on the way out
+// StreamFork(st, s, n): branch 0 is s itself, branches 1 .. n-1 the next
+// n - 1 of the context's side streams in turn (made on first use), which
+// first wait for the work queued on s so far. Forks may nest (a branch of
+// one fork forks again: the products of mul_each, each with its primes). join() (or the destructor, also on the way out
 // of an exception) makes s wait for every branch, so that what follows on s,
 // stream-ordered frees of the branches' buffers included, runs after them.
 // Several threads may fork on one context at once: their branches then
@@ -22,7 +23,7 @@ namespace mpgpu::detail::cuda {
 
 class StreamFork {
  public:
-  static constexpr int kMaxBranches = 1 + ContextState::kForkSideStreams;
+  static constexpr int kMaxBranches = 4;
   /// Forks s into `branches` (1 .. kMaxBranches) streams.
   StreamFork(ContextState& st, Stream s, int branches);
   StreamFork(const StreamFork&) = delete;

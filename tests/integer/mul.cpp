@@ -60,14 +60,14 @@ TEST_P(Mul, AroundTheDeviceCrossover) {
 }
 
 // Both sides of the column products' limits (a warp per column for a shorter
-// operand of 33 to 8192 limbs while na * nb <= 2^27 by default, the NTT
+// operand of 33 to 8192 limbs while na * nb <= 3 * 2^24 by default, the NTT
 // product beyond), with all-ones operands: every column at its maximum.
 TEST_P(Mul, AroundTheColumnProductLimits) {
   Operands gen;
   const std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes = {
       {33, 33},       {33, 200000},  {100, 5000},    {4095, 4097},   {6144, 6145},   {8191, 8193},
       {8192, 8192},   {8192, 8193},  {8193, 8193},   {8192, 16384},  {8192, 16385},  {4096, 32768},
-      {4096, 32769},  {2048, 65536}, {2048, 65537}};
+      {4096, 32769},  {2048, 65536}, {2048, 65537},  {7000, 7190},   {7000, 7191}};
   for (const auto& [na, nb] : shapes) {
     ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << " limbs, all ones";
     ASSERT_TRUE(check(gen.random_bits(64 * na), -gen.random_bits(64 * nb))) << na << " x " << nb << " limbs";
@@ -161,6 +161,88 @@ TEST_P(Mul, SquaresAndAliasing) {
   mpz_mul(want, a, b);
   EXPECT_TRUE(matches(x, want));
   EXPECT_TRUE(matches(make(a) * make(b), want));
+}
+
+// mul_each: independent products at once (side by side on a CUDA context),
+// against GMP one by one: sizes on both sides of the column limits and of
+// the side-by-side primes' bound, every sign, zeros, small host values,
+// results that are their own operands (a binary splitting's merge), squares
+// through shared operands; operands not written unchanged.
+TEST_P(Mul, EachProductAtOnce) {
+  Operands gen;
+  const std::size_t sizes[] = {1, 20, 33, 900, 4096, 7191, 9000, 20000, 70000, 600000};
+  for (int round = 0; round < 12; ++round) {
+    const int count = 1 + round % 5;
+    std::vector<Mpz> va, vb;
+    for (int i = 0; i < count; ++i) {
+      const std::size_t na = sizes[gen.below(std::size(sizes))], nb = sizes[gen.below(std::size(sizes))];
+      Mpz a = round % 4 == 3 ? Mpz::all_ones(64 * na) : gen.random_bits(64 * na);
+      Mpz b = gen.coin() ? gen.random_bits(64 * nb) : gen.runs(64 * nb);
+      if (gen.coin()) mpz_neg(a, a);
+      if (gen.coin()) mpz_neg(b, b);
+      if (round == 5 && i == 1) mpz_set_ui(b, 0);
+      va.push_back(std::move(a));
+      vb.push_back(std::move(b));
+    }
+    std::vector<Integer> xs, ys, rs;
+    for (int i = 0; i < count; ++i) {
+      xs.push_back(make(va[i]));
+      ys.push_back(make(vb[i]));
+      rs.emplace_back(ctx());
+    }
+    std::vector<mpgpu::Product> products;
+    for (int i = 0; i < count; ++i) {
+      // Every third product writes over its own a (r = a * b).
+      if (i % 3 == 2) products.push_back({xs[i], xs[i], ys[i]});
+      else products.push_back({rs[i], xs[i], ys[i]});
+    }
+    mpgpu::mul_each(products);
+    for (int i = 0; i < count; ++i) {
+      Mpz want;
+      mpz_mul(want, va[i], vb[i]);
+      ASSERT_TRUE(matches(i % 3 == 2 ? xs[i] : rs[i], want)) << "round " << round << ", product " << i;
+      if (i % 3 != 2) {
+        ASSERT_TRUE(matches(xs[i], va[i])) << "an operand changed";
+      }
+      ASSERT_TRUE(matches(ys[i], vb[i])) << "an operand changed";
+    }
+  }
+}
+
+// The merge of pi's binary splitting: three results over their own operands
+// and a fresh one, two products sharing an operand, one a square.
+TEST_P(Mul, EachProductOfAMerge) {
+  Operands gen;
+  for (std::size_t limbs : {std::size_t{3000}, std::size_t{16000}, std::size_t{130000}}) {
+    const Mpz p1 = gen.random_bits(64 * limbs), q1 = gen.random_bits(64 * limbs), t1 = -gen.random_bits(64 * limbs);
+    const Mpz q2 = gen.random_bits(64 * limbs + 17), t2 = gen.random_bits(64 * limbs - 5);
+    Integer P = make(p1), Q = make(q1), T = make(t1), Q2 = make(q2), T2 = make(t2), t(ctx()), sq(ctx());
+    mpgpu::mul_each({{t, P, T2}, {T, T, Q2}, {Q, Q, Q2}, {sq, P, P}});
+    Mpz want;
+    mpz_mul(want, p1, t2);
+    ASSERT_TRUE(matches(t, want)) << limbs;
+    mpz_mul(want, t1, q2);
+    ASSERT_TRUE(matches(T, want)) << limbs;
+    mpz_mul(want, q1, q2);
+    ASSERT_TRUE(matches(Q, want)) << limbs;
+    mpz_mul(want, p1, p1);
+    ASSERT_TRUE(matches(sq, want)) << limbs;
+    ASSERT_TRUE(matches(P, p1));
+  }
+}
+
+TEST_P(Mul, EachRejectsDependentProducts) {
+  Operands gen;
+  const Mpz a = gen.random_bits(64 * 5000), b = gen.random_bits(64 * 6000);
+  Integer x = make(a), y = make(b), r(ctx());
+  // The second product reads the first one's result.
+  EXPECT_THROW(mpgpu::mul_each({{r, x, y}, {y, r, x}}), mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::mul_each({{r, x, y}, {r, y, x}}), mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::mul_each({{x, x, y}, {r, x, x}}), mpgpu::InvalidArgument);
+  EXPECT_TRUE(matches(x, a));
+  EXPECT_TRUE(matches(y, b));
+  EXPECT_TRUE(matches(r, Mpz()));
+  mpgpu::mul_each({});  // nothing to do
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(Mul);
