@@ -21,7 +21,7 @@ double env_number(const char* name, double fallback, double min) {
 }  // namespace
 
 bool series_products_at_once() {
-  static const bool at_once = env_number("MPGPU_SERIES_MUL_EACH", 1, 0) != 0;
+  static const bool at_once = env_number("MPGPU_SERIES_MUL_EACH", kSeriesMulEach ? 1 : 0, 0) != 0;
   return at_once;
 }
 
