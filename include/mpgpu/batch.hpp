@@ -214,8 +214,8 @@ enum class PowmWindow { fixed, sliding };
 
 /// r = base^exp mod m (any base, also >= m; exp of any width whose class is at most
 /// m's, i.e. exp.stride_limbs() <= m.stride_limbs(); 0^0 = 1 mod m). Sliding windows
-/// for classes of 512 bits and more, fixed below (measured on the H100: sliding is
-/// 1.05-1.07x faster from 512 bits up, about even at 256; docs/batch.md).
+/// for classes of 512 bits and more, fixed below (sliding measured faster from 512
+/// bits up and about even at 256; docs/batch.md).
 void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream s = nullptr);
 /// powm with the window method chosen.
 void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, PowmWindow window, Stream s = nullptr);

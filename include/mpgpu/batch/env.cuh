@@ -2,8 +2,8 @@
 // W 32-bit words (32*W bits) held by a group of G threads, thread `rank`
 // owning words [rank*L, (rank+1)*L), L = W/G, in registers (a Num). Users'
 // kernels make one Env per thread and chain operations on Nums, so a whole
-// formula runs in one kernel with intermediates in registers (seed 000's
-// 6-Add and Poly).
+// formula runs in one kernel with intermediates in registers (a chain of
+// additions, a polynomial of products and additions).
 //
 // The Env hides whether a thread (G == 1), lanes of a warp (G <= 32) or
 // several warps (G > 32, one instance per block) cooperate. Rules, because
@@ -40,8 +40,9 @@ struct Env {
   static constexpr int threads = G;
   static constexpr int per_thread = W / G;  ///< L: words per thread
   static_assert(per_thread >= 4 && per_thread % 2 == 0, "at least 4 words per thread");
-  /// Columns per product-scanning run (mul.cuh): each thread computes runs of
-  /// `run` columns, load-balanced in pairs from both ends (seed 000, 3.1.2).
+  /// Columns per product-scanning run (mul.cuh): each thread computes runs of `run`
+  /// columns, load-balanced in pairs from both ends (as Oancea & Watt's midsize
+  /// multiplication balances its threads).
   static constexpr int run = per_thread / 2;
   /// Shared memory of the product staging: operands with zero padding, then
   /// the two partial-sum arrays of the wide product (they reuse the space).
@@ -211,7 +212,7 @@ MPGPU_HD word_t sub(const E& env, typename E::Num& r, const typename E::Num& a,
   return cp.out;
 }
 
-// ---- delayed carries (seed 001, section 5) ------------------------------------------------
+// ---- delayed carries -----------------------------------------------------------------------
 
 /// A sum whose carries between the group's threads are not resolved yet:
 /// its value is the sum over ranks t of (n_t + hi_t 2^(32 L)) 2^(32 L t),
@@ -219,9 +220,10 @@ MPGPU_HD word_t sub(const E& env, typename E::Num& r, const typename E::Num& a,
 /// to it (add_lazy) needs no group communication; normalize resolves all
 /// the delayed carries at once. A chain of k additions then costs one carry
 /// resolve instead of k -- with G > 32 a resolve is a block-wide barrier,
-/// which is what bounds seed 000's 6-Add at 2^17 and 2^18 bits
-/// (bench/results/NOTES.md). hi grows by at most a.hi + b.hi + 1 an
-/// addition; a word holds it for any chain of fewer than 2^31 additions.
+/// which is what bounds a chain of six additions at 2^17 and 2^18 bits
+/// (docs/tuning-history.md, "Staged chains"). hi grows by at most a.hi + b.hi
+/// + 1 an addition; a word holds it for any chain of fewer than 2^31
+/// additions.
 template <class E>
 struct LazySum {
   typename E::Num n;

@@ -52,7 +52,7 @@ struct Group {
   /// the same calls, so the state agrees across the block -- as long as the
   /// Env is not copied: a copy would diverge, so Group cannot be copied.
   /// (-DMPGPU_GROUP_TWO_BARRIER_CARRY restores the two-barrier form, for A/B
-  /// measurements: bench/results/2026-11-23-nvidia-h100-80gb-hbm3-probes.md.)
+  /// measurements: docs/tuning-history.md, "Carry resolves".)
   mutable int next_half = 0;
 
   Group() = default;

@@ -45,8 +45,9 @@ __global__ void __launch_bounds__(E::threads > 32 ? E::threads : 128) group_kern
 
 /// The same with a minimum of resident blocks per SM for the compiler. (A
 /// separate kernel: `__launch_bounds__(T, 1)` is not the same as
-/// `__launch_bounds__(T)` -- with the 1, 1-Mul at 4096 bits and the NTT
-/// products of 2^16-2^17 bits ran 7-11% slower on an H100.)
+/// `__launch_bounds__(T)` -- with the 1, a batch of independent products
+/// at 4096 bits and the NTT products of 2^16-2^17 bits measured slower;
+/// docs/tuning-history.md, "Launch bounds".)
 template <class E, int ScratchWords, int MinBlocksPerSM, class Body>
 __global__ void __launch_bounds__(E::threads > 32 ? E::threads : 128, MinBlocksPerSM)
     group_kernel_min_blocks(Body body, std::size_t count) {
@@ -62,9 +63,9 @@ __global__ void __launch_bounds__(E::threads > 32 ? E::threads : 128, MinBlocksP
 /// threads a block) registers. The default 0 gives no minimum. A fused body
 /// of thread-per-instance products (G == 1, 128-thread blocks) holds its
 /// intermediates in registers and runs carry chains that wait on each
-/// other, so more warps pay: seed 000's Poly at 1024 bits asks for 4 (128
-/// registers) and ran 1.12x faster on an H100 than without
-/// (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-probes.md). Returns the
+/// other, so more warps pay: a small polynomial of three products and two
+/// additions at 1024 bits asks for 4 (128 registers) and measured faster
+/// than without (docs/tuning-history.md, "Launch bounds"). Returns the
 /// launch error, if any.
 template <class E, int ScratchWords = E::scratch_words, int MinBlocksPerSM = 0, class Body>
 cudaError_t launch(const Body& body, std::size_t count, cudaStream_t stream) {

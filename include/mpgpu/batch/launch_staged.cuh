@@ -16,14 +16,14 @@
 // staged[k] is instance `instance` of inputs[k] (E::words words, read with
 // mb::load like global memory). Every instance is live: there are no padding
 // instances. Why: at 2^18 bits an instance is a 1024-thread block of ~58
-// registers, one block an SM, and seed 000's 6-Add spends ~1.5 us of each
-// ~6 us instance in six block-wide carry resolves with no load in flight;
-// staged with three stages it ran 2.87 TB/s instead of 2.20 on an H100, at
-// 2^17 bits 2.75 instead of 2.65 (bench/probes/staged_linear.cu,
-// bench/results/2026-11-24-nvidia-h100-80gb-hbm3-staged-linear.md). A body
-// of one streaming operation (1-Add) runs slower staged (2.84-2.88 against
-// 2.92-3.02 TB/s): use launch() for those. tuning_table.hpp's
-// tuned_staged_chain(W) says where seed 000's 6-Add gains.
+// registers, one block an SM, and a chain of six carry-resolving additions
+// spends about a quarter of each instance in six block-wide carry resolves
+// with no load in flight; with three stages the next operands arrive
+// meanwhile, and the chain measured faster staged at 2^17 and 2^18 bits.
+// A body of one streaming operation (a single addition) measured slower
+// staged: use launch() for those. tuning_table.hpp's tuned_staged_chain(W)
+// says where such chains gain; the figures: docs/tuning-history.md, "Staged
+// chains".
 #pragma once
 
 #include "mpgpu/batch/env.cuh"

@@ -1,14 +1,15 @@
-// Products of fixed-width instances. A thread per instance of up to 1024
-// bits multiplies in registers (register_mul.cuh), classes of at least
-// kNttProductMinWords words through transforms (ntt_mul.cuh). Otherwise (seed 000,
-// section 3) the operands are staged in shared memory, each thread computes
-// runs of Q = L/2 consecutive product columns by product scanning in
-// registers, runs are paired from both ends of the product so every thread
-// does the same number of terms (and walks a pair as one loop, so the lanes
-// of a warp step together), and the runs' (Q + 2)-word results are summed by
-// two group additions. Squares scan each column's products a[i] a[j] with
-// i < j once, double them and add the diagonal a[c/2]^2: about half the
-// terms of a product.
+// Products of fixed-width instances. A thread per instance of up to 1024 bits
+// multiplies in registers (register_mul.cuh), classes of at least
+// kNttProductMinWords words through transforms (ntt_mul.cuh). Otherwise (the
+// product scanning of Oancea & Watt's midsize multiplication) the operands
+// are staged in shared memory, each thread computes runs of Q = L/2
+// consecutive product columns by product scanning in registers, runs are
+// paired from both ends of the product so every thread does the same number
+// of terms (and walks a pair as one loop, so the lanes of a warp step
+// together), and the runs' (Q + 2)-word results are summed by two group
+// additions. Squares scan each column's products a[i] a[j] with i < j once,
+// double them and add the diagonal a[c/2]^2: about half the terms of a
+// product.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -143,10 +144,9 @@ MPGPU_HD void paired_chunks(const word_t* A, const word_t* B, RunSpan ra, RunSpa
 /// paired so that this sum is the same in every thread of the group: the
 /// lanes of a warp then step together. (Two loops, one a run, made a warp
 /// take max(ra.chunks) + max(rb.chunks) steps: 3G instead of 2G + 1 for a
-/// low half. On an H100 the one loop and the compile-time window ran
-/// 1-Mul at 2048 / 4096 / 8192 bits 1.44x / 1.45x / 1.40x faster in
-/// bench/probes/mul_pipe_profile.cu, 1.36x / 1.35x / 1.41x in seed 000's
-/// table: bench/results/...-70beef7.md.) The accumulators carry on from run a
+/// low half. The one loop and the compile-time window measured faster on
+/// batches of products at 2048 to 8192 bits: docs/tuning-history.md, "Paired
+/// runs".) The accumulators carry on from run a
 /// into run b; a snapshot at the switch separates them. A and B are
 /// zero-padded by 2Q words on both sides.
 template <int Q>
@@ -277,11 +277,11 @@ MPGPU_HD void paired_square_runs(const word_t* A, int ra, int rb, int* r_first, 
 // whose runs differ by at most 32 chunks: two loops cost a warp 2G + 32
 // chunk steps against 2G + 1, so the paired loop's snapshot (a select per
 // accumulator word a step) costs more than it saves there. Those groups
-// (in the H100 tables: 2^15 bits in the general table, 64 threads of 16
+// (in the tuning tables: 2^15 bits in the general table, 64 threads of 16
 // words, where powm's Montgomery products run; users' own classes) run
 // each run as its own loop, sliding a window of B one word a row (the
-// paired form took their 1-Mul from 1.30x / 1.28x to 1.00x / 0.94x the best
-// peer: bench/results/2026-11-24-nvidia-h100-80gb-hbm3-f9b4b78.md).
+// paired form measured slower there: docs/tuning-history.md, "Paired
+// runs").
 
 /// Columns [c0, c0 + Q) of A * B as Q + 2 words, one row at a time.
 template <int Q, int W>
@@ -478,9 +478,9 @@ MPGPU_HD void mul_runs(const E& env, typename E::Num& lo, typename E::Num* high,
                        const typename E::Num& a, const typename E::Num& b) {
   if constexpr (E::register_products) {
     word_t product[Wide ? 2 * E::words : E::words];
-    // Low halves by columns (one IMAD.WIDE a term: 1024-bit 1-Mul on an
-    // H100 6.27 -> 7.23 G/s, bench/probes/mul_pipe_profile.cu); whole
-    // products by rows, whose chains end in the top word.
+    // Low halves by columns (one IMAD.WIDE a term, measured faster than
+    // rows: docs/tuning-history.md, "Register products"); whole products
+    // by rows, whose chains end in the top word.
     if constexpr (Wide) register_product<E::words, true>(a.w, b.w, product);
     else column_product<E::words>(a.w, b.w, product);
     mul_detail::take_halves<E, Wide>(product, lo, high);

@@ -1,9 +1,9 @@
 // Products of wide instances through number-theoretic transforms inside the
-// group (seed 000, section 4): the operands' 32-bit words are the
-// coefficients of two polynomials, their cyclic convolution of length
-// L >= 2W is computed mod three primes below 2^30 by transforms in shared
-// memory, and the coefficients are rebuilt by CRT (Garner) and summed with
-// their carries. Schoolbook runs (mul.cuh) cost W^2 multiply-adds; this
+// group (as in Oancea & Watt's midsize multiplication): the operands' 32-bit
+// words are the coefficients of two polynomials, their cyclic convolution of
+// length L >= 2W is computed mod three primes below 2^30 by transforms in
+// shared memory, and the coefficients are rebuilt by CRT (Garner) and summed
+// with their carries. Schoolbook runs (mul.cuh) cost W^2 multiply-adds; this
 // costs ~9 L log2(L) / 2 butterflies of one Montgomery product each.
 //
 // Exactness (the CRT bound): a coefficient of the product is a sum of at

@@ -7,7 +7,7 @@ namespace mpgpu::batch {
 
 /// Products (mul, mul_wide, mul_high, sqr and the Montgomery products built
 /// on them) of classes of at least this many words run through the NTT.
-/// Measured on an H100 (bench/results/, seed 000's 1-Mul): see docs/batch.md.
+/// The crossover measured on batches of independent products: docs/batch.md.
 /// (-DMPGPU_NTT_PRODUCT_MIN_WORDS=n moves it, for A/B measurements of a
 /// whole program: it changes Env's shared-memory layout.)
 #ifndef MPGPU_NTT_PRODUCT_MIN_WORDS

@@ -5,8 +5,9 @@
 // into columns i+1..: two multiply-adds per term and one carry word per row,
 // no shared memory and no synchronization. (The staged product runs of
 // mul.cuh cost a shared-memory load per term at G == 1 and ~900 bytes of
-// shared memory per 1024-bit instance, which capped the 1024-bit product at
-// 1.26 G instances/s on an H100: bench/results/...-fd4c75f-batch-tune.md.)
+// shared memory per 1024-bit instance, which capped the 1024-bit product
+// well below the register form: docs/tuning-history.md, "Register
+// products".)
 #pragma once
 
 #include "mpgpu/batch/word.cuh"
@@ -214,11 +215,10 @@ MPGPU_HD void register_square(const word_t (&a)[W], word_t (&r)[Wide ? 2 * W : W
 // three-word accumulator (mac_word), and the accumulator's top two words
 // carry into column c + 1. ptxas fuses each term's mad.lo.cc/madc.hi.cc
 // into one IMAD.WIDE.U32 with a carry out and gathers two terms' carries
-// into one IADD3.X (the ALU pipe). On an H100 IMAD.WIDE and IMAD.HI take the
-// multiply pipe twice as long as IMAD (bench/probes/mul_pipe_profile.cu:
-// 0.49 / 0.21 / 0.19 warp instructions a clock), so a term costs the pipe 4
-// cycles here against 6 for a row's IMAD + IMAD.HI, and the 1024-bit
-// product's rows kept that pipe 75% busy.
+// into one IADD3.X (the ALU pipe). IMAD.WIDE and IMAD.HI take the multiply
+// pipe twice as long as IMAD, so a term costs the pipe 4 cycles here
+// against 6 for a row's IMAD + IMAD.HI, and rows keep the multiply pipe
+// the busier (docs/tuning-history.md, "Register products").
 
 /// r = a * b mod 2^(32W), column by column: column c sums a[i] b[c - i] in a
 /// three-word accumulator whose top two words then carry into column c + 1.

@@ -8,26 +8,27 @@
 // TunedLinearEnv<W> and TunedEnv<W>.
 //
 // The block between the GENERATED markers is written by scripts/tune-batch
-// from a sweep of `batch_seed000 --tune` (1-Mul, Poly, 1-Add, 6-Add and
-// powm for each G; the product table takes the best 1-Mul, the streaming
-// one the best 1-Add (the best 6-Add among G within 1% of it), the other
-// the best powm). The one below comes from the H100 sweep recorded in
-// bench/results/2026-11-25-nvidia-h100-80gb-hbm3-2980e93-tune.md. A
-// thread per instance multiplies and squares in registers up to 1024 bits
-// (register_mul.cuh) and wins the products at 512 and 1024 bits (1024-bit
-// 1-Mul 7.20 G/s against 5.82 with 4 threads) and powm at 512 bits (2.1x
-// G = 4); at 1024 bits powm prefers 8 threads (1.04x a thread per
-// instance), at 2048 bits 16 (1.11x G = 8), at 4096 and 8192 bits 32
-// (1.11x and 1.93x G = 16). Outside the sweep: a thread per instance up to
-// 256 bits, 8 threads of 12 words at 3072 bits, 16 words per thread above
-// 8192 bits. The staged runs of up to 32 threads walk their two runs as one
-// loop (mul.cuh: paired_runs), so the wide classes' products now take 16
-// words a thread at 2^14 bits (+28% over 4) and 32 at 2^15 (+15% over 16);
-// the NTT classes, 2^16 .. 2^18 bits, stay at 8. Streaming operations run
-// at 3.0 TB/s from 4 to 8 words a thread and, at 1024 bits, with a thread
-// per instance (1-Add 2.99-3.04 TB/s at every width, against 1.98-2.04 at
-// 32 words a thread). A CPU test checks that the block matches the recorded
-// sweep; rerun the program on a new GPU.
+// from a sweep of the batch benchmark's tuning mode (`batch_seed000 --tune`),
+// which times, for each G, a batch of independent products, a small
+// polynomial of products and additions, a single addition, a chain of six
+// carry-resolving additions, and powm. The product table takes the G of the
+// fastest products; the streaming one the G of the fastest single addition
+// (among the G within 1% of it, the one fastest on the chain of six); the
+// other the G of the fastest powm. A thread per instance multiplies and
+// squares in registers up to 1024 bits (register_mul.cuh) and so wins the
+// products at 512 and 1024 bits and powm at 512 bits; wider powm spreads
+// over more threads (8 at 1024 bits, 16 at 2048, 32 at 4096 and 8192).
+// Outside the sweep: a thread per instance up to 256 bits, 8 threads of 12
+// words at 3072 bits, 16 words per thread above 8192 bits. The staged runs
+// of up to 32 threads walk their two runs as one loop (mul.cuh:
+// paired_runs), so the wide classes' products take 16 words a thread at
+// 2^14 bits and 32 at 2^15; the NTT classes, 2^16 .. 2^18 bits, stay at 8.
+// Streaming operations reach the memory bandwidth from 4 to 8 words a
+// thread and, at 1024 bits, with a thread per instance; at 32 words a
+// thread they lose about a third of it. The sweep these tables come from
+// and the margins behind each choice: docs/tuning-history.md, "Batch tuning
+// tables". A CPU test checks that the block matches the recorded sweep;
+// rerun the program on a new GPU.
 #pragma once
 
 namespace mpgpu::batch {
@@ -75,22 +76,23 @@ constexpr int tuned_group_size(int W) {
 }
 // END GENERATED
 
-/// Whether a chain of carry-resolving linear operations (seed 000's 6-Add)
-/// at W words, in the tuned linear class, runs faster through
-/// launch_staged (three stages) than through launch. Measured on an H100,
-/// 6-Add (bench/results/2026-11-24-nvidia-h100-80gb-hbm3-staged-linear.md,
-/// then ...-linear-chains.md with add/sub as PTX carry chains, 58 -> 44
-/// registers): 2^16 bits 3.05 TB/s launched against 2.74 staged, 2^17 2.91
-/// (3.05 with tuned_chain_min_blocks) against 2.71, 2^18 2.34 against 2.84.
-/// Not generated: outside the sweep.
+/// Whether a chain of carry-resolving linear operations (such as six
+/// additions in a row) at W words, in the tuned linear class, runs faster
+/// through launch_staged (three stages) than through launch. Launched wins
+/// up to 2^17 bits; at 2^18 bits an instance is one 1024-thread block an
+/// SM, its block-wide carry resolves leave no load in flight, and staging
+/// the next operands wins (launch_staged.cuh). Figures:
+/// docs/tuning-history.md, "Staged chains". Not generated: outside the
+/// sweep.
 constexpr bool tuned_staged_chain(int W) { return W >= 8192; }
 
 /// The `__launch_bounds__` minimum of resident blocks an SM (launch's
 /// MinBlocksPerSM) for such a chain launched with launch: at 2^17 bits
 /// (512 threads of 8 words) a minimum of 3 fits a third block in 40
-/// registers without spilling, 2.91 -> 3.05 TB/s on an H100 (same file).
+/// registers without spilling, which measured faster than no minimum.
 /// 0 (no minimum) elsewhere: at 2^16 bits and below the blocks are small
-/// enough already, and wider minimums spilled (...-linear-occupancy.md).
+/// enough already, and wider minimums spilled. Figures:
+/// docs/tuning-history.md, "Staged chains".
 constexpr int tuned_chain_min_blocks(int W) { return W == 4096 ? 3 : 0; }
 
 }  // namespace mpgpu::batch

@@ -63,7 +63,8 @@ template <int W>
 __device__ __forceinline__ void tiled_load(word_t (&w)[W], const word_t* p) {
   constexpr int C = W / 4, rows_per_step = 32 / C;
   // Loads in flight a lane: 4 (16 registers). All 8 at 1024 bits took more
-  // registers and ran the 1-Mul kernel 5% slower on the H100.
+  // registers and made a batch of products slower (docs/tuning-history.md,
+  // "Register products").
   constexpr int kBatch = 4;
   if (!tile_usable()) return direct_load<W>(w, p);
   uint4* tile = warp_tile<W>();

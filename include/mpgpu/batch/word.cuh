@@ -33,7 +33,7 @@ MPGPU_HD word_t sub_word(word_t a, word_t b, word_t c, word_t& r) {
 /// r[0..n) = a + b + cin over n words as one carry chain (cin in {0, 1});
 /// returns the carry out. On the device each word is one IADD3 of a PTX
 /// carry chain: add_word's 64-bit sums made ptxas hold the operands as
-/// 64-bit pairs (seed 000's 1-Add at 2^18 bits: 44 registers a thread, so
+/// 64-bit pairs (a single addition at 2^18 bits: 44 registers a thread, so
 /// one 1024-thread block an SM; with the chain 28, two blocks).
 template <int n>
 MPGPU_HD word_t add_words(const word_t* a, const word_t* b, word_t* r, word_t cin = 0) {
