@@ -323,7 +323,8 @@ struct BlockPassView {
   /// Whether this kernel serves passes with kPassFoldIn: the generic one and
   /// the 6-stage one (the second pass of 2^24 points, the one schedule of
   /// block_passes that folds). The others compile without that code: with
-  /// it, 7- and 10-stage passes that never fold ran 6-10% slower on an H100.
+  /// it, 7- and 10-stage passes that never fold measured slower
+  /// (docs/tuning-history.md, "NTT kernels").
   static constexpr bool kFoldable = kK == 0 || kK == 6;
   std::uint64_t s_mask, g0;
   unsigned c0;            // permuting pass: first bit-reversed group of the tile
@@ -530,9 +531,10 @@ __device__ __forceinline__ void block_load_global(const BlockPassView<kForward, 
 /// canonical reduction, or BlockPassView::finish's branch on the kind. The
 /// two common kinds are chosen once per round (block_round), not per element:
 /// an if-chain per stored element made 16 convergence regions of the last
-/// round, where the 12-stage pass counted 12% of its stalls as instruction
-/// fetch (Nsight Compute). Only these two: a template argument for all five
-/// kinds gave the foldable kernels 1232 bytes of stack (NOTES-ntt.md).
+/// round, where the 12-stage pass stalled noticeably on instruction fetch
+/// (Nsight Compute; docs/tuning-history.md, "NTT kernels"). Only these two: a
+/// template argument for all five kinds gave the foldable kernels a large
+/// stack frame (docs/tuning-history.md, "NTT kernels").
 enum class StoreFinish : int { none, canonical, any };
 
 /// Last round of a non-permuting pass: each unit's 2^R words straight to
@@ -773,12 +775,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) block_pass_kernel(const 
 /// kernel of that tile), its shape compiled in: the several-pass transforms'
 /// common passes (launch_block_pass_direction says which).
 ///
-/// Measured on an H100 (bench/results/NOTES-ntt.md, "Kernels specialized for
-/// a tile shape"): four blocks an SM (64 registers, 8 bytes spilled) made the
-/// second 6-stage pass of 2^24 points 7% faster but the inverse transform
-/// slower in two of two runs; three are kept. Launching the passes as
-/// dependent grids gained nothing measurable (0.507 against 0.515 ms for
-/// 2^24 points forward, within the spread of the runs).
+/// Three blocks an SM: four (64 registers, a small spill) sped up one pass
+/// but slowed the inverse transform, and launching the passes as dependent
+/// grids gained nothing beyond the spread of the runs
+/// (docs/tuning-history.md, "NTT kernels").
 template <bool kForward, int kK>
 __global__ void __launch_bounds__(1 << (kBlockMultiPassTileLog - kBlockPerThreadLog), 3)
     block_pass_fixed_kernel(const BlockPassArgs a) {
@@ -863,14 +863,14 @@ extern MPGPU_BLOCK_PASS_VARIANT(true, false, 512, 1);
 extern MPGPU_BLOCK_PASS_VARIANT(false, false, 512, 1);
 #endif
 
-/// The kernel variant of one direction. Register budget, measured on the
-/// H100 (bench/results/NOTES-ntt.md, "Three blocks per SM"): tiles of <= 2^12
+/// The kernel variant of one direction. Register budget: tiles of <= 2^12
 /// points (<= 256 threads) run the lazy kernels capped at 80 registers,
 /// __launch_bounds__(256, 3), so that three blocks share an SM: ptxas spills
-/// 20-28 bytes a thread, and a 2^24-point transform takes 0.54 ms instead of
-/// 0.61, 2^25 points 1.13 instead of 1.27, the 2^30-bit product 11.1 ms
-/// instead of 11.6. A 64-register cap (four blocks) spilled 360 bytes.
-/// Tiles of 2^13 (512 threads) and the canonical kernels keep 128 registers.
+/// a few words a thread, and the transforms and the products built on them
+/// measured faster than at 128 registers (two blocks). A 64-register cap
+/// (four blocks) spilled an order of magnitude more. Figures:
+/// docs/tuning-history.md, "NTT tile sizes". Tiles of 2^13 (512 threads) and
+/// the canonical kernels keep 128 registers.
 template <bool kForward>
 inline cudaError_t launch_block_pass_direction(bool lazy, const BlockPassArgs& args, dim3 grid, unsigned threads,
                                                std::size_t smem, cudaStream_t s) {
@@ -879,10 +879,8 @@ inline cudaError_t launch_block_pass_direction(bool lazy, const BlockPassArgs& a
   if (args.k + args.log_c == kBlockMultiPassTileLog) {
     // The shapes of the common passes (2^24 points: 6 + 6 + 12 stages; 2^25
     // and 2^26: 7-stage strided passes; batches of 2^10 points), compiled
-    // in. Measured on an H100 against the generic kernel: 2^24 points forward
-    // 0.53-0.56 -> 0.51 ms (its passes 0.152 / 0.157 / 0.226 -> 0.140 /
-    // 0.150 / 0.209 ms), 2^25 1.06-1.12 -> 1.03-1.05 ms, 2^30-bit mul 9.8 ->
-    // 9.3 ms (bench/results/NOTES-ntt.md).
+    // in; faster than the generic kernel on each of them
+    // (docs/tuning-history.md, "NTT kernels").
     // A pass with kPassFoldIn of other than 6 stages (none of block_passes'
     // schedules) takes the generic kernel: BlockPassView::kFoldable.
     const bool other_fold = (args.flags & kPassFoldIn) != 0 && args.k != 6;

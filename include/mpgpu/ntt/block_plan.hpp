@@ -39,11 +39,11 @@ inline constexpr int kBlockTileLog = 13;
 /// short transforms): 2^12 elements, 256 threads, so that several blocks
 /// share an SM (three, at the 80-register budget of block_ntt.cuh's
 /// launch_block_pass_direction) and one's loads and stores overlap the
-/// others' arithmetic. Measured on the H100 against 2^13-point tiles (one
-/// 512-thread block per SM; bench/results/NOTES-ntt.md, "Two blocks per
-/// SM"): 2^24 points 0.660 -> 0.598 ms in 3 passes instead of 2, 2^25 1.40
-/// -> 1.26 ms, batches of 2^20 0.555 -> 0.460 ms. Tiles of 2^11 at three
-/// blocks' budget (six blocks per SM) were slower: 2^24 0.54-0.55 -> 0.58 ms.
+/// others' arithmetic. This measured faster than 2^13-point tiles (one
+/// 512-thread block per SM), although large transforms then take three
+/// passes instead of two; tiles of 2^11 at three blocks' budget (six blocks
+/// per SM) measured slower. Figures: docs/tuning-history.md, "NTT tile
+/// sizes".
 inline constexpr int kBlockMultiPassTileLog = 12;
 /// Elements each thread owns: 16 (radix-8 units, two or more per thread),
 /// so the largest tile takes 512 threads with up to 128 registers each.
@@ -73,9 +73,8 @@ inline std::vector<BlockPass> block_passes(int log_n, std::uint64_t batch, bool 
   if (log_n <= kBlockTileLog) {
     // One pass: whole transforms per block. Tiles of 2^12 (256 threads, 80
     // registers each) let three blocks share an SM, so that one block's loads
-    // overlap another's arithmetic. Measured on the H100 against tiles of
-    // 2^11 at the same register budget: batches of 2^10 points 0.210 ->
-    // 0.209 ms forward, 0.240 -> 0.232 ms inverse.
+    // overlap another's arithmetic; at the same register budget tiles of
+    // 2^11 measured no faster (docs/tuning-history.md, "NTT tile sizes").
     const int want = std::max(0, std::max(kBlockMultiPassTileLog, log_n) - log_n);
     const int log_c = std::min(want, ceil_log2(batch));
     passes.push_back({log_n - 1, log_n, log_c, natural});

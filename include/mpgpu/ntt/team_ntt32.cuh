@@ -3,8 +3,8 @@
 //
 // Why a separate path: the block passes of block_ntt.cuh work on 64-bit
 // words (any p < 2^64), where a Shoup product costs ~14 instructions and a
-// 2^10-point batch is bound by instruction issue at ~47% of the memory
-// bandwidth (bench/results/NOTES-ntt.md). On 32-bit words the product is
+// 2^10-point batch is bound by instruction issue at about half the memory
+// bandwidth (docs/tuning-history.md, "NTT kernels"). On 32-bit words the product is
 // ~5 instructions and a transform moves half the bytes, so small transforms
 // over 31- and 32-bit primes can run at memory speed.
 //
@@ -35,8 +35,7 @@ inline constexpr int kTeamNtt32MaxLog = 10;
 inline constexpr int kTeamNtt32Warps = 8;
 /// Blocks an SM the kernel is compiled for: 3 (<= 85 registers) up to 2^8
 /// points, 2 (<= 128) for 2^9 and 2^10, whose 32 words a lane would spill
-/// at 85 (lazy butterflies on an H100: 2^8 points 83% -> 91% of the copy
-/// rate with 3 blocks, 2^10 85% with 2 and 67% with 3; ...-probes.md).
+/// at 85 (docs/tuning-history.md, "NTT kernels").
 constexpr int team_ntt32_min_blocks(int log_n) { return log_n <= 8 ? 3 : 2; }
 
 /// The team layout of a 2^L-point transform.
@@ -181,8 +180,9 @@ __global__ void __launch_bounds__(kTeamNtt32Warps * 32, kMinBlocks)
   const uint2 scale2 = make_uint2(scale, scale_shoup);
   std::uint32_t* sb = buffer[warp] + team * S::kTeamWords;
   // Teams of fewer than 8 lanes read 16-byte runs at x[l + T j]: half a
-  // 32-byte sector. They go through shared memory instead (2^5 points:
-  // 66% of the copy rate with direct loads, bench/results/...-probes.md).
+  // 32-byte sector. They go through shared memory instead (direct loads
+  // measured well below the copy rate: docs/tuning-history.md, "NTT
+  // kernels").
   constexpr bool kStaged = T < 8;
   // Shared-memory word of the warp's g-th global word (team g / n).
   const auto warp_slot = [](int g) { return (g / n) * S::kTeamWords + padded32(g % n); };
