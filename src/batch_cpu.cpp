@@ -66,8 +66,8 @@ class Worker {
 
   /// Instances [begin, end). An elementwise op into an r shaped as a goes
   /// straight into r, in a loop of its own: the copy through t_ and the
-  /// per-instance dispatch cost more than the arithmetic (a 256-bit add took
-  /// 3.6x GMP's own loop of mpn_add_n, 1.3x after this).
+  /// per-instance dispatch cost more than the arithmetic (docs/tuning-history.md,
+  /// "CPU batch").
   void run_range(std::size_t begin, std::size_t end) {
     if (!direct_) {
       for (std::size_t i = begin; i < end; ++i) run(i);

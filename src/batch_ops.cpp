@@ -339,11 +339,11 @@ void montgomery_reduce(Batch& r, const Batch& a, const Batch& m, Stream s) {
 }
 
 void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream s) {
-  // Measured on the H100: sliding windows 1.05-1.07x faster from 512 bits
-  // up with several threads an instance (bench/results/2026-11-23-nvidia-
-  // h100-80gb-hbm3-89d4373-powm.md), but 0.6-0.75x with a thread an
-  // instance, where fixed windows square with montgomery_sqr and sliding
-  // ones keep one product call site (...-54d731e.md).
+  // Sliding windows measured faster from 512 bits up with several threads
+  // an instance, but clearly slower with a thread an instance, where fixed
+  // windows square with montgomery_sqr and sliding ones keep one product
+  // call site (docs/batch.md; docs/tuning-history.md, "Batch powm
+  // windows").
   const int words = static_cast<int>(2 * m.stride_limbs());
   const bool slide = m.stride_limbs() * 64 >= 512 && mpgpu::batch::tuned_group_size(words) > 1;
   powm(r, base, exp, m, slide ? PowmWindow::sliding : PowmWindow::fixed, s);

@@ -84,15 +84,12 @@ std::uint64_t host_every_term(const T* a, const T* b, std::size_t n, std::uint64
 
 }  // namespace
 
-// Device order for `automatic` (docs/dot.md), from the H100 measurements in
-// bench/results/2026-11-22-nvidia-h100-80gb-hbm3-3c1c2bf-dot-gfp.md: integer
-// residues have one method. For doubles, long vectors (n >= 2^25) are
-// bandwidth-bound and fp_lambda streams best (2^28 terms: 1.45 ms against
-// 1.49 for fp_naive and 1.57 for integer_delayed, at p = 1048573 and
-// p = 2^31 - 1 alike); shorter ones favour fp_naive while its FFLAS block
-// holds >= 16 terms (2^20-2^24: 3-17% ahead of the others), else
-// integer_delayed (within 5% of the best there), then fp_abcd and fp_lambda
-// as fallbacks.
+// Device order for `automatic` (docs/dot.md): integer residues have one
+// method. For doubles, long vectors (n >= 2^25) are bandwidth-bound and
+// fp_lambda, which moves the fewest bytes, streams best; shorter ones
+// favour fp_naive while its FFLAS block holds >= 16 terms, else
+// integer_delayed (close to the best there), then fp_abcd and fp_lambda as
+// fallbacks. Figures: docs/tuning-history.md, "Dot products".
 constexpr std::uint64_t device_naive_min_block = 16;
 constexpr std::size_t device_lambda_min_length = std::size_t{1} << 25;
 

@@ -1,9 +1,9 @@
 // Dot products mod p on the host (see mpgpu/dot/dot_host.hpp, docs/dot.md).
 //
-// Rounding: fp_lambda and fp_abcd need rounding toward zero (seed 002, Sec.
-// III: TwoProduct's error and ExtractScalar's low part are then >= 0). GCC
-// ignores `#pragma STDC FENV_ACCESS ON`, so src/CMakeLists.txt compiles this
-// file with -frounding-math (no constant folding or reassociation that
+// Rounding: fp_lambda and fp_abcd need rounding toward zero (Jean & Graillat,
+// Sec. III: TwoProduct's error and ExtractScalar's low part are then >= 0).
+// GCC ignores `#pragma STDC FENV_ACCESS ON`, so src/CMakeLists.txt compiles
+// this file with -frounding-math (no constant folding or reassociation that
 // assumes round-to-nearest), and the kernels are `noipa` functions called
 // between fesetround() and its restore, so no floating-point operation of a
 // kernel can be moved across the mode switch.
@@ -79,7 +79,7 @@ std::uint64_t block128(std::uint64_t p) {
 /// integer in a double: K = floor((2^53 - 1) / (p-1)^2).
 std::uint64_t block_naive(std::uint64_t p) { return (two53 - 1) / ((p - 1) * (p - 1)); }
 
-/// Seed 002, Theorem 3: lambda (p-1) < 2^(M-1) = 2^52, lambda = floor((2^52-1)/(p-1)).
+/// Jean & Graillat, Theorem 3: lambda (p-1) < 2^(M-1) = 2^52, lambda = floor((2^52-1)/(p-1)).
 std::uint64_t block_lambda(std::uint64_t p) { return (two52 - 1) / (p - 1); }
 
 void check_prime(Method m, Residue r, std::uint64_t p) {
@@ -159,7 +159,7 @@ struct LambdaSums {
   std::uint64_t n_alpha, n_beta;
 };
 
-/// The lambda-algorithm (seed 002, Sec. IV-B, serial form of its ref. [2]).
+/// The lambda-algorithm (Jean & Graillat, Sec. IV-B, serial form of its ref. [2]).
 /// l = floor(log2(p-1)), so 2^l <= p-1 < 2^(l+1) and l <= 51. With
 /// a, b < 2^(l+1): ab < 2^(2l+2). TwoProduct gives ab = h + r with
 /// 0 <= r < u ufp(h) <= 2^(2l+1-52) <= 2^l. ExtractScalar(2^(l+53), h)
@@ -204,7 +204,7 @@ __attribute__((noipa)) LambdaSums kernel_lambda(const double* a, std::size_t sa,
   return out;
 }
 
-/// The (alpha, beta, gamma, delta)-algorithm (seed 002, Sec. IV-C, Algorithm
+/// The (alpha, beta, gamma, delta)-algorithm (Jean & Graillat, Sec. IV-C, Algorithm
 /// 3) with M = 53, s1 = 26: sigma = 2^(s5-1) = 2^131, 2^(s4-1) = 2^105,
 /// 2^(s3-1) = 2^78. Per term (p - 1 < 2^52, so ab < 2^104):
 ///   alpha = A 2^79,  A < 2^25
@@ -378,7 +378,7 @@ void check_admissible(Method m, Residue r, std::uint64_t p, std::size_t n) {
     case Residue::f64:
       break;
   }
-  // Doubles hold residues exactly only below 2^53; seed 002's hypothesis (1)
+  // Doubles hold residues exactly only below 2^53; Jean & Graillat's hypothesis (1)
   // is p - 1 < 2^(M-1) = 2^52 (room to add two residues exactly).
   if (p - 1 >= two52)
     reject(m, r, "needs p - 1 < 2^52 (seed 002, hypothesis (1)), got p = " + std::to_string(p));
@@ -408,14 +408,12 @@ bool is_admissible(Method m, Residue r, std::uint64_t p, std::size_t n) noexcept
 }
 
 // Order for `automatic`: integer residues have one method. For double
-// residues, measured on this CPU (AMD EPYC, g++ 12 -O2, n = 2^22, ns per term
-// including the residue check): integer_delayed 4.6-6.5 for every p;
-// fp_naive 6.1 at p = 32771 but 96 at p = 94906249 (FFLAS block 1);
-// fp_abcd 8.9-11.9; fp_lambda 19-41 (grows as lambda shrinks). So
-// integer_delayed, admissible wherever a double method is, always wins here;
-// the rest follow as fallbacks in measured order. The fp methods exist for
-// FP64-rich hardware (seed 002: "we cannot compete with integer computations
-// if integer arithmetic units are available").
+// residues integer_delayed, admissible wherever a double method is, measured
+// fastest on the CPU for every p (fp_naive degrades as its FFLAS block
+// shrinks, fp_lambda as lambda does); the rest follow as fallbacks in
+// measured order (docs/tuning-history.md, "Dot products"). The fp methods
+// exist for FP64-rich hardware (Jean & Graillat: "we cannot compete with
+// integer computations if integer arithmetic units are available").
 Method choose_method(Residue r, std::uint64_t p, std::size_t n) {
   if (r != Residue::f64) {
     check_admissible(Method::integer_delayed, r, p, n);

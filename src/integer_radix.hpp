@@ -16,10 +16,9 @@
 namespace mpgpu::detail {
 
 /// Crossover (limbs of the number) from host GMP to the level-at-once trees
-/// for CUDA contexts, measured on the H100 (2026-11-22, 0742857: to_string
-/// 2^18 bits 4.8 ms on the device against 4.2 ms by GMP, 2^20 bits 8.9 ms
-/// against 19-29 ms; from_string 1.9 against 2.2 ms and 2.8 against 15 ms):
-/// 2^13 limbs, 2^19 bits (about 158,000 decimal digits).
+/// for CUDA contexts: 2^13 limbs, 2^19 bits (about 158,000 decimal digits),
+/// between the sizes where GMP and the device measured faster
+/// (docs/tuning-history.md, "Radix conversion").
 inline constexpr std::size_t kRadixDeviceMinLimbs = std::size_t{1} << 13;
 /// kRadixDeviceMinLimbs, or MPGPU_RADIX_MIN_LIMBS (environment) for tuning runs.
 std::size_t radix_device_min_limbs();
@@ -29,10 +28,8 @@ std::size_t radix_device_min_limbs();
 /// leaves of about this size; host GMP converts them on host threads.
 /// Smaller leaves cost device rounds (a level costs products of the whole
 /// number) and save host time (GMP's time per bit grows with the size).
-/// Measured at 2^30 bits on the H100 with the host side as it is now
-/// (f294c9b, leaves of 16/32/64/128 limbs): to_string 1040/763/651/670 ms,
-/// from_string 460/351/360/357 ms; larger leaves were slower in an earlier
-/// sweep (0742857: 256 and 512 limbs, 938 and 1030 ms).
+/// The sizes below were the fastest of a sweep at 2^30 bits, and larger
+/// leaves were slower (docs/tuning-history.md, "Radix conversion").
 inline constexpr std::size_t kRadixToStringLeafLimbs = 128;
 inline constexpr std::size_t kRadixFromStringLeafLimbs = 64;
 /// `fallback`, or MPGPU_RADIX_LEAF_LIMBS (environment) for tuning runs.

@@ -1,6 +1,6 @@
 // Batch operations without products: add, sub, scalars, bitwise, shifts,
 // rotates, and the per-instance answers; one pass over the operands, with
-// the group sizes of the streaming table (tuned by 1-Add).
+// the group sizes of the streaming table (tuned on a single addition).
 #include "batch_launch.cuh"
 
 namespace mpgpu::detail::batch::cuda {

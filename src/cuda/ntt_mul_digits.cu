@@ -2,9 +2,8 @@
 // ntt_product.hpp). A transform costs about N (log N + c) and the primes
 // needed grow with D (2 D + 1 of them, ntt/crt_many.cuh), so D-limb digits
 // take 3 (2 D + 1) transforms of N / D points instead of 9 of N: fewer
-// point-stages, as log N is smaller. Measured on the H100 (bench/results/
-// 2026-11-23-nvidia-h100-80gb-hbm3-720c6a7-digits.md): 2^30-bit mul 14.7 ms
-// with D = 1, 12.7 ms with D = 2, 12.6 ms with D = 4.
+// point-stages, as log N is smaller. At 2^30 bits D = 2 and D = 4 measured
+// faster than D = 1 (docs/tuning-history.md, "Huge products: digit sizes").
 //
 // Steps: per prime (run_prime_product) the coefficients mod p_i into row i
 // of P rows of N words; one kernel turns column j of the rows into the
@@ -99,16 +98,17 @@ std::size_t plan_words(const DigitsPlan& p, std::size_t m) {
 }
 
 /// Modelled seconds of a plan on the H100, to rank the digit sizes. A pass
-/// of k stages costs (5.2 + 0.63 k) ps a point (the fit of the per-pass
-/// table at 676010a, three 80-register blocks per SM), plus ~10.6 ps a point
+/// of k stages costs (5.2 + 0.63 k) ps a point (a fit of the per-pass
+/// timings, three 80-register blocks per SM), plus ~10.6 ps a point
 /// for a strided pass of fewer than 4 columns (rows read and written in runs
 /// of 16 bytes, half a 32-byte sector: the 11 + 12-stage plan of 2^23 points;
 /// fitted to the 2^30-bit product at D = 4), plus ~4 us to launch; a forward
 /// transform's first pass reads D limbs a point, 2.75 ps each beyond the
 /// first; Garner about 0.9 ps per coefficient and prime^2; the column sums
-/// write 2 m words at ~2.9 TB/s. The absolute times run 10-40% under the
-/// measured ones; the ranking matches every D forced for mul and sqr at
-/// 2^27 .. 2^30 bits (bench/results/...-676010a-occupancy.md: 8 of 8).
+/// write 2 m words at ~2.9 TB/s. The absolute times run under the measured
+/// ones; only the ranking matters, and it matched every D forced for mul
+/// and sqr at 2^27 .. 2^30 bits (docs/tuning-history.md, "Huge products:
+/// digit sizes").
 double plan_seconds(const DigitsPlan& p, std::size_t m, bool square) {
   const double n = double(std::size_t{1} << p.log_n);
   const auto passes = ntt::block_passes(p.log_n, 1, false);
@@ -143,8 +143,8 @@ DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square) {
   for (int limbs : {2, 4}) {
     const DigitsPlan p = plan_for(na, nb, limbs);
     // Transforms below 2^22 points measured slower than the model says
-    // (2^28 bits: D = 4, 2^21 points, 3.62 ms against 3.28 ms for D = 2 and
-    // 3.54 ms for D = 1): with few tiles per SM less of their work overlaps.
+    // (docs/tuning-history.md, "Huge products: digit sizes"): with few
+    // tiles per SM less of their work overlaps.
     const bool usable = p.primes != 0 && plan_words(p, m) <= 8 * m && (forced == limbs || p.log_n >= 22);
     if (!usable) continue;
     const double time = plan_seconds(p, m, square);

@@ -42,8 +42,9 @@ Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std
   pass.count = count;
   if (count <= device::ColumnTerms::kInline && width + 1 <= device::SmallSumPolicy::kLimbs) {
     // Few terms, a result of one block: column sums and carries in one
-    // launch, no scratch. H100, 8 terms of 2^6 .. 2^16 bits: 8.0-9.5 us a
-    // call, against 14.3-14.6 us with the two kernels and their scratch.
+    // launch, no scratch: measured markedly faster a call than the two
+    // kernels and their scratch (docs/tuning-history.md, "Sums of
+    // integers").
     for (std::size_t j = 0; j < count; ++j) pass.inline_terms[j] = {terms[j].limbs, terms[j].size};
     OpWords ow(st, s);
     device::small_sum_kernel<<<1, device::SmallSumPolicy::kThreads, 0, s>>>(r, pass, width, ow.words());

@@ -10,11 +10,11 @@
 //   fp_naive         double residues, FFLAS bound: (p-1)^2 < 2^53; products
 //                    summed exactly in a double, fmod every
 //                    floor((2^53 - 1) / (p-1)^2) terms.
-//   fp_lambda        double residues, p - 1 < 2^52 (Jean & Graillat, seed
-//                    002, Sec. IV-B): TwoProduct + ExtractScalar split each
+//   fp_lambda        double residues, p - 1 < 2^52 (Jean & Graillat,
+//                    Sec. IV-B): TwoProduct + ExtractScalar split each
 //                    product into three field elements; one fmod per lambda
 //                    terms, lambda = max{l : l * (p-1) < 2^52}.
-//   fp_abcd          double residues, p - 1 < 2^52, n <= 2^25 (seed 002,
+//   fp_abcd          double residues, p - 1 < 2^52, n <= 2^25 (Jean & Graillat,
 //                    Sec. IV-C, Algorithm 3): each product split into four
 //                    quarters alpha..delta, summed with no reduction at all.
 //   automatic        the fastest admissible one (order in docs/dot.md).

@@ -1,4 +1,4 @@
-// Error-free transformations of seed 002 (Jean & Graillat) on the device,
+// Error-free transformations of Jean & Graillat on the device,
 // with rounding toward zero written out in every operation (__dmul_rz,
 // __fma_rz, __dadd_rz, __dsub_rz): the device has no rounding-mode register,
 // and these intrinsics are never contracted or reassociated by nvcc, so the

@@ -147,7 +147,7 @@ struct FpNaive {
   }
 };
 
-// ---- fp_lambda (seed 002, Sec. IV-B) ------------------------------------------------
+// ---- fp_lambda (Jean & Graillat, Sec. IV-B) -----------------------------------------
 
 /// As src/dot_host.cpp's kernel_lambda: with l = floor(log2(p-1)),
 /// ab = h + r (TwoProduct, 0 <= r < 2^l), h = alpha + beta (ExtractScalar
@@ -194,7 +194,7 @@ struct FpLambda {
   }
 };
 
-// ---- fp_abcd (seed 002, Sec. IV-C, Algorithm 3) -----------------------------------
+// ---- fp_abcd (Jean & Graillat, Sec. IV-C, Algorithm 3) ----------------------------
 
 /// As src/dot_host.cpp's kernel_abcd (M = 53, s1 = 26; sigmas 2^131, 2^105,
 /// 2^78): each product splits exactly into alpha = A 2^79 (A < 2^25),
