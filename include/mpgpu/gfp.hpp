@@ -1,11 +1,11 @@
 // The public big prime field FFT: the host entry point of the gfp/ module,
-// beside ntt.hpp. The FFT over Z/pZ, p = r^k + 1 (seed 003), on data in a
+// beside ntt.hpp. The FFT over Z/pZ, p = r^k + 1 (Chen et al.), on data in a
 // context's memory: device memory on a CUDA context (the kernels of
 // mpgpu/gfp/fft_kernels.cuh), host memory on the CPU context (the same
 // stages run by the host, which is how CI checks them). Size N = K^e, K = 2k; the table
 // primes p3 (k = 8), p4 (k = 16) and p5 (k = 32).
 //
-// Layout: digit-major ("transposed", seed 003): digit d of element i at
+// Layout: digit-major ("transposed", as Chen et al. lay it out): digit d of element i at
 // data[d * N + i], N * k words in all. Elements must be canonical
 // (gfp::Field::is_canonical); this is not checked. Conventions are those of
 // the host FftPlan of the same (prime, e): forward X_m = sum_n x_n omega^(nm)

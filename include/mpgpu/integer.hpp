@@ -238,7 +238,7 @@ inline void add(Integer& r, const Integer& a, const Integer& b, Stream s = nullp
 inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
 void neg(Integer& r, const Integer& a, Stream s = nullptr);
 void abs(Integer& r, const Integer& a, Stream s = nullptr);
-/// Sum of many integers with delayed carries (seed 001 section 5).
+/// Sum of many integers with delayed carries.
 void sum(Integer& r, std::span<const Integer> terms, Stream s = nullptr);
 
 /// Sign of a - b: -1, 0, +1.

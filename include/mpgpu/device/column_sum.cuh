@@ -1,4 +1,4 @@
-// Sum of many integers with delayed carries (seed 001 section 5): each
+// Sum of many integers with delayed carries: each
 // thread owns one limb position and adds that limb of every term into a
 // 128-bit accumulator, so no carry crosses threads here. The low words form
 // one number, the high words (each < the term count) another, one limb

@@ -1,5 +1,5 @@
 // Division of a long limb vector by one limb d in one pass over memory
-// (seed 001 section 7.1, as a decoupled look-back scan).
+// (as a decoupled look-back scan).
 //
 // The divisor is odd here: an even d = odd 2^t divides a >> t by odd (the
 // same quotient; each thread reads its run shifted, run_limb) and the

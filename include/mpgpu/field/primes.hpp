@@ -4,12 +4,12 @@
 // p prime (GMP, 50 rounds), p - 1 == k * 2^n, and `generator` a primitive
 // root (g^((p-1)/q) != 1 for every prime q | p - 1).
 //
-// Seed 000 lists 3221225473 with "g = 13" and 4179340454199820289 with
-// "g = 21". Those are not primitive roots: 13 has order exactly 2^30 and 21
-// order exactly 2^57, i.e. they are primitive 2^n-th roots of unity (the
-// largest transform each prime supports). The table holds the smallest true
-// primitive roots (5 and 3); the seed's values are kept as `seed_root` and
-// checked to have order 2^n.
+// Oancea & Watt's midsize-integer paper lists 3221225473 with "g = 13" and
+// 4179340454199820289 with "g = 21". Those are not primitive roots: 13 has
+// order exactly 2^30 and 21 order exactly 2^57, i.e. they are primitive
+// 2^n-th roots of unity (the largest transform each prime supports). The
+// table holds the smallest true primitive roots (5 and 3); the paper's values
+// are kept as `seed_root` and checked to have order 2^n.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,7 @@ inline constexpr NttPrime ntt_primes31[] = {
 
 /// 2^31 < p < 2^32: full 32-bit words, strict reduction only.
 inline constexpr NttPrime ntt_primes32[] = {
-    {3221225473, 3, 30, 5},     // 3 * 2^30 + 1 (seed 000's PrimeField32)
+    {3221225473, 3, 30, 5},     // 3 * 2^30 + 1 (Oancea & Watt's PrimeField32)
     {2281701377, 17, 27, 3},    // 17 * 2^27 + 1
     {3489660929, 13, 28, 3},    // 13 * 2^28 + 1
 };
@@ -50,7 +50,7 @@ inline constexpr NttPrime ntt_primes32[] = {
 /// three were found for them (the largest k * 2^m + 1 below 2^62 with m =
 /// 52, 51, 50), so every prime here has 2^50 dividing p - 1.
 inline constexpr NttPrime ntt_primes62[] = {
-    {4179340454199820289ull, 29, 57, 3},   //  29 * 2^57 + 1 (seed 000's PrimeField64)
+    {4179340454199820289ull, 29, 57, 3},   //  29 * 2^57 + 1 (Oancea & Watt's PrimeField64)
     {4512606826625236993ull, 501, 53, 7},  // 501 * 2^53 + 1
     {4242390848983007233ull, 471, 53, 11}, // 471 * 2^53 + 1
     {2485986994308513793ull, 69, 55, 5},   //  69 * 2^55 + 1
@@ -65,7 +65,7 @@ inline constexpr NttPrime ntt_primes62[] = {
 /// residues overflow 64 bits, so its add/sub use the carry (PrimeField64 does).
 inline constexpr NttPrime goldilocks = {18446744069414584321ull, 4294967295ull, 32, 7};
 
-/// Seed 000's stated "generators": primitive 2^n-th roots of unity, not
+/// Oancea & Watt's stated "generators": primitive 2^n-th roots of unity, not
 /// primitive roots (see the top of this file).
 struct SeedRoot {
   std::uint64_t p;

@@ -1,5 +1,5 @@
 // The base DFT_K of the big prime FFT, K = 2k, at the K-th root r (or r^-1):
-// X_m = sum_n x_n r^(dir * n m). Fuerer's trick (seed 003): every twiddle is
+// X_m = sum_n x_n r^(dir * n m). Fuerer's trick (Chen et al.): every twiddle is
 // a power of r, so a radix-2 FFT of size K needs only mul_pow_r (a digit
 // shift with a sign change, O(k)) and add/sub: O(K log K * k) word
 // operations and no general multiplication. Host and device (MPGPU_HD).

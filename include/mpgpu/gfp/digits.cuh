@@ -1,4 +1,4 @@
-// Base-r digit primitives for Z/pZ, p = r^k + 1, r < 2^64 (seed 003). One
+// Base-r digit primitives for Z/pZ, p = r^k + 1, r < 2^64 (Chen et al.). One
 // digit is one limb in [0, r). r may exceed 2^63 (P3: r = 2^63 + 2^34), so
 // the sum of two digits can pass 2^64: every step recovers the 65th bit from
 // the limb carry instead of assuming it is zero. Host and device share the

@@ -1,4 +1,4 @@
-// Host FFT over Z/pZ, p = r^k + 1, of size N = K^e (K = 2k), seed 003's
+// Host FFT over Z/pZ, p = r^k + 1, of size N = K^e (K = 2k), Chen et al.'s
 // Cooley-Tukey factorization DFT_N = (DFT_J (x) I_K) D_(J,K) (I_J (x) DFT_K) L
 // with J = N/K, applied recursively: the DFT_K's are shift-only (base_dft),
 // the twiddles D are general products (Field::mul) except those that are

@@ -1,6 +1,6 @@
 // Device kernels of the big prime FFT (stages in fft_stages.cuh): one thread
 // per DFT_K group for the shift-only butterflies, one thread per element for
-// the twiddle products. Seed 003's batching: one element per thread, its k
+// the twiddle products. Chen et al.'s batching: one element per thread, its k
 // digits strided by N in the digit-major layout, so a warp's loads of one
 // digit are coalesced. nvcc only; launched by src/cuda/gfp_fft.cu.
 #pragma once

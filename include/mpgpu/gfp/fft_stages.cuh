@@ -1,5 +1,5 @@
 // The stages of the big prime FFT of size N = K^e (K = 2k) on digit-major
-// ("transposed", seed 003) data: digit d of element i at x[d * N + i], so
+// ("transposed", as Chen et al. lay it out) data: digit d of element i at x[d * N + i], so
 // that consecutive threads touching consecutive elements read consecutive
 // words. One source for the device kernels (fft_kernels.cuh) and the host
 // twin that runs the same stages on a CPU context (src/gfp_fft_device.cpp).

@@ -1,5 +1,5 @@
-// Z/pZ for p = r^k + 1 (seed 003): an element is k base-r digits, little
-// endian, one limb each, with seed 003's special case for x = r^k (= -1):
+// Z/pZ for p = r^k + 1 (Chen et al.): an element is k base-r digits, little
+// endian, one limb each, with Chen et al.'s special case for x = r^k (= -1):
 //   either 0 <= x_i < r for every i                  (values 0 .. r^k - 1),
 //   or     x_{k-1} = r and x_{k-2} = ... = x_0 = 0    (the value r^k = p - 1).
 // Every residue has exactly one representation, so == on digits is equality
@@ -158,7 +158,7 @@ struct Field {
   /// c_m = sum_{i+j=m} x_i y_j < k r^2 < 2^(128 + log2 k) (3 limbs). Carrying
   /// base r turns them into 2k digits of x*y < r^(2k): x*y = L + H r^k with
   /// L, H < r^k, and x*y = L - H mod p (the negacyclic fold u_i = c_i - c_(i+k)
-  /// of seed 003, applied after the carries so no column goes negative).
+  /// of Chen et al., applied after the carries so no column goes negative).
   MPGPU_HD element mul(const element& x, const element& y) const {
     if (is_special(x)) return neg(y);
     if (is_special(y)) return neg(x);

@@ -1,5 +1,5 @@
 // Sparse-radix generalized Fermat primes p = r^k + 1 with r = 2^w + sign * 2^u
-// (seed 003, "SRGFN"): r < 2^64 fits one limb, k is a power of two, and r has
+// (Chen et al.'s "SRGFN"): r < 2^64 fits one limb, k is a power of two, and r has
 // order exactly 2k mod p (r^k = -1), so r is a primitive K-th root of unity,
 // K = 2k. Every entry is checked prime in tests/gfp/primes_test.cpp with GMP's
 // mpz_probab_prime_p (probabilistic: Baillie-PSW plus Miller-Rabin rounds; a
@@ -29,9 +29,9 @@ struct GfpPrime {
   constexpr int two_adicity() const { return u * k; }
 };
 
-/// Seed 003's P3 = (2^63 + 2^34)^8 + 1 (512 bits, K = 16).
+/// Chen et al.'s P3 = (2^63 + 2^34)^8 + 1 (512 bits, K = 16).
 inline constexpr GfpPrime p3 = {63, 34, +1, 8};
-/// Seed 003's P4 = (2^62 + 2^36)^16 + 1 (1 K bits, K = 32).
+/// Chen et al.'s P4 = (2^62 + 2^36)^16 + 1 (1 K bits, K = 32).
 inline constexpr GfpPrime p4 = {62, 36, +1, 16};
 /// k = 32 (about 2 K bits, K = 64), not in the seed. Found by a host search
 /// over r = 2^w + sign * 2^u for w = 63 then 62, u = w-1 down to 1, sign +1

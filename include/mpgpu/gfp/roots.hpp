@@ -1,5 +1,5 @@
 // Host-side number theory for p = r^k + 1 through GMP: the modulus as an
-// mpz, and seed 003's Algorithm 1, a primitive N-th root of unity omega with
+// mpz, and Chen et al.'s Algorithm 1, a primitive N-th root of unity omega with
 // omega^(N/K) = r (K = 2k), which makes every DFT_K of the FFT a sequence of
 // shifts (multiplications by powers of r). g++ only.
 #pragma once

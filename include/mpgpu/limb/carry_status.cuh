@@ -1,5 +1,5 @@
 // Carry-lookahead algebra for adding or subtracting long limb vectors in
-// parallel (seed 000 section 2, seed 001 section 4).
+// parallel, by a prefix scan of per-limb carry states.
 //
 // Every limb position either kills an incoming carry, propagates it, or
 // generates one regardless of what comes in. Composing statuses left to right
