@@ -28,10 +28,9 @@ struct ScanAddPolicy {
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpLimbs = kRows * 64;
   static constexpr int kTile = kWarps * kWarpLimbs;  // 1024 limbs
-  // Full occupancy (<= 32 registers a thread): measured on an H100 in a
-  // stream of 2^28-bit additions (bench/probes/stream_kernels.cu), 2 rows
-  // a warp at 8 blocks an SM took 36.5 us, 4 rows at 6 blocks (the loads
-  // sit in registers: 40 of them) 37.9 us, 4 rows at 4 blocks 38.9 us.
+  // Full occupancy (<= 32 registers a thread): 2 rows a warp at 8 blocks
+  // an SM measured faster than 4 rows (whose loads sit in 40 registers) at
+  // 6 or 4 blocks (docs/tuning-history.md, "Device streaming kernels").
   static constexpr int kMinBlocksPerSM = 8;
 };
 
@@ -159,9 +158,8 @@ __device__ __forceinline__ unsigned long long order_from_top(const limb_t* a, co
 /// With `publish_early` (only on the context's stream: ResultWords::
 /// publish_now), when the top limbs decide the result's size, the thread
 /// of limb an - 1 publishes it and no block reduces its highest limb or
-/// counts its arrival: 4 us of a 2^28-bit addition on an H100
-/// (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-probes.md, sections
-/// 5-6). The tops decide it for an addition whose a is normalized (size
+/// counts its arrival, a measurable share of a large addition
+/// (docs/tuning-history.md, "Device streaming kernels"). The tops decide it for an addition whose a is normalized (size
 /// an + carry out), and for a subtraction whose top limbs differ by 2 or
 /// more (size an: a borrow takes at most 1). Every block reads the same
 /// two limbs, so the choice is uniform.

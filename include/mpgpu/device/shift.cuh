@@ -19,9 +19,8 @@ __device__ __forceinline__ void publish_size(const ResultWords& words, std::size
 
 /// Threads own pairs of output limbs (16-byte stores and loads, as the scan
 /// add); kItems pairs a thread, all loaded before the first use. One pair a
-/// thread at full occupancy: measured on an H100 in a stream of 2^28-bit
-/// shifts (bench/probes/stream_kernels.cu), 24.5 us against 25.1 us with 4
-/// pairs at 5 blocks an SM; 2^30 bits 90.6 against 91.9 us.
+/// thread at full occupancy measured slightly faster than 4 pairs at 5
+/// blocks an SM (docs/tuning-history.md, "Device streaming kernels").
 struct ShiftPolicy {
   static constexpr int kThreads = 256;
   static constexpr int kItems = 1;
@@ -51,8 +50,8 @@ __device__ __forceinline__ void load_pair_at(const limb_t* a, long long e, std::
 /// (o, o + 1), o even, and loads the aligned input pair that holds a[o-q]
 /// (a[o-q-1] too when q is odd); the third limb it needs is in a
 /// neighbouring lane's pair, one shuffle away. Every access is 16 bytes and
-/// aligned, whatever q (the scalar form, one limb a thread, ran 105 us at
-/// 2^30 bits, 2.56 TB/s: bench/results/2026-11-23-...-218634f.md).
+/// aligned, whatever q (the scalar form, one limb a thread, was slower:
+/// docs/tuning-history.md, "Device streaming kernels").
 ///
 /// Publishes the result size (kSlotSize), which the thread of the top limb
 /// knows (a is normalized, n >= 1): with `publish_early` (only on the
