@@ -341,13 +341,11 @@ bool congruent_p(const Integer& n, const Integer& c, const Integer& d, Stream s 
 std::uint64_t tdiv_qr_ui(Integer& q, Integer& r, const Integer& n, std::uint64_t d, Stream s = nullptr);
 std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s = nullptr);
 std::uint64_t tdiv_ui(const Integer& n, std::uint64_t d, Stream s = nullptr);
-/// Crossover (divisor limbs) from host GMP to the device Newton division,
-/// measured on the H100 with the `tdiv_qr` bench row (a dividend of twice the
-/// divisor's bits, MPGPU_DIVISION_MIN_LIMBS forcing either path), with the
-/// reciprocal seeded by GMP on the host: divisor 1024 limbs: device 504 us,
-/// host path (GMP plus the copies) 492 us; 2048 limbs: 784 us against 1.35
-/// ms; 4096: 1.03 against 3.21 ms (docs/integer.md, "Division and number
-/// theory"). The first device point that wins clearly.
+/// Crossover (divisor limbs) from host GMP to the device Newton division
+/// (the reciprocal seeded by GMP on the host): the first size at which the
+/// device clearly beats GMP plus the copies; at 1024 limbs the two tie. The
+/// timings (the `tdiv_qr` bench row, MPGPU_DIVISION_MIN_LIMBS forcing either
+/// path) are in docs/integer.md, "Division and number theory".
 inline constexpr std::size_t kDeviceDivisionMinLimbs = 2048;
 
 // ---- powers and roots -------------------------------------------------------------

@@ -6,10 +6,10 @@
 // product tree) are computed on the host. Sizes are limbs of the result
 // (of the radicand for roots). Host-only header: g++ compiles it.
 //
-// Provenance: bench/whole_bench (GMP, the device path forced, and the public
-// call, per size) on an NVIDIA H200; its tables, with dates and commits, are
-// in bench/results. Each value is the first size from which the device
-// path wins there.
+// Each value is the first size from which the device path wins in
+// bench/whole_bench (GMP, the device path forced, and the public call, per
+// size); the runs behind them are listed in docs/tuning-history.md,
+// "Whole-number crossovers".
 #pragma once
 
 #include <cstddef>
@@ -49,21 +49,22 @@ inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
 /// products for host work done in parallel. Why the cap equals the minimum
 /// (leaves of 2048 limbs, as before the rule): larger leaves measured slower
 /// from 4 to 32 million bits (bench/whole_bench with
-/// MPGPU_SEQUENCE_LEAF_LIMBS; bench/results, the H200 sweeps of 2026-11-28).
+/// MPGPU_SEQUENCE_LEAF_LIMBS; docs/tuning-history.md, "Whole-number
+/// crossovers").
 inline constexpr std::size_t kSequenceLeavesPerThread = 2;
 inline constexpr std::size_t kSequenceLeafMaxLimbs = 2048;
 /// bin_uiui by primes: the numbers a host thread sieves at a time (even;
-/// one byte per odd number, so 64 KiB of scratch, resident in L2). Chosen
-/// on a 2-core VM from 2^16 to 2^21 numbers at n = 2 * 10^7, where 2^16 and
-/// 2^17 were equal; larger spans lose L2 locality and balance threads less.
+/// one byte per odd number, so 64 KiB of scratch, resident in L2). One of
+/// the two fastest spans of a sweep (docs/tuning-history.md, "Whole-number
+/// crossovers"); larger spans lose L2 locality and balance threads less.
 inline constexpr std::size_t kPrimeSieveSegmentNumbers = std::size_t{1} << 17;
 
 /// gcd, gcdext, lcm, invert: the larger operand of at least this many limbs
 /// goes through the half-gcd with its large products on the device; its
 /// parts of at most kHostHalfGcdMaxLimbs limbs are GMP's half-gcd on the
-/// host. From bench/whole_bench --ops gcd (bench/results, the H200's gcd
-/// tables): below 2^18 bits (4096 limbs) the half-gcd only ties GMP; of the
-/// host bases swept (512, 1024, 2048, 4096 limbs) 2048 was the fastest.
+/// host. From bench/whole_bench --ops gcd: below 2^18 bits (4096 limbs)
+/// the half-gcd only ties GMP, and 2048 limbs was the fastest host base of
+/// those swept (docs/tuning-history.md, "Whole-number crossovers").
 inline constexpr std::size_t kDeviceGcdMinLimbs = 4096;
 inline constexpr std::size_t kHostHalfGcdMaxLimbs = 2048;
 
