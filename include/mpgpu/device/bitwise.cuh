@@ -15,9 +15,8 @@ namespace mpgpu::device {
 
 /// As the scan add: a warp owns kRows rows of 64 limbs, lane l holds limbs
 /// 2l and 2l+1 of each row (16-byte accesses). One row a warp at full
-/// occupancy: measured on an H100 in a stream of 2^28-bit ands
-/// (bench/probes/stream_kernels.cu), 35.3 us against 37.5 us with 4 rows
-/// (2.85 against 2.69 TB/s; 2^30 bits: 3.02 against 2.85).
+/// occupancy measured faster than 4 rows a warp at 2^28 and 2^30 bits
+/// (docs/tuning-history.md, "Device streaming kernels").
 struct BitwisePolicy {
   static constexpr int kThreads = 256;
   static constexpr int kRows = 1;

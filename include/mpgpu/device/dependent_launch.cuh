@@ -5,8 +5,8 @@
 // before it reads or writes anything an earlier operation touches: that
 // waits until the earlier kernels have completed and their memory is
 // visible. What is saved is the launch latency and the ramp-up of the next
-// grid: about 1.6 us of a 2^28-bit addition in a stream of additions on an
-// H100 (bench/results/2026-11-23-nvidia-h100-80gb-hbm3-probes.md, section 6).
+// grid, a few percent of a 2^28-bit addition in a stream of additions
+// (docs/tuning-history.md, "Result publication and searches").
 // The device calls are no-ops in a kernel launched the ordinary way.
 #pragma once
 

@@ -32,10 +32,11 @@
 // tile is padded with zero limbs above n: leading zeros change neither the
 // quotient nor the remainder (nothing comes into the top tile).
 //
-// The policy is the best of a sweep on the H100 (docs/integer.md): tiles of
-// 2048, 4096 and 8192 limbs, 128 to 1024 threads, a block-wide look-back, a
-// warp per tile; the tile count and the barrier waits while warp 0 scans and
-// looks back are what limit it, not the look-back's walk.
+// The policy is the best of a sweep of tiles of 2048, 4096 and 8192 limbs,
+// 128 to 1024 threads, a block-wide look-back, a warp per tile; the tile
+// count and the barrier waits while warp 0 scans and looks back are what
+// limit it, not the look-back's walk (docs/integer.md, "Division and number
+// theory"; the runs: docs/tuning-history.md, "Single-limb division").
 #pragma once
 
 #include "mpgpu/device/div_limb_math.cuh"

@@ -8,8 +8,9 @@
 // number; the worst case (no hit) reads everything once. A long search is
 // preceded by a probe of its first few chunks: the first wave of the full
 // grid (~1000 blocks) would otherwise read its chunks before any block has
-// found the hit that lets them stop (half a 2^28-bit operand pair, 28 us
-// on an H100, for operands that differ in their top limb).
+// found the hit that lets them stop: about half of a 2^28-bit operand pair
+// read for operands that differ in their top limb (docs/tuning-history.md,
+// "Result publication and searches").
 #pragma once
 
 #include "mpgpu/device/dependent_launch.cuh"
@@ -130,8 +131,8 @@ __global__ void __launch_bounds__(Policy::kThreads)
 
 /// Queues a search over [0, n) (n >= 1) on `stream` into words.slots[slot],
 /// which must be zero. Returns the launch error, if any. At most
-/// kMaxBlocks blocks (about one resident wave on an H100): a search that
-/// ends early then costs one short launch, not a grid over the whole number.
+/// kMaxBlocks blocks (about one resident wave on an H100 or H200): a search
+/// that ends early then costs one short launch, not a grid over the whole number.
 template <bool kHighest, class Pred, class Policy = LimbSearchPolicy>
 cudaError_t launch_limb_search(Pred pred, std::size_t n, ResultWords words, int slot, bool publish,
                                cudaStream_t stream, bool ready = false) {

@@ -3,8 +3,9 @@
 // off its limbs by division by chunk = base^digits (one limb, 2-by-1 steps
 // with a precomputed reciprocal: div_limb_math.cuh), then each chunk's
 // digits by division by base. A leaf of 128 limbs is ~8,000 division steps
-// of one thread; 132,907 of them (a 2^30-bit number in decimal) take a few
-// milliseconds, against ~270 ms for GMP's mpn_get_str on 16 host threads.
+// of one thread, and the leaves of a 2^30-bit number in decimal are some
+// 10^5 independent threads: the device is far ahead of GMP's mpn_get_str on
+// host threads (docs/tuning-history.md, "Radix conversion").
 // The CPU backend runs leaf_to_text itself, in a loop (the CI tests).
 #pragma once
 

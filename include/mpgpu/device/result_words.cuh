@@ -43,8 +43,9 @@ struct ResultWords {
   /// does: the barrier orders the block's slot atomics before the fence,
   /// which is cumulative). A fence and two barriers in every thread held
   /// each block until all its result stores were acknowledged (results the
-  /// host reads only in stream order, after the kernel): 10% of the
-  /// single-limb division's stall samples on the H100.
+  /// host reads only in stream order, after the kernel): a visible share of
+  /// the single-limb division's stalls (docs/tuning-history.md, "Single-limb
+  /// division").
   ///
   /// A grid of one block is last by itself: no count and no fences before
   /// its reads (the barrier already ordered its own slot updates before
@@ -92,9 +93,9 @@ struct ResultWords {
   /// (< 2^63) and that the host waits for (OpWords::arm_ready/wait_ready):
   /// one 8-byte store of 2 value + 1 to the word the host cleared before
   /// the launch. No device slot, no atomics and no system fence, since the
-  /// host reads nothing else: 7.2 us a 2^16-bit compare on an H100 against
-  /// 9.2 us through the slots (bench/probes/small_publish.cu). Call from
-  /// one thread.
+  /// host reads nothing else: a small compare returns about a fifth sooner
+  /// than through the slots (docs/tuning-history.md, "Result publication and
+  /// searches"). Call from one thread.
   __device__ void publish_ready(unsigned long long value) const {
     *static_cast<volatile unsigned long long*>(&published[kReadyWord]) = 2 * value + 1;
   }
