@@ -36,8 +36,9 @@ namespace {
 constexpr std::uint64_t kGuardBits = 64;
 /// Precision (bits) of the reciprocal's seed, computed by GMP on the host:
 /// every halving below it would be a Newton step of some six dependent
-/// device operations (one reading a size back; together 100-200 us at these
-/// sizes), while GMP divides 2 x 32768 by 32768 bits in about 0.1 ms.
+/// device operations (one reading a size back), each step costing at least
+/// as much as GMP's whole division of 2 x 32768 by 32768 bits
+/// (docs/integer.md, "Division and number theory", has the timings).
 constexpr std::uint64_t kHostSeedBits = 32768;
 /// A correct X leaves |Q' - Q| < 3; more steps than this mean a bug.
 constexpr int kMaxCorrections = 8;

@@ -23,9 +23,10 @@ namespace {
 
 /// Largest na * nb (limb products) multiplied by columns rather than by
 /// NTTs, when the shorter operand has at most dc::kMulSchoolbookMaxLimbs
-/// limbs. Columns take ~2.5 us per 2^20 limb products; the NTT product of
-/// such operands, its primes side by side, 70-120 us (docs/integer.md,
-/// "Where products run"), so the lines cross between 2^25 and 2^26.
+/// limbs. Columns take time in proportion to na * nb; the NTT product of
+/// such operands, its primes side by side, a chain of passes that changes
+/// little over these sizes, so the lines cross between 2^25 and 2^26 limb
+/// products (the timings: docs/integer.md, "Where products run").
 /// MPGPU_SCHOOLBOOK_MAX_WORK overrides it, for tuning runs.
 std::uint64_t schoolbook_max_work() {
   static const std::uint64_t work = detail::env_knob("MPGPU_SCHOOLBOOK_MAX_WORK", std::uint64_t{3} << 24);

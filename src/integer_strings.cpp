@@ -27,7 +27,8 @@ namespace {
 
 /// Index of the first character of text[pos..] that is not a digit of
 /// `base`, or text.size(). Texts of millions of digits are checked in
-/// ranges on host threads (one thread reads ~1 GB/s of text).
+/// ranges on host threads: one thread alone would take a visible share of
+/// a large conversion (docs/tuning-history.md, "Radix conversion").
 std::size_t first_invalid_digit(std::string_view text, std::size_t pos, int base) {
   const detail::DigitValues values(base);
   auto scan = [&](std::size_t b, std::size_t e) {

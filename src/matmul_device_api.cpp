@@ -77,8 +77,9 @@ void product(const char* fn, bool vec, const Context& ctx, Stream s, T* C, std::
 
 // On the device fp_naive wins wherever admissible (docs/dot.md): even with
 // kb = 1 a k-block costs one DGEMM rank-kb update plus one pass over C,
-// about 1e-14 s an entry on an H100, against roughly 1e-12 s per
-// multiply-add for the emulated 64-bit integer products. Matrix-vector
+// about 1e-14 s an entry, against roughly 1e-12 s per multiply-add for
+// the emulated 64-bit integer products (docs/dot.md, "Automatic choice on
+// the GPU"). Matrix-vector
 // products are memory-bound: the integer warp-per-row kernel reads A once
 // with no double copies and no k-blocks.
 Method choose_device_matmul_method(Residue r, std::uint64_t p, std::size_t m, std::size_t n, std::size_t k) {

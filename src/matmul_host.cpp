@@ -278,11 +278,11 @@ bool is_matmul_admissible(Method m, Residue r, std::uint64_t p) noexcept {
 }
 
 // fp_naive where admissible and its reductions are rare enough: all k terms
-// in one block, or blocks of >= 64 terms. Measured on this CPU (docs/dot.md,
-// bench/matmul_host_bench, 256^3): fp_naive runs 5.5 G terms/s with block
-// 2^21, 4.4 G with 128, 1.9 G with 32 and 0.08 G with 1, integer_delayed
-// 2.5 G at p < 2^27. uint64 matvec (n = 1) stays integer: fp_naive would
-// first copy A into doubles, as much memory traffic as the product itself.
+// in one block, or blocks of >= 64 terms: fp_naive's rate falls with its
+// block and meets integer_delayed's near a block of 48 terms (docs/dot.md,
+// "Matrix products mod p", has the bench/matmul_host_bench table). uint64
+// matvec (n = 1) stays integer: fp_naive would first copy A into doubles,
+// as much memory traffic as the product itself.
 constexpr std::uint64_t fp64_min_block = 64;
 
 Method choose_matmul_method(Residue r, std::uint64_t p, std::size_t k, std::size_t n) {

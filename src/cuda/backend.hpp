@@ -118,7 +118,8 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 /// Products whose transforms have at most 2^kMulSidePrimesMaxLog points
 /// (times the batch of a chunked product) run their three primes side by
 /// side on three streams (ntt_mul.cu). Up to 2^20 points a pass has at most
-/// 256 tiles of 2^12, fewer than the ~400 an H100/H200 holds at once.
+/// 256 tiles of 2^12, fewer than the ~400 resident at once (three blocks
+/// on each of 132 SMs); docs/integer.md, "Where products run".
 inline constexpr int kMulSidePrimesMaxLog = 21;
 /// r = |a| * |b| by columns (mul_short.cu) for min(a.size, b.size) <=
 /// kMulSchoolbookMaxLimbs: a thread per column up to kMulShortMaxLimbs

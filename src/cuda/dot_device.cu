@@ -32,8 +32,8 @@ using dot::Residue;
 using dot::thread::DotConsts;
 using u128 = unsigned __int128;
 
-// Launch policy: 256 threads, 8 blocks per SM fill an H100 SM (2048
-// threads); 4 independent loads in flight per thread hide HBM latency; a
+// Launch policy: 256 threads, 8 blocks per SM fill an SM of 2048 threads
+// (sm_80, sm_90); 4 independent loads in flight per thread hide HBM latency; a
 // block is only split off when each thread gets >= 16 terms.
 constexpr int kThreads = 256;
 constexpr int kUnroll = 4;

@@ -1,7 +1,8 @@
 // mul_abs_each (backend.hpp): independent products on the branches of one
 // StreamFork. Why: each product of 2^17 to 2^24 bits is a chain of small
-// kernels (ntt_mul.cu: ~70-120 us of dependent passes, its primes side by
-// side), so the merges of a binary splitting, four such products each, keep
+// kernels (ntt_mul.cu: dependent passes, each too small to fill the GPU,
+// even with its primes side by side; docs/integer.md, "Where products
+// run"), so the merges of a binary splitting, four such products each, keep
 // the GPU mostly idle when the products run one after another.
 #include "cuda/backend.hpp"
 #include "cuda/stream_fork.hpp"

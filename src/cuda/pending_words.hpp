@@ -7,8 +7,8 @@
 // context's own stream does not wait for them: it hands the slot to a
 // PendingWords, which the result Integer keeps until someone asks for its
 // size or sign. A chain of additions then costs one launch per operation and
-// no host-device round trip; the ~7.5 us read-back is paid once, when the
-// value is looked at.
+// no host-device round trip; the read-back (several microseconds) is paid
+// once, when the value is looked at.
 #pragma once
 
 #include <cstdint>
