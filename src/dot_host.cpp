@@ -62,8 +62,9 @@ std::uint64_t block64(std::uint64_t p) {
 }
 
 /// Below this 64-bit block (p > ~2^30) the per-block % costs more than
-/// 128-bit adds: p = 2^32 - 5 (block 1) took 7.3 ns/term with 64-bit
-/// accumulators, 128-bit ones take ~3 ns/term (docs/dot.md).
+/// 128-bit adds: at p = 2^32 - 5 (block 1) 64-bit accumulators took more
+/// than twice the time a term of 128-bit ones (docs/dot.md, "Methods and
+/// bounds"; docs/tuning-history.md, "Dot products").
 constexpr std::uint64_t min_block64 = 16;
 
 /// 128-bit accumulator, products <= (p-1)^2 < 2^126 (p < 2^63): blocks of
