@@ -86,5 +86,9 @@ void bind_functions(nb::module_& m);
 /// `_mpgpu._batch` (batch_functions.cpp, with Batch's operators).
 void bind_batch(nb::module_& m);
 void bind_batch_functions(nb::module_& m);
+/// The submodules of products mod p on NumPy arrays: `_mpgpu._ntt` (ntt_binding.cpp,
+/// mpgpu.ntt) and `_mpgpu._dot` (dot_binding.cpp, mpgpu.dot).
+void bind_ntt(nb::module_& m);
+void bind_dot(nb::module_& m);
 
 }  // namespace mpgpu::py

@@ -11,4 +11,6 @@ NB_MODULE(_mpgpu, m) {
   mpgpu::py::bind_functions(m);
   mpgpu::py::bind_batch(m);
   mpgpu::py::bind_batch_functions(m);
+  mpgpu::py::bind_ntt(m);
+  mpgpu::py::bind_dot(m);
 }

@@ -1,0 +1,233 @@
+// Arrays of residues for mpgpu.ntt and mpgpu.dot (modp_arrays.hpp).
+#include "modp_arrays.hpp"
+
+#include <cstring>
+
+#include <mpgpu/field/roots.hpp>
+
+namespace mpgpu::py {
+
+using namespace nb::literals;
+
+const char* word_name(Word w) {
+  switch (w) {
+    case Word::u32: return "uint32";
+    case Word::u64: return "uint64";
+    case Word::f64: return "float64";
+  }
+  return "?";
+}
+
+void raise_value(const std::string& message) {
+  PyErr_SetString(PyExc_ValueError, message.c_str());
+  throw nb::python_error();
+}
+
+void raise_type(const std::string& message) {
+  PyErr_SetString(PyExc_TypeError, message.c_str());
+  throw nb::python_error();
+}
+
+std::size_t ArrayIn::size() const {
+  std::size_t n = 1;
+  for (std::size_t d : shape) n *= d;
+  return n;
+}
+
+bool ArrayIn::c_contiguous() const {
+  if (size() <= 1) return true;
+  std::int64_t expect = 1;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] != 1 && strides[i] != expect) return false;
+    expect *= static_cast<std::int64_t>(shape[i]);
+  }
+  return true;
+}
+
+std::string ArrayIn::shape_text() const {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+namespace {
+
+std::string py_str(nb::handle h) {
+  nb::object s = nb::steal(PyObject_Str(h.ptr()));
+  if (!s.is_valid()) throw nb::python_error();
+  const char* text = PyUnicode_AsUTF8(s.ptr());
+  if (!text) throw nb::python_error();
+  return text;
+}
+
+std::string allowed_text(std::initializer_list<Word> allowed) {
+  std::string s;
+  std::size_t i = 0;
+  for (Word w : allowed) {
+    s += std::string(i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + word_name(w);
+    ++i;
+  }
+  return s;
+}
+
+bool is_array_like(nb::handle obj) {
+  return PyObject_CheckBuffer(obj.ptr()) || nb::hasattr(obj, "__dlpack__") ||
+         nb::hasattr(obj, "__array_interface__") || nb::hasattr(obj, "__cuda_array_interface__");
+}
+
+[[noreturn]] void raise_dtype(nb::handle obj, const char* fn, const char* name, std::initializer_list<Word> allowed) {
+  const std::string want = allowed_text(allowed);
+  if (!is_array_like(obj) || PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()))
+    raise_type(std::string(fn) + ": " + name + " must be a NumPy array of " + want + ", not '" +
+               Py_TYPE(obj.ptr())->tp_name + "' (e.g. numpy.array(values, dtype=numpy." +
+               word_name(*allowed.begin()) + "))");
+  const std::string dtype = nb::hasattr(obj, "dtype") ? py_str(obj.attr("dtype")) : std::string("unknown");
+  raise_type(std::string(fn) + ": " + name + " must hold " + want + " (native byte order), not " + dtype +
+             "; convert with " + name + ".astype(numpy." + word_name(*allowed.begin()) +
+             ") when every value is a residue");
+}
+
+}  // namespace
+
+ArrayIn array_arg(nb::handle obj, const char* fn, const char* name, std::initializer_list<Word> allowed) {
+  ArrayIn in;
+  if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !nb::try_cast(obj, in.array, /*convert=*/false))
+    raise_dtype(obj, fn, name, allowed);
+  if (in.array.device_type() == nb::device::cuda::value) {
+    // A CUDA array (CuPy, PyTorch): read through the host, as mpgpu.Batch does.
+    nb::module_ np = nb::module_::import_("numpy");
+    try {
+      in.host_copy = np.attr("from_dlpack")(obj, "device"_a = "cpu", "copy"_a = true);
+    } catch (nb::python_error&) {
+      if (!nb::hasattr(obj, "get")) throw;
+      in.host_copy = obj.attr("get")();
+    }
+    ArrayIn host = array_arg(in.host_copy, fn, name, allowed);
+    host.host_copy = in.host_copy;
+    return host;
+  }
+  if (in.array.device_type() != nb::device::cpu::value && in.array.device_type() != nb::device::cuda_host::value)
+    raise_type(std::string(fn) + ": " + name + " must be in host memory or on a CUDA device (DLPack device type " +
+               std::to_string(in.array.device_type()) + ")");
+  const nb::dlpack::dtype dt = in.array.dtype();
+  bool ok = false;
+  for (Word w : allowed) {
+    const nb::dlpack::dtype want = w == Word::u32   ? nb::dtype<std::uint32_t>()
+                                   : w == Word::u64 ? nb::dtype<std::uint64_t>()
+                                                    : nb::dtype<double>();
+    if (dt == want) {
+      in.word = w;
+      ok = true;
+      break;
+    }
+  }
+  if (!ok) raise_dtype(obj, fn, name, allowed);
+  for (std::size_t i = 0; i < in.array.ndim(); ++i) {
+    in.shape.push_back(in.array.shape(i));
+    in.strides.push_back(in.array.stride(i));
+  }
+  return in;
+}
+
+void require_contiguous(const ArrayIn& a, const char* fn, const char* name) {
+  if (a.c_contiguous()) return;
+  std::string strides = "(";
+  for (std::size_t i = 0; i < a.strides.size(); ++i) strides += (i ? ", " : "") + std::to_string(a.strides[i]);
+  raise_value(std::string(fn) + ": " + name + " is not C-contiguous (strides " + strides + (a.ndim() == 1 ? ",)" : ")") +
+              " in elements); pass numpy.ascontiguousarray(" + name + ")");
+}
+
+namespace {
+
+template <class T>
+std::size_t first_unreduced(const T* x, std::size_t n, std::uint64_t p) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (x[i] >= p) return i;
+  return n;
+}
+
+}  // namespace
+
+void require_residues(const ArrayIn& a, std::uint64_t p, const char* fn, const char* name) {
+  const std::size_t n = a.size();
+  std::size_t bad = n;
+  std::uint64_t value = 0;
+  {
+    nb::gil_scoped_release release;
+    if (a.word == Word::u32) {
+      const auto* x = static_cast<const std::uint32_t*>(a.data());
+      bad = first_unreduced(x, n, p);
+      if (bad != n) value = x[bad];
+    } else if (a.word == Word::u64) {
+      const auto* x = static_cast<const std::uint64_t*>(a.data());
+      bad = first_unreduced(x, n, p);
+      if (bad != n) value = x[bad];
+    }
+  }
+  if (bad == n) return;
+  std::string index;  // row-major position of the flat index
+  for (std::size_t i = a.ndim(), rest = bad; i-- > 0;) {
+    index = "[" + std::to_string(rest % a.shape[i]) + "]" + index;
+    rest /= a.shape[i];
+  }
+  raise_value(std::string(fn) + ": " + name + index + " = " + std::to_string(value) + " is not a residue mod p = " +
+              std::to_string(p) + " (values must be in [0, p))");
+}
+
+std::uint64_t modulus_arg(nb::handle p, const char* fn, int max_bits) {
+  if (PyFloat_Check(p.ptr()) || !PyIndex_Check(p.ptr()))
+    raise_type(std::string(fn) + ": p must be an int, not '" + Py_TYPE(p.ptr())->tp_name + "'");
+  nb::object v = nb::steal(PyNumber_Index(p.ptr()));
+  if (!v.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  const long long small = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (small == -1 && PyErr_Occurred()) throw nb::python_error();
+  std::uint64_t u = static_cast<std::uint64_t>(small);
+  bool ok = overflow == 0 ? small >= 2 : overflow > 0;
+  if (overflow > 0) {
+    u = PyLong_AsUnsignedLongLong(v.ptr());
+    if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+      PyErr_Clear();
+      ok = false;
+    }
+  }
+  if (ok && max_bits < 64 && (u >> max_bits) != 0) ok = false;
+  if (!ok)
+    raise_value(std::string(fn) + ": p = " + py_str(v) + " is not a prime modulus below 2**" +
+                std::to_string(max_bits) + (max_bits < 64 ? " (the limit for uint32 data)" : ""));
+  // Before the values are scanned, so that a composite p is named as such.
+  if (!field::is_prime(u)) raise_value(std::string(fn) + ": p = " + std::to_string(u) + " is not prime");
+  return u;
+}
+
+// ---- words in a context's memory ---------------------------------------------------------
+
+namespace {
+// A device buffer is a Batch of 4096-bit instances: width class 64 limbs, so
+// the instances are contiguous and the storage is count * 64 words.
+constexpr std::size_t kChunkLimbs = 64;
+constexpr std::size_t kChunkBits = 64 * kChunkLimbs;
+}  // namespace
+
+ContextWords::ContextWords(const Context& ctx, const void* host, std::size_t bytes) : host_(host) {
+  if (!ctx.is_cuda()) return;
+  device_ = true;
+  const std::size_t chunks = (bytes + 8 * kChunkLimbs - 1) / (8 * kChunkLimbs);
+  if (host) {
+    std::vector<limb_t> padded(chunks * kChunkLimbs, 0);
+    if (bytes) std::memcpy(padded.data(), host, bytes);
+    storage_ = Batch::from_limbs(padded.data(), chunks, kChunkLimbs, kChunkBits, ctx);
+  } else {
+    storage_ = Batch(chunks, kChunkBits, ctx);
+  }
+  if (chunks && storage_.stride_limbs() != kChunkLimbs)
+    throw Error("mpgpu (Python): a 4096-bit batch is not stored contiguously; cannot hold device words in it");
+}
+
+void ContextWords::download(void* host, std::size_t bytes) const {
+  if (!device_ || bytes == 0) return;
+  const std::vector<limb_t> limbs = storage_.to_limbs();
+  std::memcpy(host, limbs.data(), bytes);
+}
+
+}  // namespace mpgpu::py
