@@ -8,6 +8,8 @@
 (``isqrt``, ``gcd``, ``powmod``, ``fac``, ...), so a gmpy2 script ports by changing its import.
 Values live in a context: a CUDA device or the CPU. ``mpgpu.Batch`` holds N unsigned integers
 of one width, made from lists or NumPy arrays of limbs; ``mpgpu.batch`` has its operations.
+``mpgpu.ntt`` and ``mpgpu.dot`` compute transforms, polynomial, dot and matrix products mod a
+word-size prime on NumPy arrays.
 See docs/python.md.
 """
 
@@ -18,6 +20,8 @@ from typing import Any, ClassVar, Protocol, SupportsIndex, SupportsInt, Union
 import numpy
 
 from . import batch as batch
+from . import dot as dot
+from . import ntt as ntt
 
 __version__: str
 

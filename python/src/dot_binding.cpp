@@ -228,22 +228,22 @@ void bind_dot(nb::module_& m) {
   d.attr("METHODS") = nb::tuple(names);
   d.attr("MAX_LENGTH") = nb::int_(dot::max_length);
   d.attr("ABCD_MAX_LENGTH") = nb::int_(dot::abcd_max_length);
-  d.def("dot", &dot_fn, "a"_a, "b"_a, "p"_a, nb::kw_only(), "method"_a = "automatic", "context"_a = nb::none(),
+  d.def("dot", &dot_fn, "a"_a.none(), "b"_a.none(), "p"_a.none(), nb::kw_only(), "method"_a = "automatic", "context"_a = nb::none(),
         "sum(a[i] * b[i]) mod p as an int, exactly: 1-D arrays of one length (any positive strides) and one\n"
         "dtype, uint32, uint64 or float64 (integral values), every value in [0, p). method: 'automatic' (the\n"
         "fastest admissible), 'integer_delayed', 'fp_naive', 'fp_lambda' or 'fp_abcd' (docs/dot.md gives\n"
         "their bounds on p and n; a method that does not take them is a ValueError). n <= 2**31.");
-  d.def("dot_batched", &dot_batched_fn, "a"_a, "b"_a, "p"_a, nb::kw_only(), "method"_a = "automatic",
+  d.def("dot_batched", &dot_batched_fn, "a"_a.none(), "b"_a.none(), "p"_a.none(), nb::kw_only(), "method"_a = "automatic",
         "context"_a = nb::none(),
         "The dot product of each row: out[i] = dot(a[i], b[i]) mod p, for C-contiguous 2-D arrays of one\n"
         "shape (count, n) and dtype; a uint64 array of count values.");
-  d.def("matmul", &matmul_fn, "A"_a, "B"_a, "p"_a, nb::kw_only(), "method"_a = "automatic",
+  d.def("matmul", &matmul_fn, "A"_a.none(), "B"_a.none(), "p"_a.none(), nb::kw_only(), "method"_a = "automatic",
         "context"_a = nb::none(),
         "C = A @ B mod p, exactly: A (m, k) and B (k, n) of one dtype, uint64 (p < 2**64) or float64\n"
         "(integral, p - 1 < 2**52), rows contiguous (a row stride of at least the columns is fine); C a\n"
         "new (m, n) array of that dtype. method: 'automatic', 'integer_delayed' or 'fp_naive'\n"
         "(p <= 94906249).");
-  d.def("matvec", &matvec_fn, "A"_a, "x"_a, "p"_a, nb::kw_only(), "method"_a = "automatic",
+  d.def("matvec", &matvec_fn, "A"_a.none(), "x"_a.none(), "p"_a.none(), nb::kw_only(), "method"_a = "automatic",
         "context"_a = nb::none(), "y = A @ x mod p for A (m, k) and a contiguous x of length k (as matmul).");
   d.def(
       "choose_method",

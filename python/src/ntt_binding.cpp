@@ -153,7 +153,7 @@ void bind_ntt(nb::module_& m) {
       [](nb::handle a, nb::handle p, std::string_view order, nb::handle context) {
         return transform(a, p, order, context, true);
       },
-      "a"_a, "p"_a, nb::kw_only(), "order"_a = "natural", "context"_a = nb::none(),
+      "a"_a.none(), "p"_a.none(), nb::kw_only(), "order"_a = "natural", "context"_a = nb::none(),
       "The NTT mod p along the last axis of a (uint64, or uint32 with p < 2**32), as a new array:\n"
       "X[k] = sum_j a[j] * w**(j*k) mod p, w = g**((p-1)/n) for the primitive root g of the library's\n"
       "table (the smallest one for other primes). The last axis has n = 2**log_n points, 1 <= n <= 2**28,\n"
@@ -164,12 +164,12 @@ void bind_ntt(nb::module_& m) {
       [](nb::handle a, nb::handle p, std::string_view order, nb::handle context) {
         return transform(a, p, order, context, false);
       },
-      "a"_a, "p"_a, nb::kw_only(), "order"_a = "natural", "context"_a = nb::none(),
+      "a"_a.none(), "p"_a.none(), nb::kw_only(), "order"_a = "natural", "context"_a = nb::none(),
       "The inverse of forward(): a[j] = n**-1 * sum_k X[k] * w**(-j*k) mod p, as a new array.\n"
       "order='bit_reversed' takes the input in bit-reversed index order (forward's with that order).");
-  t.def("pointwise_mul", &pointwise_mul, "a"_a, "b"_a, "p"_a, nb::kw_only(), "context"_a = nb::none(),
+  t.def("pointwise_mul", &pointwise_mul, "a"_a.none(), "b"_a.none(), "p"_a.none(), nb::kw_only(), "context"_a = nb::none(),
         "a * b mod p element by element (uint64 arrays of one shape, values in [0, p); p prime).");
-  t.def("poly_mul", &poly_mul, "a"_a, "b"_a, "p"_a, nb::kw_only(), "context"_a = nb::none(),
+  t.def("poly_mul", &poly_mul, "a"_a.none(), "b"_a.none(), "p"_a.none(), nb::kw_only(), "context"_a = nb::none(),
         "The polynomial product a * b mod p (coefficient i of x**i along the last axis, uint64):\n"
         "len(a) + len(b) - 1 coefficients (none when a or b has none). Arrays of more axes hold one\n"
         "product per row (the same leading axes). The padded length 2**n >= len(a) + len(b) - 1 must\n"

@@ -46,7 +46,8 @@ def runtime_public(obj):
 
 def test_package_stub_names_match_the_module():
     names, classes = stub_names(PACKAGE / "__init__.pyi")
-    runtime = {n for n in runtime_public(mpgpu) if not inspect.ismodule(getattr(mpgpu, n)) or n == "batch"}
+    submodules = {"batch", "ntt", "dot"}
+    runtime = {n for n in runtime_public(mpgpu) if not inspect.ismodule(getattr(mpgpu, n)) or n in submodules}
     runtime.add("__version__")
     assert names == runtime, (sorted(names - runtime), sorted(runtime - names))
 
@@ -69,6 +70,14 @@ def test_batch_stub_names_match_mpgpu_batch():
                                                sorted(set(mpgpu.batch.__all__) - names))
 
 
+@pytest.mark.parametrize("name", ["ntt", "dot"])
+def test_modp_stub_names_match_the_submodule(name):
+    names, _ = stub_names(PACKAGE / f"{name}.pyi")
+    module = getattr(mpgpu, name)
+    assert names == set(module.__all__), (sorted(names - set(module.__all__)), sorted(set(module.__all__) - names))
+    assert set(module.__all__) == runtime_public(module) - {"annotations"}
+
+
 def test_stubs_are_shipped_and_typed():
     assert (PACKAGE / "py.typed").exists()
 
@@ -86,6 +95,13 @@ with mpgpu.context("cpu") as ctx:
     y: mpgpu.Integer = mpgpu.fac(10)
 assert isinstance(ctx, mpgpu.Context)
 values: list[int] = a.to_list()
+import numpy
+from mpgpu import dot, ntt
+w = numpy.arange(8, dtype=numpy.uint64)
+spectrum = ntt.forward(w, ntt.PRIMES62[0], order="bit_reversed")
+product = ntt.poly_mul(w, w, 998244353)
+total: int = dot.dot(w, w, 2**61 - 1, method="integer_delayed")
+m = dot.matmul(w.reshape(2, 4), w.reshape(4, 2), 7681)
 '''
 
 
