@@ -15,14 +15,6 @@ using namespace nb::literals;
 
 std::size_t limbs_of(std::size_t bits) { return (bits + 63) / 64; }
 
-std::string py_str(nb::handle h) {
-  nb::object s = nb::steal(PyObject_Str(h.ptr()));
-  if (!s.is_valid()) throw nb::python_error();
-  const char* text = PyUnicode_AsUTF8(s.ptr());
-  if (!text) throw nb::python_error();
-  return text;
-}
-
 /// A width or count argument: OverflowError when negative, TypeError when not an int.
 std::size_t size_arg(nb::handle h, const char* name) { return static_cast<std::size_t>(to_u64(h, name)); }
 

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace nb = nanobind;
@@ -62,6 +63,15 @@ bool pylong_to_limbs(PyObject* value, limb_t* out, std::size_t n, bool is_signed
 nb::object pylong_from_limbs(const limb_t* limbs, std::size_t n, bool is_signed);
 /// A Python object owning `x`.
 inline nb::object wrap(Integer&& x) { return nb::cast(std::move(x)); }
+
+/// str(h) as UTF-8, for error messages; a Python error propagates.
+inline std::string py_str(nb::handle h) {
+  nb::object s = nb::steal(PyObject_Str(h.ptr()));
+  if (!s.is_valid()) throw nb::python_error();
+  const char* text = PyUnicode_AsUTF8(s.ptr());
+  if (!text) throw nb::python_error();
+  return text;
+}
 
 // ---- text (parse.cpp, format.cpp) ----------------------------------------------------
 /// Python's int(text, base) syntax: whitespace around, a sign, 0x/0o/0b

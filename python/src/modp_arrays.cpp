@@ -52,14 +52,6 @@ std::string ArrayIn::shape_text() const {
 
 namespace {
 
-std::string py_str(nb::handle h) {
-  nb::object s = nb::steal(PyObject_Str(h.ptr()));
-  if (!s.is_valid()) throw nb::python_error();
-  const char* text = PyUnicode_AsUTF8(s.ptr());
-  if (!text) throw nb::python_error();
-  return text;
-}
-
 std::string allowed_text(std::initializer_list<Word> allowed) {
   std::string s;
   std::size_t i = 0;
