@@ -255,19 +255,10 @@ inline int sgn(const Integer& a) { return a.sign(); }
 inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
 /// r = a * a with one forward transform per prime.
 void sqr(Integer& r, const Integer& a, Stream s = nullptr);
-/// One product of mul_each: r = a * b.
-struct Product {
-  Integer& r;
-  const Integer& a;
-  const Integer& b;
-};
-/// Independent products at once: each r = a * b, the same values as mul
-/// one after another, on the context's stream. On a CUDA context the device
-/// products run side by side on streams of the context (a product of 2^17
-/// to 2^24 bits is a chain of small kernels that leaves most of the GPU
-/// idle: binary splitting's merges gain most); elsewhere they run in turn.
-/// A product's r may be its own a or b, never another product's r, a or b
-/// (InvalidArgument, before any work); all operands in one context.
+/// Independent products r = a * b at once, on the context's stream (device
+/// products side by side on streams of the context; docs/integer.md). An r
+/// may be its own a or b, never another product's r, a or b (InvalidArgument).
+struct Product { Integer& r; const Integer& a; const Integer& b; };
 void mul_each(std::span<const Product> products);
 inline void mul_each(std::initializer_list<Product> products) {
   mul_each(std::span<const Product>(products.begin(), products.size()));

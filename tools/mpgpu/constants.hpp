@@ -79,12 +79,6 @@ inline constexpr double kSeriesHostMaxBits = 1 << 18;
 /// by default; MPGPU_SERIES_DEVICE_THREADS=N and MPGPU_SERIES_DEVICE_BITS
 /// turn them on for experiments.
 inline constexpr unsigned kSeriesDeviceThreads = 0;
-/// Whether a merge on a CUDA context runs its products at once (mul_each:
-/// up to four branches of streams, each product's primes side by side).
-/// Measured on an H200 (docs/workloads.md, "Products side by side"): slower
-/// than one product after another (whose primes are already side by side),
-/// so off by default; MPGPU_SERIES_MUL_EACH=1 turns it on for experiments.
-inline constexpr bool kSeriesMulEach = false;
 inline constexpr double kSeriesDeviceSubtreeMaxBits = 1 << 24;
 
 /// compute_constant's first guard digits: 10^19 < 2^64 (see there).

@@ -37,11 +37,6 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
 }
 
 void merge(PQ& l, PQ& r, bool, const MergeSteps& steps) {
-  if (l.Q.context().is_cuda() && series_products_at_once()) {  // the products side by side on the device
-    mul_each({{l.P, l.P, r.Q}, {l.Q, l.Q, r.Q}});
-    l.P += r.P;
-    return;
-  }
   // Two products of different values, each read by its own step alone.
   const std::function<void()> products[] = {
       [&] { mul(l.P, l.P, r.Q); },

@@ -66,13 +66,6 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
 void merge(PQT& l, PQT& r, bool need_p, const MergeSteps& steps) {
   const Context& ctx = l.Q.context();
   Integer t(ctx), p(ctx);
-  if (ctx.is_cuda() && series_products_at_once()) {  // the products side by side on the device
-    if (need_p) mul_each({{t, l.P, r.T}, {l.T, l.T, r.Q}, {l.Q, l.Q, r.Q}, {p, l.P, r.P}});
-    else mul_each({{t, l.P, r.T}, {l.T, l.T, r.Q}, {l.Q, l.Q, r.Q}});
-    l.T += t;
-    l.P = std::move(p);
-    return;
-  }
   // Each step writes its own value and reads only values no step writes
   // (l.T and l.Q are read by their own step alone), so they may run at once.
   const std::function<void()> products[] = {

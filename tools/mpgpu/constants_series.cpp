@@ -20,11 +20,6 @@ double env_number(const char* name, double fallback, double min) {
 
 }  // namespace
 
-bool series_products_at_once() {
-  static const bool at_once = env_number("MPGPU_SERIES_MUL_EACH", kSeriesMulEach ? 1 : 0, 0) != 0;
-  return at_once;
-}
-
 SplitPlan series_plan(const Context& ctx, const SeriesOptions& options) {
   SplitPlan plan;
   plan.threads = options.threads ? options.threads : default_host_threads();

@@ -12,11 +12,6 @@
 
 namespace mpgpu::cli {
 
-/// Whether the merges on a CUDA context hand their products to mul_each
-/// (side by side on the device): kSeriesMulEach, or MPGPU_SERIES_MUL_EACH
-/// (0 or 1; for A/B runs; read once).
-bool series_products_at_once();
-
 /// The plan for a series on ctx (SeriesOptions' defaults resolved).
 SplitPlan series_plan(const Context& ctx, const SeriesOptions& options);
 
