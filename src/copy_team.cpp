@@ -53,7 +53,7 @@ void CopyTeam::copy(void* dst, const void* src, std::size_t bytes, void* ahead, 
   if (bytes == 0 && ahead_bytes == 0) return;
   if (threads_ == 1) {
     if (bytes) std::memcpy(dst, src, bytes);
-    populate_for_write(ahead, ahead_bytes);
+    fault_in_for_write(ahead, ahead_bytes);
     return;
   }
   dst_ = static_cast<char*>(dst);
@@ -94,7 +94,7 @@ void CopyTeam::populate_part(unsigned part) const {
     return std::clamp<std::uintptr_t>(ahead_base_ + std::uintptr_t{k} * ahead_part_, ahead_, ahead_end_);
   };
   const std::uintptr_t begin = cut(part), end = cut(part + 1);
-  if (begin < end) populate_for_write(reinterpret_cast<void*>(begin), end - begin);
+  if (begin < end) fault_in_for_write(reinterpret_cast<void*>(begin), end - begin);
 }
 
 std::uint64_t CopyTeam::wait_for_work(std::uint64_t seen) {

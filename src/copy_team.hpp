@@ -37,7 +37,7 @@ class CopyTeam {
   /// mutex serializes them).
   ///
   /// With `ahead`, each thread then also faults in its part of
-  /// [ahead, ahead + ahead_bytes) for writing (populate_for_write,
+  /// [ahead, ahead + ahead_bytes) for writing (fault_in_for_write,
   /// host_pages.hpp): memory a later copy will fill. Those parts are cut at
   /// 2 MiB-aligned addresses when each thread gets at least one huge page,
   /// so that no two threads fault in the same huge page. Either range may

@@ -8,10 +8,9 @@
 // (one fault per 2 MiB) and faulting the pages in ahead of the copy on
 // several threads (CopyTeam), while the DMA engine moves other chunks.
 //
-// Both are advice: they never change the memory's contents, and a kernel
-// that refuses them (no transparent huge pages, MADV_POPULATE_WRITE before
-// Linux 5.14, another OS) leaves the copy to fault the pages itself, as
-// before. Errors are therefore ignored. Private to the library; host-only.
+// Neither changes the memory's contents; a kernel that refuses huge pages
+// (transparent huge pages off, another OS) leaves 4 KiB faults, so the
+// advice's errors are ignored. Private to the library; host-only.
 #pragma once
 
 #include <cstddef>
@@ -76,28 +75,23 @@ inline bool page_resident(const void* p) noexcept {
 #endif
 }
 
-/// Faults the pages of [p, p + bytes) in for writing without writing them
-/// (MADV_POPULATE_WRITE): the kernel allocates and zeroes them in one call,
-/// with no fault per page. Skipped when the range's first and last pages
-/// are in memory already (a reused destination: faulting in a resident
-/// range walks its page tables for nothing). The range is widened to whole
-/// pages: each of them holds bytes of the range, so it is mapped writable.
-inline void populate_for_write(void* p, std::size_t bytes) noexcept {
-#if defined(__linux__)
-#ifndef MADV_POPULATE_WRITE
-  constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; older kernels answer EINVAL
-#endif
+/// Faults the pages of [p, p + bytes) in for writing, contents unchanged:
+/// one atomic OR with 0 per page, a write access that leaves the byte as it
+/// is. Ordinary faults, so several threads fault in parts of one mapping
+/// side by side (Linux takes a per-mapping lock for a fault, not the whole
+/// address space's); MADV_POPULATE_WRITE would do it in one call but holds
+/// the address space's lock, which serialized the threads of a CopyTeam on
+/// an H200 host (docs/tuning-history.md). Skipped when the range's first and
+/// last pages are in memory already (a reused destination: touching a
+/// resident range only walks it for nothing).
+inline void fault_in_for_write(void* p, std::size_t bytes) noexcept {
   if (bytes == 0) return;
   char* const first = static_cast<char*>(p);
   if (page_resident(first) && page_resident(first + bytes - 1)) return;
-  const std::uintptr_t mask = host_pages_internal::page_bytes() - 1;
-  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(first) & ~mask;
-  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(first) + bytes + mask) & ~mask;
-  (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
+  const std::uintptr_t step = host_pages_internal::page_bytes();
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(first) + bytes;
+  for (std::uintptr_t a = reinterpret_cast<std::uintptr_t>(first); a < end; a = (a & ~(step - 1)) + step)
+    __atomic_fetch_or(reinterpret_cast<volatile unsigned char*>(a), static_cast<unsigned char>(0), __ATOMIC_RELAXED);
 }
 
 }  // namespace mpgpu::detail

@@ -26,10 +26,10 @@ namespace mpgpu::detail::cuda {
 /// cudaMemcpyAsync call, an event, waking the copy team: microseconds) stay
 /// small beside its transfer, small enough that the pipeline fills quickly
 /// (the first chunk's host copy and the last chunk's DMA overlap nothing)
-/// and that the pinned memory of a context stays modest (16 MiB in all).
+/// and that the pinned memory of a context stays modest (32 MiB in all).
 /// MPGPU_STAGING_CHUNK_BYTES overrides it for tuning runs (read when a
 /// context makes its buffers, clamped to [64 KiB, 256 MiB]).
-inline constexpr std::size_t kStagingChunkBytes = std::size_t{4} << 20;
+inline constexpr std::size_t kStagingChunkBytes = std::size_t{8} << 20;
 /// Buffers in the ring: two let the host fill one while the DMA reads the
 /// other; four let the DMA queue run ahead of a host copy slowed by faults
 /// on fresh destination pages.
@@ -41,8 +41,10 @@ inline constexpr int kStagingBuffers = 4;
 inline constexpr std::size_t kStagingMinBytes = std::size_t{1} << 20;
 /// Host threads per chunk copy, the caller included (at most the hardware
 /// threads): one core's memcpy from pageable memory runs below the PCIe
-/// rate. MPGPU_STAGING_THREADS overrides it (read with the chunk size).
-inline constexpr unsigned kStagingThreads = 8;
+/// rate, and the zeroing of a fresh destination's pages (in its faults)
+/// scales with the threads that fault them. MPGPU_STAGING_THREADS overrides
+/// it (read with the chunk size).
+inline constexpr unsigned kStagingThreads = 16;
 
 /// A fresh destination (device -> host) is faulted in by the copy team
 /// ahead of the chunks being drained (host_pages.hpp), this many bytes at a
