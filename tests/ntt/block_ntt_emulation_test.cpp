@@ -1,5 +1,5 @@
 // The device NTT's pass kernel (block_pass_kernel of
-// include/mpgpu/ntt/block_ntt.cuh) run on the CPU: built by the host
+// include/mpgpu/ntt/block_ntt_kernels.cuh) run on the CPU: built by the host
 // compiler against tests/ntt/cuda_host_shim (a stand-in <cuda_runtime.h>;
 // each block's threads are fibers, switching at __syncthreads, in a shuffled
 // order) and checked, whole transforms at a time, against the host NTT
@@ -26,7 +26,8 @@
 #include <vector>
 
 #include "mpgpu/field/primes.hpp"
-#include "mpgpu/ntt/block_ntt.cuh"  // the copy with host launches (cuda_host_source.cmake)
+#include "mpgpu/ntt/block_ntt_dispatch.cuh"  // the copy with host launches (cuda_host_source.cmake)
+#include "mpgpu/ntt/block_ntt_kernels.cuh"
 #include "mpgpu/ntt/ntt_host.hpp"
 
 namespace mpgpu::ntt {
@@ -520,7 +521,7 @@ TEST(BlockNttEmulation, ChunkedProductStridedBoundedSource) {
 }
 
 TEST(BlockNttEmulation, LauncherThroughRewrittenSyntax) {
-  // run_block_transform's own launches (block_ntt.cuh's `<<<...>>>`,
+  // run_block_transform's own launches (block_ntt_dispatch.cuh's `<<<...>>>`,
   // rewritten for the shim) give the same as the per-pass driver above.
   const std::uint64_t p = mpgpu::field::ntt_primes62[0].p;
   for (int log_n : {5, 14})
