@@ -15,15 +15,19 @@
 namespace mpgpu::detail {
 
 /// The host threads parallel_for and parallel_for_in_order use (the
-/// calling one included): the hardware's, at most 16.
-inline std::size_t host_thread_count() { return std::max(1u, std::min(16u, std::thread::hardware_concurrency())); }
+/// calling one included): the hardware's, at most 16. Asked once: glibc
+/// answers hardware_concurrency() by reading /sys (an open, a read and a
+/// close, microseconds), which small parses would otherwise pay per call.
+inline std::size_t host_thread_count() {
+  static const std::size_t threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  return threads;
+}
 
 /// Runs fn(i) for i in [0, count) on up to hardware_concurrency host threads.
 /// The first exception is rethrown after all threads have stopped.
 template <class Fn>
 void parallel_for(std::size_t count, Fn fn) {
-  const std::size_t threads =
-      std::min<std::size_t>(count, host_thread_count());
+  const std::size_t threads = count <= 1 ? count : std::min<std::size_t>(count, host_thread_count());
   if (threads <= 1) {
     for (std::size_t i = 0; i < count; ++i) fn(i);
     return;
