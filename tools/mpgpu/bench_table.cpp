@@ -10,6 +10,8 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "args.hpp"
 #include "bench_batch.hpp"
@@ -28,57 +30,78 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// Warm-up calls (the last sizes the run), then `reps` timed samples.
-/// A sample is `burst` back-to-back calls with `sync` (waiting for queued
-/// device work) before the first and after the last, divided by `burst`.
-/// For the device, bursts measure the cost of a call in a stream of calls,
-/// which is what an application that chains operations pays: operations
-/// that return before their kernels finish (integer.hpp, "Streams") then
-/// overlap their launch with the previous call's kernels. The burst is
-/// sized from the last warm-up call to about `kBurstTarget` (at most
-/// kMaxBurst calls): the synchronization before and after a burst (a
-/// driver call of a few microseconds, even with nothing queued) and the
-/// clock reads are not a call's cost, and a short burst of sub-microsecond
-/// calls would leave them in each call's time. GMP's calls are timed the
-/// same way (with nothing to synchronize), so that neither column carries
-/// the clock's cost.
-template <class F, class Sync>
-Measurement measure(F&& call, Sync&& sync, const RepPolicy& policy, bool bursts) {
-  constexpr double kBurstTarget = 2e-3;
-  constexpr double kMaxBurst = 4096;
-  // Device: two warm-up calls (the first may load kernels and fill pools,
-  // so the second sizes the run); host: one.
-  if (bursts) {
-    sync();
-    call();
+/// One side of a row's measurement: warm-up calls (the last sizes the
+/// run), then timed samples. A sample is `burst` back-to-back calls with
+/// `sync` (waiting for queued device work) before the first and after the
+/// last, divided by `burst`. For the device, bursts measure the cost of a
+/// call in a stream of calls, which is what an application that chains
+/// operations pays: operations that return before their kernels finish
+/// (integer.hpp, "Streams") then overlap their launch with the previous
+/// call's kernels. The burst is sized from the last warm-up call to about
+/// `kBurstTarget` (at most kMaxBurst calls): the synchronization before and
+/// after a burst (a driver call of a few microseconds, even with nothing
+/// queued) and the clock reads are not a call's cost, and a short burst of
+/// sub-microsecond calls would leave them in each call's time. GMP's calls
+/// are timed the same way (with nothing to synchronize), so that neither
+/// column carries the clock's cost.
+class Sampler {
+ public:
+  Sampler(std::function<void()> call, std::function<void()> sync, bool bursts)
+      : call_(std::move(call)), sync_(std::move(sync)), bursts_(bursts) {}
+
+  /// The warm-up; sets the samples to take from the policy.
+  void warm_up(const RepPolicy& policy) {
+    constexpr double kBurstTarget = 2e-3;
+    constexpr double kMaxBurst = 4096;
+    // Device: two warm-up calls (the first may load kernels and fill pools,
+    // so the second sizes the run); host: one.
+    if (bursts_) {
+      sync_();
+      call_();
+    }
+    sync_();
+    const auto t0 = Clock::now();
+    call_();
+    sync_();
+    const double warm = seconds_since(t0);
+    reps_ = policy.max_reps;
+    if (warm > 0 && policy.target_s > 0) {
+      const double fit = std::ceil(policy.target_s / warm);
+      reps_ = static_cast<int>(std::clamp(fit, double(policy.min_reps), double(policy.max_reps)));
+    }
+    if (bursts_ && warm > 0) burst_ = static_cast<int>(std::clamp(std::ceil(kBurstTarget / warm), 1.0, kMaxBurst));
   }
-  sync();
-  auto t0 = Clock::now();
-  call();
-  sync();
-  const double warm = seconds_since(t0);
-  int reps = policy.max_reps;
-  if (warm > 0 && policy.target_s > 0) {
-    const double fit = std::ceil(policy.target_s / warm);
-    reps = static_cast<int>(std::clamp(fit, double(policy.min_reps), double(policy.max_reps)));
+  bool wants_more() const { return static_cast<int>(times_.size()) < reps_; }
+  void sample() {
+    sync_();
+    const auto t0 = Clock::now();
+    for (int i = 0; i < burst_; ++i) call_();
+    sync_();
+    times_.push_back(seconds_since(t0) / burst_);
   }
-  int burst = 1;
-  if (bursts && warm > 0) burst = static_cast<int>(std::clamp(std::ceil(kBurstTarget / warm), 1.0, kMaxBurst));
-  std::vector<double> times(static_cast<std::size_t>(reps));
-  for (double& t : times) {
-    sync();
-    t0 = Clock::now();
-    for (int i = 0; i < burst; ++i) call();
-    sync();
-    t = seconds_since(t0) / burst;
+  Measurement result() {
+    std::sort(times_.begin(), times_.end());
+    const std::size_t n = times_.size();
+    Measurement m;
+    if (!n) return m;
+    m.median_s = n % 2 ? times_[n / 2] : (times_[n / 2 - 1] + times_[n / 2]) / 2;
+    m.reps = static_cast<int>(n);
+    m.burst = burst_;
+    return m;
   }
-  std::sort(times.begin(), times.end());
-  const std::size_t n = times.size();
-  Measurement m;
-  m.median_s = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-  m.reps = reps;
-  m.burst = burst;
-  return m;
+
+ private:
+  std::function<void()> call_, sync_;
+  bool bursts_;
+  int reps_ = 0, burst_ = 1;
+  std::vector<double> times_;
+};
+
+Measurement measure(std::function<void()> call, std::function<void()> sync, const RepPolicy& policy, bool bursts) {
+  Sampler side(std::move(call), std::move(sync), bursts);
+  side.warm_up(policy);
+  while (side.wants_more()) side.sample();
+  return side.result();
 }
 
 RepPolicy policy_for(const BenchOptions& opt) {
@@ -118,32 +141,56 @@ std::vector<const OpInfo*> selected_ops(const BenchOptions& opt) {
 }
 
 /// Fills `row` from one case: the mpgpu call timed with the context's stream
-/// synchronized around it, the GMP call, then the comparison. Never throws.
+/// synchronized around it and the GMP call, their samples taken in turn
+/// (mpgpu, GMP, mpgpu, ...) so that a drift of the host's clock or caches
+/// over the row touches both columns alike; then the comparison. Never
+/// throws.
 void measure_row(BenchRow& row, const std::function<std::unique_ptr<OpCase>()>& make, const Context& ctx,
                  const RepPolicy& policy) {
   auto sync = [&ctx] { ctx.synchronize(); };
   auto no_sync = [] {};
   std::unique_ptr<OpCase> c;
-  bool mpgpu_ok = false;
+  std::optional<Sampler> ours, theirs;
   try {
     c = make();
-    row.mpgpu = measure([&] { c->run_mpgpu(); }, sync, policy, true);
-    if (c->has_transfers()) row.with_transfers = measure([&] { c->run_with_transfers(); }, sync, policy, false);
-    mpgpu_ok = true;
+    ours.emplace([&] { c->run_mpgpu(); }, sync, true);
+    ours->warm_up(policy);
   } catch (const std::exception& e) {
     row.error = one_line(std::string("mpgpu: ") + e.what());
+    ours.reset();
   }
   if (!c) return;
   row.gmp_run = c->runs_gmp();
   row.check = c->check();
   try {
-    if (row.gmp_run) row.gmp = measure([&] { c->run_gmp(); }, no_sync, policy, true);
-    if (mpgpu_ok) {
+    if (row.gmp_run) {
+      theirs.emplace([&] { c->run_gmp(); }, no_sync, true);
+      theirs->warm_up(policy);
+    }
+  } catch (const std::exception& e) {
+    row.error = one_line(std::string("GMP: ") + e.what());
+    theirs.reset();
+  }
+  const char* side = "mpgpu";
+  try {
+    while ((ours && ours->wants_more()) || (theirs && theirs->wants_more())) {
+      side = "mpgpu";
+      if (ours && ours->wants_more()) ours->sample();
+      side = "GMP";
+      if (theirs && theirs->wants_more()) theirs->sample();
+    }
+    if (ours) row.mpgpu = ours->result();
+    if (theirs) row.gmp = theirs->result();
+    side = "mpgpu with transfers";
+    if (ours && c->has_transfers()) row.with_transfers = measure([&] { c->run_with_transfers(); }, sync, policy, false);
+    side = "verification";
+    if (ours) {
       row.verified = c->verify();
       if (!row.verified) row.error = row.gmp_run ? "result differs from GMP's" : "result fails the check " + row.check;
     }
   } catch (const std::exception& e) {
-    if (row.error.empty()) row.error = one_line(std::string("GMP or verification: ") + e.what());
+    if (row.error.empty()) row.error = one_line(std::string(side) + ": " + e.what());
+    if (side == std::string("mpgpu")) row.mpgpu = {};
   }
 }
 

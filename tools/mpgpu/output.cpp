@@ -122,7 +122,7 @@ void write_text(std::ostream& out, const BenchReport& report) {
   out << "times: median of " << report.policy.min_reps;
   if (report.policy.max_reps != report.policy.min_reps) out << "-" << report.policy.max_reps;
   out << " samples after warm-up; a sample is a burst of back-to-back calls (time per call; mpgpu's\n"
-         "bursts between device synchronizations);\n"
+         "bursts between device synchronizations); a row's mpgpu and GMP samples alternate;\n"
          "GB/s = bytes the operation moves (3 x bits/8 for add, sub, and, ior, xor; 2 x bits/8 for\n"
          "tdiv_q_ui) / mpgpu time\n\n";
 
