@@ -15,8 +15,6 @@ std::uint64_t splitmix(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 /// Sets bits [lo, hi) of out.
 void set_range(limb_t* out, std::uint64_t lo, std::uint64_t hi) {
   while (lo < hi) {
@@ -43,22 +41,6 @@ CaseRng::CaseRng(std::uint64_t seed, std::uint64_t case_number) {
   std::uint64_t x = seed;
   x = splitmix(x) ^ (case_number * 0xD1B54A32D192ED03ull + 0x632BE59BD9B4E019ull);
   for (std::uint64_t& s : s_) s = splitmix(x);
-}
-
-std::uint64_t CaseRng::next() {
-  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-std::uint64_t CaseRng::below(std::uint64_t n) {
-  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
 }
 
 std::uint64_t CaseRng::log_uniform(std::uint64_t max) {
