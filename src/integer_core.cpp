@@ -316,6 +316,19 @@ std::vector<limb_t> Integer::to_limbs() const {
   return out;
 }
 
+std::size_t Integer::to_limbs(limb_t* out, std::size_t capacity) const {
+  const std::size_t n = size();
+  if (n > capacity || (n && !out))
+    throw InvalidArgument("mpgpu::Integer::to_limbs: the value has " + std::to_string(n) + " limbs, the buffer " +
+                          (out ? "room for " + std::to_string(capacity) : std::string("is null")));
+  if (!n) return 0;
+  if (!host_valid())
+    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out, dev_, n * sizeof(limb_t));
+  else
+    std::memcpy(out, mpz_limbs_read(cpu_), n * sizeof(limb_t));
+  return n;
+}
+
 const limb_t* Integer::device_limbs() const { return size() ? device_data() : nullptr; }
 
 void Integer::place_on_device() {

@@ -116,6 +116,12 @@ class Integer {
   std::vector<std::uint8_t> to_bytes(Endian order) const;
   /// Normalized magnitude limbs in host memory.
   std::vector<limb_t> to_limbs() const;
+  /// The same limbs written to `out` (host memory of the caller's: pageable,
+  /// pinned or managed; limbs past size() untouched); returns size(). Into
+  /// pinned memory the copy is one direct DMA (no staging), and no vector
+  /// is zero-filled first. InvalidArgument if capacity < size() (or out is
+  /// null with size() > 0), with nothing written.
+  std::size_t to_limbs(limb_t* out, std::size_t capacity) const;
   /// Device pointer to the normalized magnitude (CUDA contexts; nullptr if zero).
   const limb_t* device_limbs() const;
   std::int64_t to_int64() const;    ///< throws Overflow if it does not fit

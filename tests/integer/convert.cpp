@@ -192,6 +192,34 @@ TEST_P(Convert, LimbsNonNormalizedInput) {
   EXPECT_THROW(Integer::from_limbs(nullptr, 2, 1, ctx()), mpgpu::InvalidArgument);
 }
 
+// to_limbs into the caller's buffer: the value's limbs and nothing past
+// them, on the host and on the device; a buffer too small (or null) throws
+// before anything is written.
+TEST_P(Convert, LimbsIntoCallersBuffer) {
+  constexpr limb_t kMark = 0x1234'5678'9abc'def0ULL;
+  for (const Mpz& v : conversion_values()) {
+    for (const bool device : {false, true}) {
+      Integer x = make(v);
+      if (device) x.place_on_device();
+      const std::size_t n = v.limbs();
+      std::vector<limb_t> out(n + 2, kMark);
+      ASSERT_EQ(x.to_limbs(out.data(), n + 1), n) << v;
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], mpz_getlimbn(v, i)) << v << ", limb " << i;
+      ASSERT_EQ(out[n], kMark) << v;
+      ASSERT_EQ(out[n + 1], kMark) << v;
+      if (n == 0) {
+        EXPECT_EQ(x.to_limbs(nullptr, 0), 0u);
+        continue;
+      }
+      std::vector<limb_t> small(n, kMark);  // one limb more than the capacity given
+      EXPECT_THROW(x.to_limbs(small.data(), n - 1), mpgpu::InvalidArgument) << v;
+      for (limb_t l : small) ASSERT_EQ(l, kMark) << "a rejected to_limbs wrote, " << v;
+      EXPECT_THROW(x.to_limbs(nullptr, n), mpgpu::InvalidArgument) << v;
+      EXPECT_TRUE(matches(x, v)) << "the value changed, " << v;
+    }
+  }
+}
+
 TEST_P(Convert, DeviceLimbs) {
   if (!on_gpu()) {
     const limb_t one = 1;
@@ -304,6 +332,14 @@ void expect_exact_round_trips(const mpgpu::Context& ctx, const Mpz& v) {
   ASSERT_EQ(x.size(), n);
   ASSERT_EQ(x.sign(), v.sgn());
   ASSERT_TRUE(x.to_limbs() == limbs) << "from_limbs -> to_limbs differs, " << n << " limbs";
+  {  // the caller's buffer: exactly n limbs written, the guards after them untouched
+    constexpr std::size_t kSlack = 3;
+    constexpr limb_t kMark = 0x5a5a'a5a5'5a5a'a5a5ULL;
+    std::vector<limb_t> out(n + kSlack, kMark);
+    ASSERT_EQ(x.to_limbs(out.data(), out.size()), n);
+    ASSERT_TRUE(std::equal(limbs.begin(), limbs.end(), out.begin())) << "to_limbs(out) differs, " << n << " limbs";
+    for (std::size_t i = n; i < n + kSlack; ++i) ASSERT_EQ(out[i], kMark) << "to_limbs(out) wrote past " << n;
+  }
 
   Integer y = Integer::from_mpz(v, ctx);
   y.place_on_device();
