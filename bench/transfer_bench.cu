@@ -19,6 +19,8 @@
 //             is a new mapping whose pages are untouched at every size (by
 //             default glibc does that only from 32 MiB up and reuses freed
 //             heap memory below);
+//   to_limbs into pinned   Integer::to_limbs(out, capacity) into a pinned
+//             buffer (one direct DMA);
 //   to_mpz reused   to_mpz into an mpz that already has the room (its pages
 //             faulted in by the previous call): the copy alone;
 //   ratio     from_mpz / pinned (to_mpz fresh / pinned, and to_mpz reused /
@@ -103,6 +105,7 @@ struct Buffers {
 struct Row {
   double pinned, pageable, staged, copy, from_limbs, from_mpz;
   double reused;  // device -> host only: to_mpz into an mpz with room
+  double into_pinned;  // device -> host only: to_limbs(out, capacity) into pinned memory
 };
 
 /// Host -> device rates at one size (and the checks).
@@ -209,6 +212,9 @@ Row download_row(const Context& ctx, Buffers& b, int reps, int log_bits) {
   expect(mpz_size(z) == b.limbs && std::memcmp(mpz_limbs_read(z), b.source.data(), bytes) == 0, "to_mpz reused",
          log_bits);
   mpz_clear(z);
+  std::memset(b.pinned, 0, bytes);
+  r.into_pinned = gbps(bytes, median_s(reps, [&] { x.to_limbs(b.pinned, b.limbs); }));
+  expect(std::memcmp(b.pinned, b.source.data(), bytes) == 0, "to_limbs into pinned memory", log_bits);
   return r;
 }
 
@@ -226,14 +232,14 @@ void print_row(int log_bits, std::size_t bytes, const Row& r) {
 void print_download_header() {
   std::printf("\nDevice -> host (to_limbs and to_mpz fresh: into new, untouched memory; ratios: to_mpz / pinned)\n\n");
   std::printf("| bits | MiB | pinned GB/s | pageable GB/s | staged GB/s | copy GB/s | to_limbs fresh GB/s | "
-              "to_mpz fresh GB/s | to_mpz reused GB/s | ratio fresh | ratio reused |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+              "to_mpz fresh GB/s | to_mpz reused GB/s | to_limbs into pinned GB/s | ratio fresh | ratio reused |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 }
 
 void print_download_row(int log_bits, std::size_t bytes, const Row& r) {
-  std::printf("| 2^%d | %.3g | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n", log_bits,
+  std::printf("| 2^%d | %.3g | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n", log_bits,
               bytes / 1048576.0, r.pinned, r.pageable, r.staged, r.copy, r.from_limbs, r.from_mpz, r.reused,
-              r.from_mpz / r.pinned, r.reused / r.pinned);
+              r.into_pinned, r.from_mpz / r.pinned, r.reused / r.pinned);
 }
 
 Buffers make_buffers(int log_bits) {
