@@ -382,7 +382,8 @@ void check_admissible(Method m, Residue r, std::uint64_t p, std::size_t n) {
   // Doubles hold residues exactly only below 2^53; Jean & Graillat's hypothesis (1)
   // is p - 1 < 2^(M-1) = 2^52 (room to add two residues exactly).
   if (p - 1 >= two52)
-    reject(m, r, "needs p - 1 < 2^52 (seed 002, hypothesis (1)), got p = " + std::to_string(p));
+    reject(m, r, "needs p - 1 < 2^52 (residues and sums of two must be exact doubles), got p = " +
+                     std::to_string(p));
   switch (m) {
     case Method::fp_naive:
       if (block_naive(p) == 0)
@@ -391,8 +392,8 @@ void check_admissible(Method m, Residue r, std::uint64_t p, std::size_t n) {
       return;
     case Method::fp_abcd:
       if (n > abcd_max_length)
-        reject(m, r, "needs n <= 2^25 (seed 002 bound (4) N <= 2^26, less one bit for the "
-                     "gamma carry), got n = " + std::to_string(n));
+        reject(m, r, "needs n <= 2^25 (each product's gamma part is < 2^28 in units of 2^26 and the "
+                     "sum of n of them must stay an exact double, < 2^53), got n = " + std::to_string(n));
       return;
     default:  // integer_delayed (128-bit) and fp_lambda: p - 1 < 2^52 suffices
       return;

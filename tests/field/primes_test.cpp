@@ -115,8 +115,8 @@ TEST(NttPrimes, GeneratorsArePrimitiveRoots) {
   }
 }
 
-TEST(NttPrimes, SeedRootsHaveOrderTwoToTheN) {
-  for (const field::SeedRoot& s : field::seed_roots) {
+TEST(NttPrimes, LargestTransformRootsHaveOrderTwoToTheN) {
+  for (const field::LargestTransformRoot& s : field::largest_transform_roots) {
     SCOPED_TRACE(s.p);
     const field::NttPrime* q = field::find_ntt_prime(s.p);
     ASSERT_NE(q, nullptr);

@@ -9,7 +9,7 @@
 // order exactly 2^30 and 21 order exactly 2^57, i.e. they are primitive
 // 2^n-th roots of unity (the largest transform each prime supports). The
 // table holds the smallest true primitive roots (5 and 3); the paper's values
-// are kept as `seed_root` and checked to have order 2^n.
+// are kept as `largest_transform_roots` and checked to have order 2^n.
 #pragma once
 
 #include <cstdint>
@@ -65,13 +65,14 @@ inline constexpr NttPrime ntt_primes62[] = {
 /// residues overflow 64 bits, so its add/sub use the carry (PrimeField64 does).
 inline constexpr NttPrime goldilocks = {18446744069414584321ull, 4294967295ull, 32, 7};
 
-/// Oancea & Watt's stated "generators": primitive 2^n-th roots of unity, not
+/// A primitive 2^n-th root of unity mod p: the root of the largest transform
+/// p supports. These are Oancea & Watt's stated "generators", which are not
 /// primitive roots (see the top of this file).
-struct SeedRoot {
+struct LargestTransformRoot {
   std::uint64_t p;
   std::uint64_t root;  ///< order exactly 2^n mod p
 };
-inline constexpr SeedRoot seed_roots[] = {{3221225473, 13}, {4179340454199820289ull, 21}};
+inline constexpr LargestTransformRoot largest_transform_roots[] = {{3221225473, 13}, {4179340454199820289ull, 21}};
 
 /// Calls f(prime) for every prime of the table, smallest words first.
 template <class F>

@@ -33,7 +33,7 @@ struct GfpPrime {
 inline constexpr GfpPrime p3 = {63, 34, +1, 8};
 /// Chen et al.'s P4 = (2^62 + 2^36)^16 + 1 (1 K bits, K = 32).
 inline constexpr GfpPrime p4 = {62, 36, +1, 16};
-/// k = 32 (about 2 K bits, K = 64), not in the seed. Found by a host search
+/// k = 32 (about 2 K bits, K = 64), not in Chen et al. Found by a host search
 /// over r = 2^w + sign * 2^u for w = 63 then 62, u = w-1 down to 1, sign +1
 /// then -1, testing r^32 + 1 with mpz_probab_prime_p(., 50): no w = 63
 /// candidate passed; the first w = 62 hit is u = 56, sign +1, i.e.
