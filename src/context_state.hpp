@@ -26,13 +26,13 @@ struct ContextState {
   // (cuda/words.cuh: OpWords), so that it runs after the work queued here.
   void* stream_order_event = nullptr;  // owned (CUDA): cudaEvent_t
   void* mem_pool = nullptr;      // cudaMemPool_t of the device (not owned)
-  // Small results of device operations (sizes, flags) travel through "word
-  // slots": each operation in flight owns one slot, whose kernels combine
-  // results in device scratch and whose last block publishes them into
-  // host-mapped pinned memory (include/mpgpu/device/result_words.cuh). A
-  // result the host has not read yet keeps its slot (cuda/pending_words.hpp),
-  // so an operation can return before its kernels finish. Managed by
-  // cuda/runtime.cu under `mutex`.
+  // Small results of device operations (sizes, flags) travel as "result
+  // words" (docs/architecture.md): each operation in flight owns one "word
+  // slot" of this pool, whose kernels combine results in device scratch and
+  // whose last block publishes them into host-mapped pinned memory
+  // (include/mpgpu/device/result_words.cuh). A result the host has not read
+  // yet keeps its slot (cuda/pending_words.hpp), so an operation can return
+  // before its kernels finish. Managed by cuda/word_slots.cu under `mutex`.
   void* pinned_words = nullptr;  // owned (CUDA): kWordSlots x kSlotStride words
   void* mapped_words = nullptr;  // device view of pinned_words
   void* device_words = nullptr;  // owned (CUDA): the slots' device scratch

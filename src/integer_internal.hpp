@@ -12,7 +12,8 @@
 
 namespace mpgpu::detail {
 
-/// Size and sign of an Integer that a queued device operation will publish.
+/// Size and sign of an Integer that a queued device operation will publish:
+/// its unread result words and how the order key maps to the sign.
 struct PendingResult {
   cuda::Pending words;       // kSlotSize: the size; kSlotOrder: see below
   int sign_if_ordered = 1;   // the sign when cuda::order_of(words) >= 0

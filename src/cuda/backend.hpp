@@ -6,9 +6,9 @@
 // size) with normalized sizes; the destination has the capacity the function
 // states and never aliases an operand (the host API always gives a fresh
 // buffer). Functions that return a size compute it on the device and
-// publish it through a word slot; those returning `Pending` do not wait for
-// it (the caller reads it when needed, cuda/pending_words.hpp), the others
-// wait for it.
+// publish it as result words (docs/architecture.md); those returning
+// `Pending` do not wait for it (the caller reads it when needed,
+// cuda/pending_words.hpp), the others wait for it.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
-// Word slots and unread results, the host side (g++; the code is in
-// cuda/word_slots.cu).
+// Result words, host side: the word slots and the unread results (g++; the
+// code is in cuda/word_slots.cu; docs/architecture.md, "Result words").
 //
 // Every device operation that returns small results (a size, a comparison
 // key) owns one word slot of its context while it runs
@@ -34,7 +34,8 @@ inline int order_of(const std::uint64_t* words) {
   return key == 0 ? 0 : ((key & 1) ? 1 : -1);
 }
 
-/// The words an operation's final kernel will publish, owned until read.
+/// The result words an operation's final kernel will publish, owned until
+/// read (`Pending` below owns one).
 /// Not movable: the context's pool points at it while it holds a slot.
 class PendingWords {
  public:

@@ -1,6 +1,7 @@
-// The context's word slots (cuda/pending_words.hpp, cuda/words.cuh): a pool
-// of result-word areas, one per operation in flight, and the unread results
-// (PendingWords) that hold them until the host reads them.
+// Result words, host side: the context's word slots (cuda/pending_words.hpp,
+// cuda/words.cuh), a pool of result-word areas, one per operation in flight,
+// and the unread results (PendingWords) that hold them until the host reads
+// them.
 #include <algorithm>
 #include <atomic>
 #include <cstring>

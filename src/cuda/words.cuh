@@ -1,7 +1,7 @@
-// Host side of include/mpgpu/device/result_words.cuh: one OpWords per
-// operation holds the context's lock and a word slot, hands kernels the
-// slot's ResultWords, and waits for the published results or defers them
-// (cuda/pending_words.hpp).
+// Result words, host side (include/mpgpu/device/result_words.cuh is the
+// device side): one OpWords per operation holds the context's lock and a
+// word slot, hands kernels the slot's ResultWords, and waits for the
+// published words or defers them to a PendingWords (cuda/pending_words.hpp).
 #pragma once
 
 #include <atomic>

@@ -1,10 +1,13 @@
-// How device-wide algorithms hand small results (sizes, signs, found
-// indices) to the host with one kernel launch, no memset and no copy:
+// Result words: how device-wide algorithms hand small results (sizes, signs,
+// found indices) to the host with one kernel launch, no memset and no copy:
 // kernels combine their results in device "slots" with atomicMax; the last
 // block to finish the final kernel of an operation moves the slots into
 // host-mapped pinned memory, zeroes them (and the arrival counter) for the
 // next operation, and then writes the operation's sequence number, which
 // the host polls: cheaper than a stream synchronize for small operations.
+// This file is the device side; the host side (the word slots, OpWords,
+// PendingWords) is in src/cuda/, and docs/architecture.md ("Result words")
+// names every part.
 #pragma once
 
 #include "mpgpu/limb/config.cuh"
