@@ -36,7 +36,7 @@ inline void cpu_relax() {
 
 CopyTeam::CopyTeam(unsigned threads) : threads_(std::max(1u, threads)) {
   helpers_.reserve(threads_ - 1);
-  for (unsigned part = 1; part < threads_; ++part) helpers_.emplace_back([this, part] { helper_loop(part); });
+  for (unsigned t = 1; t < threads_; ++t) helpers_.emplace_back([this] { helper_loop(); });
 }
 
 CopyTeam::~CopyTeam() {
@@ -71,15 +71,33 @@ void CopyTeam::copy(void* dst, const void* src, std::size_t bytes, void* ahead, 
   ahead_part_ = ((span + threads_ - 1) / threads_ + align - 1) / align * align;
   unfinished_.store(threads_, std::memory_order_relaxed);
   resting_.store(false, std::memory_order_relaxed);
+  const std::uint64_t job = generation_.load(std::memory_order_relaxed) + 1;
+  // The job's fields above become visible with this store (release) to a
+  // thread whose claim on it succeeds (acquire).
+  next_part_.store(job_tag(job), std::memory_order_release);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    generation_.fetch_add(1, std::memory_order_release);
+    generation_.store(job, std::memory_order_release);
   }
   wake_.notify_all();  // no system call unless a helper sleeps
-  copy_part(0);
-  populate_part(0);
-  unfinished_.fetch_sub(1, std::memory_order_acq_rel);
+  run_parts(job);
   while (unfinished_.load(std::memory_order_acquire) != 0) cpu_relax();
+}
+
+void CopyTeam::run_parts(std::uint64_t job) {
+  std::uint64_t seen = next_part_.load(std::memory_order_acquire);
+  for (;;) {
+    // A claim names its job: a helper late for an earlier job finds the
+    // tag changed (or every part claimed) and takes nothing.
+    if ((seen & ~kPartMask) != job_tag(job) || (seen & kPartMask) >= threads_) return;
+    if (!next_part_.compare_exchange_weak(seen, seen + 1, std::memory_order_acq_rel, std::memory_order_acquire))
+      continue;
+    const unsigned part = static_cast<unsigned>(seen & kPartMask);
+    copy_part(part);  // first: the staging buffer waits for it
+    populate_part(part);
+    unfinished_.fetch_sub(1, std::memory_order_acq_rel);
+    seen = next_part_.load(std::memory_order_acquire);
+  }
 }
 
 void CopyTeam::copy_part(unsigned part) const {
@@ -115,17 +133,15 @@ std::uint64_t CopyTeam::wait_for_work(std::uint64_t seen) {
   return stopping_.load(std::memory_order_acquire) && g == seen ? seen : g;
 }
 
-void CopyTeam::helper_loop(unsigned part) {
+void CopyTeam::helper_loop() {
   // copy() posts a new generation only after every part of the previous one
-  // is done, so a helper sees each generation once and never skips one.
+  // is done. A helper that wakes late for a job finds its parts claimed.
   std::uint64_t seen = 0;
   for (;;) {
     const std::uint64_t g = wait_for_work(seen);
     if (g == seen) return;  // stopping
     seen = g;
-    copy_part(part);  // first: the staging buffer waits for it
-    populate_part(part);
-    unfinished_.fetch_sub(1, std::memory_order_acq_rel);
+    run_parts(g);
   }
 }
 

@@ -4,7 +4,10 @@
 // dozens of chunk copies in a row, and starting threads for each chunk (tens
 // of microseconds a thread) would cost as much as the chunk itself; so the
 // helpers stay, spin between the chunks of a copy and sleep on a condition
-// variable after it (rest()) or once no chunk has come for a while.
+// variable after it (rest()) or once no chunk has come for a while. The
+// parts of a copy are claimed, not assigned: on a host whose cores are busy
+// (threads sharing a context), a helper that is not running leaves its part
+// to the threads that are, instead of holding the copy for a time slice.
 // Private to the library; host-only, plain C++.
 #pragma once
 
@@ -49,7 +52,14 @@ class CopyTeam {
   void rest() { resting_.store(true, std::memory_order_release); }
 
  private:
-  void helper_loop(unsigned part);
+  void helper_loop();
+  /// Claims and runs parts of job `job` until none is left (the caller and
+  /// every awake helper alike: a helper the scheduler has put aside holds
+  /// up no part it has not claimed).
+  void run_parts(std::uint64_t job);
+  /// next_part_ holds the job's low 32 bits above the next part's index.
+  static constexpr std::uint64_t kPartMask = 0xffffffffu;
+  static std::uint64_t job_tag(std::uint64_t job) { return job << 32; }
   /// The next generation after `seen`, or `seen` when stopping.
   std::uint64_t wait_for_work(std::uint64_t seen);
   void copy_part(unsigned part) const;
@@ -69,6 +79,7 @@ class CopyTeam {
   std::uintptr_t ahead_base_ = 0;
   std::size_t ahead_part_ = 0;
   std::atomic<std::uint64_t> generation_{0};
+  std::atomic<std::uint64_t> next_part_{0};  // job_tag(job) | the next unclaimed part
   std::atomic<unsigned> unfinished_{0};  // parts of the current job not yet copied
   std::atomic<bool> stopping_{false};
   std::atomic<bool> resting_{false};

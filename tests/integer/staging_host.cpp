@@ -7,9 +7,12 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "copy_team.hpp"
@@ -60,6 +63,37 @@ TEST(CopyTeam, CopiesExactlyWithGuards) {
       }
     }
   }
+}
+
+// A team with more threads than the host has cores, beside threads that
+// keep every core busy (threads sharing a context): copy after copy, each
+// exact and the guards untouched, whichever threads claim the parts.
+TEST(CopyTeam, ExactWhenCoresAreBusy) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> busy;
+  for (unsigned i = 0; i < cores; ++i)
+    busy.emplace_back([&] {
+      volatile std::uint64_t x = 0;
+      while (!stop.load(std::memory_order_relaxed)) x = x + 1;
+    });
+  {
+    CopyTeam team(2 * cores + 1);
+    const std::size_t n = (std::size_t{1} << 20) + 4096 + 3;
+    const std::vector<char> src = random_bytes(n, 11);
+    for (int round = 0; round < 200; ++round) {
+      std::vector<char> dst(n + 64, '\x5a');
+      team.copy(dst.data() + 32, src.data(), n - round);
+      ASSERT_EQ(std::memcmp(dst.data() + 32, src.data(), n - round), 0) << "round " << round;
+      for (std::size_t i = 0; i < 32; ++i) {
+        ASSERT_EQ(dst[i], '\x5a') << "guard before, round " << round;
+        ASSERT_EQ(dst[32 + n - round + i], '\x5a') << "guard after, round " << round;
+      }
+    }
+    team.rest();
+  }
+  stop.store(true);
+  for (std::thread& t : busy) t.join();
 }
 
 // Faulting in ahead leaves contents alone: written bytes keep their values,
