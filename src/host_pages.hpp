@@ -80,8 +80,8 @@ inline bool page_resident(const void* p) noexcept {
 /// is. Ordinary faults, so several threads fault in parts of one mapping
 /// side by side (Linux takes a per-mapping lock for a fault, not the whole
 /// address space's); MADV_POPULATE_WRITE would do it in one call but holds
-/// the address space's lock, which serialized the threads of a CopyTeam on
-/// an H200 host (docs/tuning-history.md). Skipped when the range's first and
+/// the address space's lock, so it stops scaling past a few threads
+/// (bench/host_page_rates.cpp measures both). Skipped when the range's first and
 /// last pages are in memory already (a reused destination: touching a
 /// resident range only walks it for nothing).
 inline void fault_in_for_write(void* p, std::size_t bytes) noexcept {
