@@ -307,12 +307,9 @@ std::vector<limb_t> Integer::to_limbs() const {
     // the copy threads, so that the fill only writes.
     out.reserve(n);
     detail::cuda::prepare_host_destination(ctx_.state(), out.data(), n * sizeof(limb_t));
-    out.resize(n);
-    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out.data(), dev_, n * sizeof(limb_t));
-  } else {
-    out.resize(n);
-    std::memcpy(out.data(), mpz_limbs_read(cpu_), n * sizeof(limb_t));
   }
+  out.resize(n);
+  to_limbs(out.data(), n);
   return out;
 }
 
