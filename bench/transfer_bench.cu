@@ -34,7 +34,10 @@
 // threads (MPGPU_STAGING_CHUNK_BYTES and MPGPU_STAGING_THREADS, read by each
 // new context), for choosing kStagingChunkBytes and kStagingThreads.
 //
-//   transfer_bench [--min-log N] [--max-log N] [--reps N] [--sweep]
+// --stores-ab adds a table at the largest size with and without the
+// streaming stores of the staged copies (kStagingStreamingStores).
+//
+//   transfer_bench [--min-log N] [--max-log N] [--reps N] [--sweep] [--stores-ab]
 #include <cuda_runtime.h>
 #include <gmp.h>
 #include <malloc.h>
@@ -299,18 +302,80 @@ void sweep(int log_bits, int reps) {
   free_buffers(b);
 }
 
+/// The staged copies with and without streaming stores (staging.hpp,
+/// kStagingStreamingStores) at 2^log_bits, the settings alternated round by
+/// round so that each sees the same machine state; median of the rounds.
+void stores_ab(const Context& ctx, int log_bits, int reps) {
+  Buffers b = make_buffers(log_bits);
+  const std::size_t bytes = b.limbs * sizeof(limb_t);
+  auto& st = ctx.state();
+  cudaStream_t s = ctx.stream();
+  mpz_t z;
+  mpz_init(z);
+  std::memcpy(mpz_limbs_write(z, b.limbs), b.source.data(), bytes);
+  mpz_limbs_finish(z, b.limbs);
+  Integer x = Integer::from_mpz(z, ctx);
+  x.place_on_device();
+  const unsigned settings[] = {0, dc::kStreamUploads, dc::kStreamDownloads};
+  const char* names[] = {"cached stores", "streaming uploads", "streaming downloads"};
+  std::vector<double> t[3][4];  // per setting: staged up, staged down (warm landing), from_mpz, to_mpz fresh
+  for (int round = 0; round <= reps; ++round)
+    for (int k = 0; k < 3; ++k) {
+      dc::set_staging_streaming_stores(settings[k]);
+      const auto time = [](auto&& f) {
+        const auto a = std::chrono::steady_clock::now();
+        f();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+      };
+      const double up = time([&] { dc::staged_copy_to_device(st, s, b.device, b.source.data(), bytes); });
+      const double down = time([&] { dc::staged_copy_to_host(st, s, b.landing.data(), b.device, bytes); });
+      expect(b.landing == b.source, "stores A/B round trip", log_bits);
+      Integer y(ctx);
+      const double from = time([&] {
+        y = Integer::from_mpz(z, ctx);
+        y.place_on_device();
+        CHECK(cudaStreamSynchronize(s));
+      });
+      mpz_t fresh;
+      mpz_init(fresh);
+      const double to = time([&] { y.to_mpz(fresh); });
+      expect(mpz_cmp(fresh, z) == 0, "stores A/B from_mpz -> to_mpz", log_bits);
+      mpz_clear(fresh);
+      if (round == 0) continue;  // warm-up
+      t[k][0].push_back(up);
+      t[k][1].push_back(down);
+      t[k][2].push_back(from);
+      t[k][3].push_back(to);
+    }
+  dc::set_staging_streaming_stores(dc::kStagingStreamingStores);
+  std::printf("\nStreaming stores A/B at 2^%d bits (median of %d alternated rounds), GB/s; default: %u\n\n"
+              "| setting | staged H2D | staged D2H (warm) | from_mpz | to_mpz fresh |\n| --- | --- | --- | --- | --- |\n",
+              log_bits, reps, dc::kStagingStreamingStores);
+  for (int k = 0; k < 3; ++k) {
+    std::printf("| %s |", names[k]);
+    for (auto& v : t[k]) {
+      std::sort(v.begin(), v.end());
+      std::printf(" %.1f |", gbps(bytes, v[v.size() / 2]));
+    }
+    std::printf("\n");
+  }
+  mpz_clear(z);
+  free_buffers(b);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int min_log = 20, max_log = 30, reps = 7;
-  bool do_sweep = false;
+  bool do_sweep = false, do_stores_ab = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--min-log") && i + 1 < argc) min_log = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--sweep")) do_sweep = true;
+    else if (!std::strcmp(argv[i], "--stores-ab")) do_stores_ab = true;
     else {
-      std::fprintf(stderr, "usage: %s [--min-log N] [--max-log N] [--reps N] [--sweep]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--min-log N] [--max-log N] [--reps N] [--sweep] [--stores-ab]\n", argv[0]);
       return 2;
     }
   }
@@ -344,6 +409,7 @@ int main(int argc, char** argv) {
   for (int lb = min_log; lb <= max_log; ++lb)
     print_download_row(lb, (std::size_t{1} << lb) / 8, down[lb - min_log]);
   if (do_sweep) sweep(max_log, reps);
+  if (do_stores_ab) stores_ab(ctx, max_log, reps);
   std::printf("\nRound trips (from_limbs/to_limbs, from_mpz/to_mpz, staged and direct copies): %s\n",
               g_all_exact ? "all exact" : "MISMATCHES (see above)");
   return g_all_exact ? 0 : 1;

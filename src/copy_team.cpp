@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "host_pages.hpp"
+#include "stream_copy.hpp"
 
 namespace mpgpu::detail {
 
@@ -48,17 +49,23 @@ CopyTeam::~CopyTeam() {
   for (std::thread& t : helpers_) t.join();
 }
 
-void CopyTeam::copy(void* dst, const void* src, std::size_t bytes, void* ahead, std::size_t ahead_bytes) {
+void CopyTeam::copy(void* dst, const void* src, std::size_t bytes, void* ahead, std::size_t ahead_bytes,
+                    Stores stores) {
   if (!ahead) ahead_bytes = 0;
   if (bytes == 0 && ahead_bytes == 0) return;
   if (threads_ == 1) {
-    if (bytes) std::memcpy(dst, src, bytes);
+    if (stores == Stores::streaming) {
+      stream_copy(dst, src, bytes);
+    } else if (bytes) {
+      std::memcpy(dst, src, bytes);
+    }
     fault_in_for_write(ahead, ahead_bytes);
     return;
   }
   dst_ = static_cast<char*>(dst);
   src_ = static_cast<const char*>(src);
   bytes_ = bytes;
+  stores_ = stores;
   const std::size_t share = (bytes + threads_ - 1) / threads_;
   part_bytes_ = (share + kPartAlign - 1) / kPartAlign * kPartAlign;
   ahead_ = reinterpret_cast<std::uintptr_t>(ahead);
@@ -103,7 +110,12 @@ void CopyTeam::run_parts(std::uint64_t job) {
 void CopyTeam::copy_part(unsigned part) const {
   const std::size_t begin = std::min(bytes_, part * part_bytes_);
   const std::size_t end = std::min(bytes_, begin + part_bytes_);
-  if (begin < end) std::memcpy(dst_ + begin, src_ + begin, end - begin);
+  if (begin >= end) return;
+  if (stores_ == Stores::streaming) {
+    stream_copy(dst_ + begin, src_ + begin, end - begin);  // fenced: done before unfinished_ drops
+  } else {
+    std::memcpy(dst_ + begin, src_ + begin, end - begin);
+  }
 }
 
 void CopyTeam::populate_part(unsigned part) const {

@@ -23,6 +23,11 @@ namespace mpgpu::detail {
 
 class CopyTeam {
  public:
+  /// How a copy writes its destination: through the caches (memcpy), or
+  /// with streaming stores that bypass them (stream_copy.hpp), for a
+  /// destination the CPU will not read soon.
+  enum class Stores : unsigned char { cached, streaming };
+
   /// A team of `threads` threads (at least 1): the caller of copy() and
   /// threads - 1 helpers, started here.
   explicit CopyTeam(unsigned threads);
@@ -45,7 +50,8 @@ class CopyTeam {
   /// 2 MiB-aligned addresses when each thread gets at least one huge page,
   /// so that no two threads fault in the same huge page. Either range may
   /// be empty.
-  void copy(void* dst, const void* src, std::size_t bytes, void* ahead = nullptr, std::size_t ahead_bytes = 0);
+  void copy(void* dst, const void* src, std::size_t bytes, void* ahead = nullptr, std::size_t ahead_bytes = 0,
+            Stores stores = Stores::cached);
 
   /// Says no copy follows soon (the end of a staged copy): the helpers sleep
   /// at once instead of spinning for the next chunk.
@@ -72,6 +78,7 @@ class CopyTeam {
   const char* src_ = nullptr;
   std::size_t bytes_ = 0;
   std::size_t part_bytes_ = 0;
+  Stores stores_ = Stores::cached;
   // Pages to fault in: part p is [cut(p), cut(p + 1)) with
   // cut(k) = clamp(ahead_base_ + k * ahead_part_, ahead_, ahead_end_).
   std::uintptr_t ahead_ = 0;

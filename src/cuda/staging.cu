@@ -1,5 +1,6 @@
 // The context's pinned staging buffers and the staged copies (staging.hpp).
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <thread>
 
@@ -32,6 +33,13 @@ struct Staging {
 };
 
 namespace {
+
+std::atomic<unsigned> g_streaming_stores{kStagingStreamingStores};
+
+CopyTeam::Stores stores_for(unsigned direction) {
+  return (g_streaming_stores.load(std::memory_order_relaxed) & direction) ? CopyTeam::Stores::streaming
+                                                                           : CopyTeam::Stores::cached;
+}
 
 /// The context's staging, made on first use; nullptr if pinned memory is
 /// refused (then it is not asked again). The caller holds st.staging_mutex.
@@ -79,7 +87,11 @@ struct UploadRing {
   const char* src;  // pageable host
 
   void wait(int b) { MPGPU_CUDA_CHECK(cudaEventSynchronize(g.done[b])); }
-  void fill(int b, std::size_t off, std::size_t len) { g.team->copy(g.buffers[b], src + off, len); }
+  CopyTeam::Stores stores = stores_for(kStreamUploads);
+
+  void fill(int b, std::size_t off, std::size_t len) {
+    g.team->copy(g.buffers[b], src + off, len, nullptr, 0, stores);
+  }
   void send(int b, std::size_t off, std::size_t len) {
     MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst + off, g.buffers[b], len, cudaMemcpyHostToDevice, s));
     MPGPU_CUDA_CHECK(cudaEventRecord(g.done[b], s));
@@ -92,6 +104,7 @@ struct DownloadRing {
   char* dst;        // pageable host
   const char* src;  // device
   FaultAhead ahead;  // of [dst, dst + bytes)
+  CopyTeam::Stores stores = stores_for(kStreamDownloads);
 
   void wait(int b) { MPGPU_CUDA_CHECK(cudaEventSynchronize(g.done[b])); }
   void receive(int b, std::size_t off, std::size_t len) {
@@ -104,11 +117,15 @@ struct DownloadRing {
   }
   void drain(int b, std::size_t off, std::size_t len) {
     const auto [at, window] = ahead.next(dst + off + len);
-    g.team->copy(dst + off, g.buffers[b], len, at, window);
+    g.team->copy(dst + off, g.buffers[b], len, at, window, stores);
   }
 };
 
 }  // namespace
+
+void set_staging_streaming_stores(unsigned which) noexcept {
+  g_streaming_stores.store(which, std::memory_order_relaxed);
+}
 
 bool staged_copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   if (!is_pageable(src)) return false;

@@ -46,6 +46,20 @@ inline constexpr std::size_t kStagingMinBytes = std::size_t{1} << 20;
 /// it (read with the chunk size).
 inline constexpr unsigned kStagingThreads = 16;
 
+/// Which staged copies write with streaming stores (CopyTeam::Stores::
+/// streaming, stream_copy.hpp), as a set of these bits. Uploads: the fill of
+/// a pinned buffer, whose bytes only the DMA engine reads next, so caching
+/// them only costs the line reads of ordinary stores. Downloads: the drain
+/// into the caller's memory, which at these sizes does not stay in cache
+/// either, but whose lines a fresh destination's page faults have just
+/// zeroed through the cache.
+inline constexpr unsigned kStreamUploads = 1;
+inline constexpr unsigned kStreamDownloads = 2;
+inline constexpr unsigned kStagingStreamingStores = kStreamUploads;
+/// Replaces the set for the copies that start after it (an A/B switch for
+/// bench/transfer_bench.cu; not for use while copies run on other threads).
+void set_staging_streaming_stores(unsigned which) noexcept;
+
 /// A fresh destination (device -> host) is faulted in by the copy team
 /// ahead of the chunks being drained (host_pages.hpp), this many bytes at a
 /// time: one huge page per thread, so that the threads zero pages side by

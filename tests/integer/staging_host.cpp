@@ -18,6 +18,7 @@
 #include "copy_team.hpp"
 #include "cuda/staging.hpp"
 #include "host_pages.hpp"
+#include "stream_copy.hpp"
 
 namespace {
 
@@ -61,6 +62,36 @@ TEST(CopyTeam, CopiesExactlyWithGuards) {
         ASSERT_EQ(dst[i], '\x5a') << "guard before, " << n << " bytes";
         ASSERT_EQ(dst[32 + n + i], '\x5a') << "guard after, " << n << " bytes";
       }
+    }
+  }
+}
+
+// Streaming stores (stream_copy.hpp): every misalignment of the destination
+// and source against the 16-byte store width, lengths around the 64-byte
+// loop step, and whole team copies; exact, guards untouched.
+TEST(CopyTeam, StreamingStoresCopyExactlyWithGuards) {
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{63},
+                        std::size_t{64}, std::size_t{65}, std::size_t{127}, std::size_t{4096 + 79}}) {
+    for (std::size_t dst_off = 32; dst_off < 48; ++dst_off) {
+      for (std::size_t src_off : {std::size_t{0}, std::size_t{1}, std::size_t{8}, std::size_t{13}}) {
+        const std::vector<char> src = random_bytes(n + 16, static_cast<unsigned>(n + 131 * dst_off + src_off));
+        std::vector<char> dst(n + 96, '\x5a');
+        mpgpu::detail::stream_copy(dst.data() + dst_off, src.data() + src_off, n);
+        ASSERT_EQ(std::memcmp(dst.data() + dst_off, src.data() + src_off, n), 0) << n << " bytes at +" << dst_off;
+        for (std::size_t i = 0; i < dst_off; ++i) ASSERT_EQ(dst[i], '\x5a') << "guard before, " << n << " bytes";
+        for (std::size_t i = dst_off + n; i < dst.size(); ++i) ASSERT_EQ(dst[i], '\x5a') << "guard after, " << n;
+      }
+    }
+  }
+  for (unsigned threads : {1u, 3u, 4u}) {
+    CopyTeam team(threads);
+    for (std::size_t n : {std::size_t{4097}, (std::size_t{3} << 20) + 5}) {
+      const std::vector<char> src = random_bytes(n, static_cast<unsigned>(n + threads));
+      std::vector<char> dst(n + 64, '\x5a');
+      team.copy(dst.data() + 33, src.data(), n, nullptr, 0, CopyTeam::Stores::streaming);
+      EXPECT_EQ(std::memcmp(dst.data() + 33, src.data(), n), 0) << n << " bytes, " << threads << " threads";
+      for (std::size_t i = 0; i < 33; ++i) ASSERT_EQ(dst[i], '\x5a') << "guard before, " << n << " bytes";
+      for (std::size_t i = 33 + n; i < dst.size(); ++i) ASSERT_EQ(dst[i], '\x5a') << "guard after, " << n;
     }
   }
 }
