@@ -10,6 +10,7 @@
 #pragma once
 
 #include <climits>
+#include <cstdint>
 
 #include "mpgpu/integer.hpp"
 
@@ -21,7 +22,12 @@ inline void Integer::refresh_cpu_meta() {
   const int z = cpu_->_mp_size;  // GMP's size field: |z| limbs, z's sign
   sign_ = (z > 0) - (z < 0);
   size_ = static_cast<std::size_t>(z < 0 ? -static_cast<long>(z) : z);
-  if (dev_ || pending_ || placement_.load(std::memory_order_relaxed) != Placement::host) drop_device_copy();
+  // One test of the three, not three branches: in a loop of small
+  // operations this check runs once per GMP call.
+  const std::uintptr_t other_state = reinterpret_cast<std::uintptr_t>(dev_) |
+                                     reinterpret_cast<std::uintptr_t>(pending_.get()) |
+                                     (placement_.load(std::memory_order_relaxed) != Placement::host);
+  if (other_state != 0) [[unlikely]] drop_device_copy();
 }
 
 namespace detail {
@@ -61,45 +67,57 @@ inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, s
 }  // namespace detail
 
 inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
-    return detail::add_general(r, a, b, s);
-  mpz_add(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-  r.refresh_cpu_meta();
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+    mpz_add(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+    r.refresh_cpu_meta();
+    return;
+  }
+  detail::add_general(r, a, b, s);
 }
 
 inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
-    return detail::sub_general(r, a, b, s);
-  mpz_sub(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-  r.refresh_cpu_meta();
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+    mpz_sub(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+    r.refresh_cpu_meta();
+    return;
+  }
+  detail::sub_general(r, a, b, s);
 }
 
 inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (!detail::gmp_in_place(r, a, b, kHostProductMaxLimbs, kHostProductMaxLimbs))
-    return detail::mul_general(r, a, b, s);
-  mpz_mul(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-  r.refresh_cpu_meta();
+  if (detail::gmp_in_place(r, a, b, kHostProductMaxLimbs, kHostProductMaxLimbs)) [[likely]] {
+    mpz_mul(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+    r.refresh_cpu_meta();
+    return;
+  }
+  detail::mul_general(r, a, b, s);
 }
 
 inline void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
-    return detail::and_general(r, a, b, s);
-  mpz_and(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-  r.refresh_cpu_meta();
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+    mpz_and(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+    r.refresh_cpu_meta();
+    return;
+  }
+  detail::and_general(r, a, b, s);
 }
 
 inline void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
-    return detail::ior_general(r, a, b, s);
-  mpz_ior(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-  r.refresh_cpu_meta();
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+    mpz_ior(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+    r.refresh_cpu_meta();
+    return;
+  }
+  detail::ior_general(r, a, b, s);
 }
 
 inline void xor_(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (!detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs))
-    return detail::xor_general(r, a, b, s);
-  mpz_xor(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-  r.refresh_cpu_meta();
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+    mpz_xor(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
+    r.refresh_cpu_meta();
+    return;
+  }
+  detail::xor_general(r, a, b, s);
 }
 
 }  // namespace mpgpu
