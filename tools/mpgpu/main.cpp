@@ -5,6 +5,7 @@
 //   mpgpu [--device SPEC] calc [--hex|--digits|--sha256] [EXPRESSION...]
 //   mpgpu [--device SPEC] pi|e [--digits|--sha256] [--output FILE] DIGITS
 //   mpgpu [--device SPEC] selftest [--minutes N] [--seed S] [--replay N] [--ops LIST] [--threads T]
+//                                  [--small-cases]
 #include <cstdlib>
 #include <iostream>
 #include <optional>

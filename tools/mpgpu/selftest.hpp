@@ -23,6 +23,10 @@ struct SelftestOptions {
   unsigned threads = 0;                 ///< 0: one per host core
   bool progress = false;                ///< a progress line on stderr
   std::string output;                   ///< also write the final table there
+  /// Batch cases of the CPU context's sizes on any context (for runs under
+  /// compute-sanitizer, whose instrumentation slows kernels 10-100x); a
+  /// case's content depends on it, so a replay needs it too.
+  bool small_cases = false;
 };
 
 /// Parses the arguments after `selftest`; throws UsageError.

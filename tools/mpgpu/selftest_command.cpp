@@ -150,6 +150,7 @@ SelftestOptions parse_selftest_options(std::vector<std::string> args) {
     else if (a == "--ops") opt.ops = split_list(a, r.value(a));
     else if (a == "--threads") opt.threads = static_cast<unsigned>(parse_count(a, r.value(a), 1024));
     else if (a == "--output") opt.output = r.value(a);
+    else if (a == "--small-cases") r.no_value(a), opt.small_cases = true;
     else if (a == "--progress") r.no_value(a), opt.progress = true;
     else if (a == "--no-progress") r.no_value(a), opt.progress = false;
     else if (!a.empty() && a[0] == '-') throw UsageError("selftest: unknown option " + a);
@@ -189,6 +190,8 @@ void print_selftest_help(std::ostream& out) {
   }
   out << line << "\n"
       << "  --threads T     host threads running cases (default: one per core)\n"
+         "  --small-cases   batch cases of the CPU context's sizes on any context (for runs\n"
+         "                  under compute-sanitizer); a replay needs it too\n"
          "  --output FILE   also write the final table to FILE\n"
          "  --progress      a progress line on stderr (the default on a terminal: one line\n"
          "                  rewritten each second; elsewhere a line each 10 s)\n"
@@ -217,9 +220,11 @@ int run_selftest(const Context& ctx, const SelftestOptions& opt) {
   // A batch case's GMP work, in limb operations: a few milliseconds of a
   // host core on a GPU, well under one on the CPU context, where the
   // library does the same work again.
-  s.batch_budget = ctx.is_cuda() ? double(1 << 24) * s.oracle_threads : double(1 << 17);
-  s.batch_max_bits = ctx.is_cuda() ? Batch::max_bits : 1 << 14;
-  s.replay_prefix = "mpgpu --device " + device_spec(ctx) + " selftest --seed " + std::to_string(s.seed);
+  const bool large = ctx.is_cuda() && !opt.small_cases;
+  s.batch_budget = large ? double(1 << 24) * s.oracle_threads : double(1 << 17);
+  s.batch_max_bits = large ? Batch::max_bits : 1 << 14;
+  s.replay_prefix = "mpgpu --device " + device_spec(ctx) + " selftest --seed " + std::to_string(s.seed) +
+                    (opt.small_cases ? " --small-cases" : "");
   if (opt.replay) return selftest::run_replay(ctx, s, *opt.replay, std::cout) ? kExitOk : kExitNotVerified;
 
   const DeviceInfo info = ctx.info();
