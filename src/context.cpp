@@ -17,13 +17,18 @@ ContextState::~ContextState() {
 }
 }  // namespace detail
 
-Context Context::cpu() {
+Context Context::cpu() { return cpu(TuningParams::from_environment()); }
+
+Context Context::cpu(const TuningParams& params) {
   auto st = std::make_shared<detail::ContextState>();
   st->backend = Backend::cpu;
+  st->tuning = params;
   return Context(std::move(st));
 }
 
-Context Context::cuda(int device) {
+Context Context::cuda(int device) { return cuda(device, TuningParams::from_environment()); }
+
+Context Context::cuda(int device, const TuningParams& params) {
   int count = cuda_device_count();
   if (!built_with_cuda())
     throw BackendUnavailable("mpgpu::Context::cuda: this mpgpu was built without its CUDA backend");
@@ -32,13 +37,16 @@ Context Context::cuda(int device) {
                              " requested, but " + std::to_string(count) +
                              " CUDA device(s) are usable");
   auto st = std::make_shared<detail::ContextState>();
+  st->tuning = params;                      // before init_context: the upload ring takes its size
   detail::cuda::init_context(*st, device);  // sets backend on success
   return Context(std::move(st));
 }
 
-Context Context::from_string(const std::string& spec) {
-  if (spec == "cpu") return cpu();
-  if (spec == "cuda") return cuda(0);
+Context Context::from_string(const std::string& spec) { return from_string(spec, TuningParams::from_environment()); }
+
+Context Context::from_string(const std::string& spec, const TuningParams& params) {
+  if (spec == "cpu") return cpu(params);
+  if (spec == "cuda") return cuda(0, params);
   if (spec.rfind("cuda:", 0) == 0) {
     const std::string n = spec.substr(5);
     if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos)
@@ -46,9 +54,9 @@ Context Context::from_string(const std::string& spec) {
                             "\" (expected cuda:N)");
     if (n.size() > 6)
       throw InvalidArgument("mpgpu::Context::from_string: device index in \"" + spec + "\" is out of range");
-    return cuda(std::stoi(n));
+    return cuda(std::stoi(n), params);
   }
-  if (spec.empty() || spec == "auto") return cuda_device_count() > 0 ? cuda(0) : cpu();
+  if (spec.empty() || spec == "auto") return cuda_device_count() > 0 ? cuda(0, params) : cpu(params);
   throw InvalidArgument("mpgpu::Context::from_string: unknown backend \"" + spec +
                         "\" (expected cpu, cuda, cuda:N or auto)");
 }
@@ -74,6 +82,11 @@ bool Context::built_with_cuda() {
 
 Context::Context(std::shared_ptr<detail::ContextState> s) : state_(std::move(s)), backend_(state_->backend) {}
 int Context::device() const { return state_->device; }
+const TuningParams& Context::tuning() const { return state_->tuning; }
+
+Context Context::with_tuning(const TuningParams& params) const {
+  return is_cuda() ? cuda(state_->device, params) : cpu(params);
+}
 Stream Context::stream() const { return state_->stream; }
 
 DeviceInfo Context::info() const {

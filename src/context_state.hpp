@@ -21,6 +21,11 @@ struct SmallUploadRing;
 struct ContextState {
   Backend backend = Backend::cpu;
   int device = -1;
+  // The tuning values of every operation of this context (Context::tuning()).
+  // Set before the context is made visible (init_context reads them), never
+  // written after: threads read them without a lock. Hot paths read these,
+  // never the environment.
+  TuningParams tuning;
   Stream stream = nullptr;       // owned (CUDA)
   // Recorded on `stream` and waited for by an operation on another stream
   // (cuda/words.cuh: OpWords), so that it runs after the work queued here.

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "env_knob.hpp"
+#include "context_state.hpp"
 #include "integer_div_paths.hpp"
 
 namespace mpgpu::detail {
@@ -101,15 +101,11 @@ Integer newton_reciprocal(const Integer& D, std::uint64_t k, std::uint64_t s) {
 
 }  // namespace
 
-/// kDeviceDivisionMinLimbs, or MPGPU_DIVISION_MIN_LIMBS (environment) for
-/// tuning runs.
-std::size_t division_min_limbs() {
-  static const std::size_t limbs = env_knob("MPGPU_DIVISION_MIN_LIMBS", kDeviceDivisionMinLimbs);
-  return limbs;
-}
-
+/// From the context's division_min_limbs (TuningParams; kDeviceDivisionMinLimbs
+/// by default) divisor limbs up, and a dividend at least as long.
 bool newton_division_applies(const Integer& n, const Integer& d) {
-  return n.context().is_cuda() && d.size() >= division_min_limbs() && n.size() >= d.size();
+  return n.context().is_cuda() && d.size() >= n.context().state().tuning.division_min_limbs &&
+         n.size() >= d.size();
 }
 
 NewtonDivisor::NewtonDivisor(const Integer& d, std::uint64_t max_dividend_bits, Stream s)

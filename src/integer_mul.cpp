@@ -1,7 +1,7 @@
 // mul, sqr and mul_each. The CPU backend calls GMP. The CUDA backend multiplies on the
 // device: by columns (src/cuda/mul_short.cu; a thread per column for an
 // operand of at most 32 limbs, linear in the other; a warp per column up to
-// 8192 limbs while na * nb stays below schoolbook_max_work()), else through
+// 8192 limbs while na * nb stays within the context's schoolbook_max_work), else through
 // three-prime NTTs (src/cuda/ntt_mul.cu). Nothing goes through the host.
 #include <algorithm>
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "env_knob.hpp"
+#include "context_state.hpp"
 #include "integer_internal.hpp"
 
 namespace mpgpu {
@@ -21,23 +21,18 @@ namespace dc = detail::cuda;
 
 namespace {
 
-/// Largest na * nb (limb products) multiplied by columns rather than by
-/// NTTs, when the shorter operand has at most dc::kMulSchoolbookMaxLimbs
-/// limbs. Columns take time in proportion to na * nb; the NTT product of
-/// such operands, its primes side by side, a chain of passes that changes
-/// little over these sizes, so the lines cross between 2^25 and 2^26 limb
-/// products (the timings: docs/integer.md, "Where products run").
-/// MPGPU_SCHOOLBOOK_MAX_WORK overrides it, for tuning runs.
-std::uint64_t schoolbook_max_work() {
-  static const std::uint64_t work = detail::env_knob("MPGPU_SCHOOLBOOK_MAX_WORK", std::uint64_t{3} << 24);
-  return work;
-}
-
-/// Whether the device multiplies these magnitudes by columns (else by NTTs).
-bool by_columns(std::size_t na, std::size_t nb) {
+/// Whether the device multiplies these magnitudes by columns (else by
+/// NTTs): a short operand always; up to dc::kMulSchoolbookMaxLimbs limbs
+/// while na * nb is at most the context's schoolbook_max_work (TuningParams).
+/// Columns take time in proportion to na * nb; the NTT product of such
+/// operands, its primes side by side, is a chain of passes that changes
+/// little over these sizes, so the lines cross (docs/integer.md, "Where
+/// products run").
+bool by_columns(const Context& ctx, std::size_t na, std::size_t nb) {
   const std::size_t shorter = std::min(na, nb);
   return shorter <= dc::kMulShortMaxLimbs ||
-         (shorter <= dc::kMulSchoolbookMaxLimbs && static_cast<std::uint64_t>(na) * nb <= schoolbook_max_work());
+         (shorter <= dc::kMulSchoolbookMaxLimbs &&
+          static_cast<std::uint64_t>(na) * nb <= ctx.state().tuning.schoolbook_max_work);
 }
 
 void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
@@ -49,7 +44,7 @@ void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
     return;
   }
   Stream st = ctx.resolve(s);
-  if (by_columns(a.size(), b.size())) {
+  if (by_columns(ctx, a.size(), b.size())) {
     DeviceResult out(ctx, st, a.size() + b.size() + 3, &r, {&a, &b});
     out.commit(r, dc::mul_columns(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
     return;
@@ -126,7 +121,7 @@ void mul_each(std::span<const Product> products) {
   std::vector<dc::ProductJob> jobs(device.size());
   for (std::size_t k = 0; k < device.size(); ++k) {
     const Product& p = products[device[k]];
-    const bool columns = by_columns(p.a.size(), p.b.size());
+    const bool columns = by_columns(ctx, p.a.size(), p.b.size());
     outs[k].emplace(ctx, st, p.a.size() + p.b.size() + (columns ? 3 : 2), &p.r,
                     std::initializer_list<const Integer*>{&p.a, &p.b});
     jobs[k] = {outs[k]->get(), device_operand(p.a), device_operand(p.b), columns};

@@ -27,7 +27,6 @@
 //
 // Every operation goes through the context's own arithmetic, so the same
 // code runs on the CPU backend (GMP throughout), which is how CI tests it.
-#include "env_knob.hpp"
 #include "integer_radix.hpp"
 
 #include <algorithm>
@@ -175,13 +174,10 @@ std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size
 
 }  // namespace
 
-std::size_t radix_device_min_limbs() {
-  static const std::size_t limbs = env_knob("MPGPU_RADIX_MIN_LIMBS", kRadixDeviceMinLimbs);
-  return limbs;
-}
+std::size_t radix_device_min_limbs(const Context& ctx) { return ctx.state().tuning.radix_min_limbs; }
 
-std::size_t radix_leaf_limbs(std::size_t fallback) {
-  static const std::uint64_t forced = env_knob("MPGPU_RADIX_LEAF_LIMBS", 0);
+std::size_t radix_leaf_limbs(const Context& ctx, std::size_t fallback) {
+  const std::size_t forced = ctx.state().tuning.radix_leaf_limbs;
   return forced != 0 ? forced : fallback;
 }
 

@@ -17,11 +17,11 @@ namespace mpgpu::detail {
 
 /// Crossover (limbs of the number) from host GMP to the level-at-once trees
 /// for CUDA contexts: 2^13 limbs, 2^19 bits (about 158,000 decimal digits),
-/// between the sizes where GMP and the device measured faster
-/// (docs/tuning-history.md, "Radix conversion").
-inline constexpr std::size_t kRadixDeviceMinLimbs = std::size_t{1} << 13;
-/// kRadixDeviceMinLimbs, or MPGPU_RADIX_MIN_LIMBS (environment) for tuning runs.
-std::size_t radix_device_min_limbs();
+/// between the sizes where GMP and the device measured faster (the tuning
+/// table; docs/tuning-history.md, "Radix conversion").
+inline constexpr std::size_t kRadixDeviceMinLimbs = tuning::table::kRadixDeviceMinLimbs;
+/// The crossover ctx uses: its radix_min_limbs (TuningParams).
+std::size_t radix_device_min_limbs(const Context& ctx);
 
 /// Leaf sizes (limbs) of the trees for CUDA contexts: to_string's last round
 /// leaves pieces of at most this many limbs, and from_string starts from
@@ -30,10 +30,10 @@ std::size_t radix_device_min_limbs();
 /// number) and save host time (GMP's time per bit grows with the size).
 /// The sizes below were the fastest of a sweep at 2^30 bits, and larger
 /// leaves were slower (docs/tuning-history.md, "Radix conversion").
-inline constexpr std::size_t kRadixToStringLeafLimbs = 128;
-inline constexpr std::size_t kRadixFromStringLeafLimbs = 64;
-/// `fallback`, or MPGPU_RADIX_LEAF_LIMBS (environment) for tuning runs.
-std::size_t radix_leaf_limbs(std::size_t fallback);
+inline constexpr std::size_t kRadixToStringLeafLimbs = tuning::table::kRadixToStringLeafLimbs;
+inline constexpr std::size_t kRadixFromStringLeafLimbs = tuning::table::kRadixFromStringLeafLimbs;
+/// ctx's radix_leaf_limbs (TuningParams) when set, else `fallback`.
+std::size_t radix_leaf_limbs(const Context& ctx, std::size_t fallback);
 
 /// True for 2, 4, 8, 16, 32: those bases are bit regrouping, linear time in
 /// GMP (mpn_get_str / mpn_set_str never divide for them).

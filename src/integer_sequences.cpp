@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "env_knob.hpp"
+#include "context_state.hpp"
 #include "host_parallel.hpp"
 #include "integer_host_gmp.hpp"
 #include "integer_whole.hpp"
@@ -32,10 +32,9 @@ bool on_device(const Context& ctx, double bits) {
 }
 
 /// The leaves' size, in limbs, for a product tree of about `bits` bits
-/// (kSequenceLeavesPerThread; MPGPU_SEQUENCE_LEAF_LIMBS, if set, instead).
-std::size_t leaf_limbs_for(double bits) {
-  static const std::uint64_t fixed = detail::env_knob("MPGPU_SEQUENCE_LEAF_LIMBS", 0);
-  if (fixed) return static_cast<std::size_t>(fixed);
+/// (kSequenceLeavesPerThread; ctx's sequence_leaf_limbs, if set, instead).
+std::size_t leaf_limbs_for(const Context& ctx, double bits) {
+  if (const std::size_t fixed = ctx.state().tuning.sequence_leaf_limbs) return fixed;
   const double leaves = static_cast<double>(kSequenceLeavesPerThread * detail::host_thread_count());
   const double limbs = bits / 64 / leaves;
   return static_cast<std::size_t>(std::clamp(limbs, static_cast<double>(kDeviceSequenceMinLimbs),
@@ -380,7 +379,7 @@ void fac_ui(Integer& r, std::uint64_t n, Stream s) {
   const Context& ctx = r.context();
   const double bits = n > 20 ? log2_factorial(n) + 64 : 64;
   detail::require_host_bits("fac_ui", bits);
-  if (on_device(ctx, bits)) return detail::range_product(r, 1, n + 1, leaf_limbs_for(bits), ctx, s);
+  if (on_device(ctx, bits)) return detail::range_product(r, 1, n + 1, leaf_limbs_for(ctx, bits), ctx, s);
   HostResult z;
   mpz_fac_ui(z, n);
   r = z.take(ctx, s);
@@ -431,10 +430,10 @@ void bin_uiui(Integer& r, std::uint64_t n, std::uint64_t k, Stream s) {
   // products of n - k + 1 .. n and of 1 .. k are about log2(n) times larger
   // than it); by those products for a large n and a small k.
   if (static_cast<double>(n) <= 64.0 * bits) {
-    detail::binomial_by_primes(r, n, k, leaf_limbs_for(bits), ctx, s);
+    detail::binomial_by_primes(r, n, k, leaf_limbs_for(ctx, bits), ctx, s);
   } else {  // the numerator's product: about k log2(n) bits
-    detail::binomial_by_products(r, n, k, leaf_limbs_for(static_cast<double>(k) * std::log2(static_cast<double>(n))),
-                                 ctx, s);
+    const double numerator_bits = static_cast<double>(k) * std::log2(static_cast<double>(n));
+    detail::binomial_by_products(r, n, k, leaf_limbs_for(ctx, numerator_bits), ctx, s);
   }
 }
 

@@ -131,11 +131,11 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
   };
   // Limbs the digits can fill: len * log2(base) / 64 (at most 6 bits a digit).
   const double limbs = static_cast<double>(text.size() - pos) * std::log2(static_cast<double>(base)) / 64.0;
-  if (ctx.is_cuda() && limbs >= static_cast<double>(detail::radix_device_min_limbs())) {
+  if (ctx.is_cuda() && limbs >= static_cast<double>(detail::radix_device_min_limbs(ctx))) {
     if (const std::size_t i = first_invalid_digit(text, pos, base); i < text.size()) throw invalid_digit(i);
     if (detail::radix_is_power_of_two(base)) return pow2_from_text(text.substr(pos), base, negative, ctx);
     return detail::radix_from_digits_dc(text.substr(pos), base, negative, ctx,
-                                        detail::radix_leaf_limbs(detail::kRadixFromStringLeafLimbs));
+                                        detail::radix_leaf_limbs(ctx, detail::kRadixFromStringLeafLimbs));
   }
   // The mpz below takes ceil(limbs) + 2 limbs, before the text is read.
   detail::require_gmp_room("Integer::from_string", static_cast<std::uint64_t>(std::ceil(limbs)) + 2, [&] {
@@ -202,9 +202,9 @@ std::string Integer::to_string(int base) const {
   if (base < 2 || base > 62)
     throw InvalidArgument("mpgpu::Integer::to_string: base " + std::to_string(base) +
                           " is out of range (expected 2..62)");
-  if (ctx_.is_cuda() && size() >= detail::radix_device_min_limbs()) {
+  if (ctx_.is_cuda() && size() >= detail::radix_device_min_limbs(ctx_)) {
     if (detail::radix_is_power_of_two(base)) return pow2_to_text(*this, base);
-    return detail::radix_to_string_dc(*this, base, detail::radix_leaf_limbs(detail::kRadixToStringLeafLimbs));
+    return detail::radix_to_string_dc(*this, base, detail::radix_leaf_limbs(ctx_, detail::kRadixToStringLeafLimbs));
   }
   mpz_t tmp;
   mpz_srcptr z = cpu_;

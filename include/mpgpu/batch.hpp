@@ -98,7 +98,9 @@ class Batch {
         std::shared_ptr<limb_t> data);
 
   std::size_t count_ = 0, bits_ = 0, stride_limbs_ = 0;
-  Context ctx_ = Context::cpu();
+  // An empty batch's placeholder context: the table's params, so that
+  // default construction reads no environment (TuningParams::from_environment).
+  Context ctx_ = Context::cpu(TuningParams::defaults());
   std::shared_ptr<limb_t> data_;
 };
 

@@ -1,13 +1,17 @@
 // mpgpu::Context: where integers live and run. A context is the backend
 // (a CUDA device, or the CPU through GMP), the stream its operations are
 // ordered on, a stream-ordered device memory pool, and small pinned buffers
-// for reading results' sizes back. Contexts are cheap handles: copies share
-// one state, which lives as long as any Integer made in it.
+// for reading results' sizes back, and the tuning values its operations
+// use (TuningParams, fixed when the context is made). Contexts are cheap
+// handles: copies share one state, which lives as long as any Integer made
+// in it.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <string>
+
+#include "mpgpu/tuning.hpp"
 
 // cudaStream_t is `struct CUstream_st*`; naming the struct lets host-only code
 // hold streams without including CUDA headers.
@@ -47,6 +51,20 @@ class Context {
   static Context cuda(int device = 0);
   /// Parses "cpu", "cuda", "cuda:N" or "auto" (CUDA device 0 if usable, else CPU).
   static Context from_string(const std::string& spec);
+  // The three above take TuningParams::from_environment() (the build's
+  // tuning table, with the MPGPU_* overrides of tuning runs, read once
+  // now); these take `params` as given and read no environment.
+  static Context cpu(const TuningParams& params);
+  static Context cuda(int device, const TuningParams& params);
+  static Context from_string(const std::string& spec, const TuningParams& params);
+  /// A new context of the same backend and device with other tuning
+  /// values. It is a context of its own (its own stream, memory and
+  /// caches; operands of one call must share a context: move values with
+  /// to_context). A context's params never change once it is made, so
+  /// threads sharing it read them without a lock.
+  Context with_tuning(const TuningParams& params) const;
+  /// The tuning values this context's operations use.
+  const TuningParams& tuning() const;
   /// The process-wide default: MPGPU_DEVICE if set, else "auto". Made on first use.
   static Context& default_context();
   /// How many CUDA devices this process can use (0 without CUDA support or GPU).

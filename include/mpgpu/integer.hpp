@@ -272,7 +272,7 @@ inline void mul_each(std::initializer_list<Product> products) {
 /// Size (limbs of na + nb) from which products first ran on the device; the
 /// division and radix-conversion thresholds below are still derived from it
 /// (products themselves no longer leave the device at any size).
-inline constexpr std::size_t kDeviceProductMinLimbs = 4096;
+inline constexpr std::size_t kDeviceProductMinLimbs = tuning::table::kDeviceProductMinLimbs;
 
 // ---- shifts ------------------------------------------------------------------
 /// r = a * 2^bits
@@ -342,8 +342,9 @@ std::uint64_t tdiv_ui(const Integer& n, std::uint64_t d, Stream s = nullptr);
 /// (the reciprocal seeded by GMP on the host): the first size at which the
 /// device clearly beats GMP plus the copies; at 1024 limbs the two tie. The
 /// timings (the `tdiv_qr` bench row, MPGPU_DIVISION_MIN_LIMBS forcing either
-/// path) are in docs/integer.md, "Division and number theory".
-inline constexpr std::size_t kDeviceDivisionMinLimbs = 2048;
+/// path) are in docs/integer.md, "Division and number theory". The default
+/// of TuningParams::division_min_limbs, which a context may change.
+inline constexpr std::size_t kDeviceDivisionMinLimbs = tuning::table::kDeviceDivisionMinLimbs;
 
 // Powers, roots, number theory and digit counts: mpgpu/integer_number_theory.hpp
 // (included below).

@@ -119,8 +119,9 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 /// (times the batch of a chunked product) run their three primes side by
 /// side on three streams (ntt_mul.cu). Up to 2^20 points a pass has at most
 /// 256 tiles of 2^12, fewer than the ~400 resident at once (three blocks
-/// on each of 132 SMs); docs/integer.md, "Where products run".
-inline constexpr int kMulSidePrimesMaxLog = 21;
+/// on each of 132 SMs); docs/integer.md, "Where products run". The tuning
+/// table's value, the default of TuningParams::side_primes_max_log.
+inline constexpr int kMulSidePrimesMaxLog = tuning::table::kMulSidePrimesMaxLog;
 /// r = |a| * |b| by columns (mul_short.cu) for min(a.size, b.size) <=
 /// kMulSchoolbookMaxLimbs: a thread per column up to kMulShortMaxLimbs
 /// (linear in the long operand), a warp per column above (na * nb limb

@@ -50,7 +50,6 @@
 #include "cuda/scoped_memory.cuh"
 #include "cuda/stream_fork.hpp"
 #include "cuda/words.cuh"
-#include "env_knob.hpp"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt/block_ntt.cuh"
 #include "mpgpu/ntt/crt3.cuh"
@@ -116,12 +115,9 @@ void run_prime_product(ContextState& st, Stream s, const field::NttPrime& prime,
 namespace {
 
 /// log2 of the largest transform (points, times the batch when chunked)
-/// whose primes run side by side; MPGPU_NTT_SIDE_PRIMES_MAX_LOG overrides
-/// it (0: never), for tuning runs.
-int side_primes_max_log() {
-  static const int v = static_cast<int>(env_knob("MPGPU_NTT_SIDE_PRIMES_MAX_LOG", kMulSidePrimesMaxLog));
-  return v;
-}
+/// whose primes run side by side: the context's side_primes_max_log
+/// (TuningParams; kMulSidePrimesMaxLog by default, 0: never).
+int side_primes_max_log(const ContextState& st) { return st.tuning.side_primes_max_log; }
 
 /// Position of coefficient j in the chunk products: chunk c = j / L and the
 /// offset in it; the chunk before (c - 1) holds j at off + L when that is
@@ -228,7 +224,7 @@ Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operan
   const std::size_t np = std::size_t{1} << lp, k = ch.chunks;
   int total_log = lp;
   while ((std::size_t{1} << total_log) < k * np) ++total_log;
-  const bool side_by_side = total_log <= side_primes_max_log();
+  const bool side_by_side = total_log <= side_primes_max_log(st);
   ScopedDeviceMemory residues(st, s, 3 * k * np * sizeof(std::uint64_t));
   ScopedDeviceMemory spectrum(st, s, (side_by_side ? 3 : 1) * np * sizeof(std::uint64_t));
   std::uint64_t* x[3] = {residues.as<std::uint64_t>(), residues.as<std::uint64_t>() + k * np,
@@ -338,9 +334,9 @@ Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
     const Chunking ch = choose_chunking(a.size, b.size, log_n);
     if (ch.log_np != 0) return mul_abs_chunked(st, s, r, a, b, ch);
   }
-  const DigitsPlan plan = choose_digits(a.size, b.size, square);
+  const DigitsPlan plan = choose_digits(a.size, b.size, square, st.tuning.ntt_digit_limbs);
   if (plan.limbs > 1) return mul_abs_digits(st, s, r, a, b, square, plan);
-  if (log_n <= side_primes_max_log()) return mul_abs_side_by_side(st, s, r, a, b, square, log_n);
+  if (log_n <= side_primes_max_log(st)) return mul_abs_side_by_side(st, s, r, a, b, square, log_n);
 
   // Where prime i transforms (x) and where its first m coefficients end
   // (coeffs); see the file comment for the two layouts.

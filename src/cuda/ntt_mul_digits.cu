@@ -19,9 +19,9 @@
 #include "cuda/check.cuh"
 #include "cuda/ntt_product.hpp"
 #include "cuda/scoped_memory.cuh"
-#include "env_knob.hpp"
 #include "mpgpu/ntt/block_plan.hpp"
 #include "mpgpu/ntt/crt_many.cuh"
+#include "mpgpu/tuning/table.hpp"
 
 namespace mpgpu::detail::cuda {
 
@@ -97,31 +97,31 @@ std::size_t plan_words(const DigitsPlan& p, std::size_t m) {
   return p.primes * n + std::max(n, m) + (m + 1) + (m + 2);
 }
 
-/// Modelled seconds of a plan on the H100, to rank the digit sizes. A pass
-/// of k stages costs (5.2 + 0.63 k) ps a point (a fit of the per-pass
-/// timings, three 80-register blocks per SM), plus ~10.6 ps a point
-/// for a strided pass of fewer than 4 columns (rows read and written in runs
-/// of 16 bytes, half a 32-byte sector: the 11 + 12-stage plan of 2^23 points;
-/// fitted to the 2^30-bit product at D = 4), plus ~4 us to launch; a forward
-/// transform's first pass reads D limbs a point, 2.75 ps each beyond the
-/// first; Garner about 0.9 ps per coefficient and prime^2; the column sums
-/// write 2 m words at ~2.9 TB/s. The absolute times run under the measured
-/// ones; only the ranking matters, and it matched every D forced for mul
-/// and sqr at 2^27 .. 2^30 bits (docs/tuning-history.md, "Huge products:
-/// digit sizes").
+/// Modelled seconds of a plan, to rank the digit sizes, with the tuning
+/// table's coefficients (tuning::table::kNttDigitModel, fitted on an H100):
+/// a pass of k stages costs pass_point + k stage_point a point, plus
+/// narrow_pass_point for a strided pass of fewer than 4 columns (rows read
+/// and written in runs of 16 bytes, half a 32-byte sector), plus a launch;
+/// a forward transform's first pass reads D limbs a point, digit_limb_point
+/// each beyond the first; Garner costs garner_point_prime2 per coefficient
+/// and prime^2; the column sums write 2 m words at column_bytes_per_s. The
+/// absolute times run under the measured ones; only the ranking matters
+/// (docs/tuning-history.md, "Huge products: digit sizes").
 double plan_seconds(const DigitsPlan& p, std::size_t m, bool square) {
+  constexpr tuning::sm90::NttDigitModel model = tuning::table::kNttDigitModel;
   const double n = double(std::size_t{1} << p.log_n);
   const auto passes = ntt::block_passes(p.log_n, 1, false);
   double point_ps = 0;
   for (const ntt::BlockPass& pass : passes) {
     const bool narrow = pass.hi - pass.k + 1 > 0 && pass.log_c < 2;
-    point_ps += 5.2 + 0.63 * pass.k + (narrow ? 10.6 : 0);
+    point_ps += model.pass_point_ps + model.stage_point_ps * pass.k + (narrow ? model.narrow_pass_point_ps : 0);
   }
-  const double transform = n * point_ps * 1e-12 + 4e-6 * double(passes.size());
+  const double transform = n * point_ps * 1e-12 + model.pass_launch_s * double(passes.size());
   const double forwards = square ? 1 : 2;
-  const double per_prime = (forwards + 1) * transform + forwards * n * 2.75e-12 * (p.limbs - 1);
-  const double columns = 8.0 * 2.0 * double(m) / 2.9e12;
-  return p.primes * per_prime + 0.9e-12 * n * p.primes * p.primes + columns;
+  const double loads = forwards * n * model.digit_limb_point_ps * 1e-12 * (p.limbs - 1);
+  const double per_prime = (forwards + 1) * transform + loads;
+  const double columns = 8.0 * 2.0 * double(m) / model.column_bytes_per_s;
+  return p.primes * per_prime + model.garner_point_prime2_ps * 1e-12 * n * p.primes * p.primes + columns;
 }
 
 DigitsPlan plan_for(std::size_t na, std::size_t nb, int limbs) {
@@ -135,17 +135,18 @@ DigitsPlan plan_for(std::size_t na, std::size_t nb, int limbs) {
 
 }  // namespace
 
-DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square) {
+DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square, int forced_limbs) {
   const std::size_t m = na + nb;
-  const std::uint64_t forced = env_knob("MPGPU_NTT_DIGIT_LIMBS", 0);  // read per call: tests switch it
+  const int forced = forced_limbs == 1 || forced_limbs == 2 || forced_limbs == 4 ? forced_limbs : 0;
   DigitsPlan best = plan_for(na, nb, 1);
   double best_time = plan_seconds(best, m, square);
   for (int limbs : {2, 4}) {
     const DigitsPlan p = plan_for(na, nb, limbs);
-    // Transforms below 2^22 points measured slower than the model says
+    // Short transforms measured slower than the model says
     // (docs/tuning-history.md, "Huge products: digit sizes"): with few
     // tiles per SM less of their work overlaps.
-    const bool usable = p.primes != 0 && plan_words(p, m) <= 8 * m && (forced == limbs || p.log_n >= 22);
+    const bool usable = p.primes != 0 && plan_words(p, m) <= 8 * m &&
+                        (forced == limbs || p.log_n >= tuning::table::kNttDigitModel.digits_min_log_n);
     if (!usable) continue;
     const double time = plan_seconds(p, m, square);
     if (forced == limbs || (forced == 0 && time < best_time)) {

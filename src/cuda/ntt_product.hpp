@@ -41,9 +41,10 @@ struct DigitsPlan {
 
 /// The plan for an na x nb-limb product (both > 0): the digit size with the
 /// lowest modelled time among those whose buffers keep the product's peak
-/// memory <= 8x its output; MPGPU_NTT_DIGIT_LIMBS = 1, 2 or 4 forces one
-/// (when it fits; tests and tuning runs).
-DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square);
+/// memory <= 8x its output; forced_limbs = 1, 2 or 4 forces one (when it
+/// fits, else 1; the context's TuningParams::ntt_digit_limbs: tests and
+/// tuning runs), other values let the model choose.
+DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square, int forced_limbs);
 
 /// r = |a| |b| (r: na + nb + 2 limbs) through plan (plan.limbs > 1).
 Pending mul_abs_digits(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square,

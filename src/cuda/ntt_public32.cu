@@ -12,12 +12,12 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/words.cuh"
-#include "env_knob.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 #include "mpgpu/ntt/bit_reverse_tiles.cuh"
 #include "mpgpu/ntt/column_ntt32.cuh"
 #include "mpgpu/ntt/team_ntt32.cuh"
+#include "mpgpu/tuning/table.hpp"
 
 namespace mpgpu::detail::cuda {
 
@@ -147,14 +147,15 @@ struct ColumnLaunch {
   }
 };
 static_assert(ntt::kColumnNtt32MaxLog == 6, "ColumnLaunch::run(int, ...) lists the pass sizes");
+static_assert(tuning::table::kNtt32ColumnStages >= 1 && tuning::table::kNtt32ColumnStages <= ntt::kColumnNtt32MaxLog,
+              "the tuning table's column passes are ones the kernel has");
 
 /// The stages of the column passes of a 2^log_n-point transform
 /// (log_n > 10): log_n - 10 split as evenly as possible into passes of at
-/// most 6 (MPGPU_NTT32_COLUMN_STAGES, 1 .. 6, lowers that for tuning runs);
-/// the last 10 stages are the team pass.
-std::vector<int> column_pass_stages(int log_n) {
-  const int most = static_cast<int>(std::clamp<std::uint64_t>(
-      env_knob("MPGPU_NTT32_COLUMN_STAGES", ntt::kColumnNtt32MaxLog), 1, ntt::kColumnNtt32MaxLog));
+/// most the context's ntt32_column_stages (TuningParams, clamped to 1 .. 6;
+/// the tuning table's 6 by default); the last 10 stages are the team pass.
+std::vector<int> column_pass_stages(const ContextState& st, int log_n) {
+  const int most = std::clamp(st.tuning.ntt32_column_stages, 1, ntt::kColumnNtt32MaxLog);
   const int rest = log_n - ntt::kTeamNtt32MaxLog;
   const int count = (rest + most - 1) / most;
   std::vector<int> stages;
@@ -181,7 +182,7 @@ void transform_in_passes(ContextState& st, Stream s, std::uint32_t* data, std::s
   const std::size_t count = std::size_t{1} << bits;
   const std::uint32_t* lo = cross + (forward ? 0 : 2 * count);
   const ColumnLaunch column{data, batch << log_n, team, lo, lo + count, bits, f, forward, s};
-  const std::vector<int> stages = column_pass_stages(log_n);
+  const std::vector<int> stages = column_pass_stages(st, log_n);
   const std::size_t chunks = batch << (log_n - kTeamLog);
   if (forward) {
     int done = 0;

@@ -11,7 +11,6 @@
 #include "cuda/staging.hpp"
 #include "cuda/upload_ring.hpp"
 #include "cuda/words.cuh"
-#include "env_knob.hpp"
 
 namespace mpgpu::detail::cuda {
 
@@ -136,22 +135,20 @@ void deallocate(ContextState& st, Stream s, void* p) noexcept {
 
 namespace {
 /// Copies of at least this many bytes go through the pinned staging buffers
-/// (staging.hpp), smaller ones straight from or to pageable memory.
-std::size_t staging_min_bytes() {
-  static const std::size_t bytes = env_knob("MPGPU_STAGING_MIN_BYTES", kStagingMinBytes);
-  return bytes;
-}
+/// (staging.hpp), smaller ones straight from or to pageable memory: the
+/// context's TuningParams (kStagingMinBytes by default).
+std::size_t staging_min_bytes(const ContextState& st) { return st.tuning.staging_min_bytes; }
 }  // namespace
 
 void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
-  if (ring_copy_to_device(st, s, dst, src, bytes, staging_min_bytes())) return;
+  if (ring_copy_to_device(st, s, dst, src, bytes, staging_min_bytes(st))) return;
   copy_to_device_synchronous(st, s, dst, src, bytes);
 }
 
 void copy_to_device_synchronous(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
-  if (bytes >= staging_min_bytes() && staged_copy_to_device(st, s, dst, src, bytes)) return;
+  if (bytes >= staging_min_bytes(st) && staged_copy_to_device(st, s, dst, src, bytes)) return;
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
@@ -165,13 +162,13 @@ void order_after_context(ContextState& st, Stream s) {
 void copy_to_host(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {
   use_device(st.device);
   order_after_context(st, s);
-  if (bytes >= staging_min_bytes() && staged_copy_to_host(st, s, dst, src, bytes)) return;
+  if (bytes >= staging_min_bytes(st) && staged_copy_to_host(st, s, dst, src, bytes)) return;
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
   MPGPU_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 void prepare_host_destination(ContextState& st, void* dst, std::size_t bytes) {
-  if (bytes >= staging_min_bytes()) staged_prefault(st, dst, bytes);
+  if (bytes >= staging_min_bytes(st)) staged_prefault(st, dst, bytes);
 }
 
 void copy_on_device(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes) {

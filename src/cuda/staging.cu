@@ -7,7 +7,6 @@
 #include "copy_team.hpp"
 #include "cuda/check.cuh"
 #include "cuda/staging.hpp"
-#include "env_knob.hpp"
 
 namespace mpgpu::detail::cuda {
 
@@ -46,11 +45,10 @@ CopyTeam::Stores stores_for(unsigned direction) {
 Staging* staging_of(ContextState& st) {
   if (!st.staging) {
     auto g = std::make_unique<Staging>();
-    g->chunk_bytes = std::clamp<std::size_t>(env_knob("MPGPU_STAGING_CHUNK_BYTES", kStagingChunkBytes),
-                                             std::size_t{1} << 16, std::size_t{1} << 28);
+    // The context's TuningParams (kStagingChunkBytes, kStagingThreads by default).
+    g->chunk_bytes = std::clamp<std::size_t>(st.tuning.staging_chunk_bytes, std::size_t{1} << 16, std::size_t{1} << 28);
     const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned threads = static_cast<unsigned>(
-        std::clamp<std::uint64_t>(env_knob("MPGPU_STAGING_THREADS", kStagingThreads), 1, hardware));
+    const unsigned threads = std::clamp(st.tuning.staging_threads, 1u, hardware);
     bool pinned = true;
     for (int b = 0; b < kStagingBuffers && pinned; ++b) {
       MPGPU_CUDA_CHECK(cudaEventCreateWithFlags(&g->done[b], cudaEventDisableTiming));

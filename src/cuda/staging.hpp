@@ -19,6 +19,7 @@
 
 #include "context_state.hpp"
 #include "host_pages.hpp"
+#include "mpgpu/tuning/table.hpp"
 
 namespace mpgpu::detail::cuda {
 
@@ -27,24 +28,24 @@ namespace mpgpu::detail::cuda {
 /// small beside its transfer, small enough that the pipeline fills quickly
 /// (the first chunk's host copy and the last chunk's DMA overlap nothing)
 /// and that the pinned memory of a context stays modest (32 MiB in all).
-/// MPGPU_STAGING_CHUNK_BYTES overrides it for tuning runs (read when a
-/// context makes its buffers, clamped to [64 KiB, 256 MiB]).
-inline constexpr std::size_t kStagingChunkBytes = std::size_t{8} << 20;
+/// The tuning table's value; a context's TuningParams::staging_chunk_bytes
+/// replaces it (clamped to [64 KiB, 256 MiB] when the buffers are made).
+inline constexpr std::size_t kStagingChunkBytes = tuning::table::kStagingChunkBytes;
 /// Buffers in the ring: two let the host fill one while the DMA reads the
 /// other; four let the DMA queue run ahead of a host copy slowed by faults
 /// on fresh destination pages.
 inline constexpr int kStagingBuffers = 4;
 /// Copies of fewer bytes go straight from or to pageable memory (one
 /// cudaMemcpyAsync): the driver stages small copies as fast, and waking the
-/// team costs more than it saves. MPGPU_STAGING_MIN_BYTES overrides it
-/// (read once per process).
-inline constexpr std::size_t kStagingMinBytes = std::size_t{1} << 20;
+/// team costs more than it saves. The tuning table's value; a context's
+/// TuningParams::staging_min_bytes replaces it.
+inline constexpr std::size_t kStagingMinBytes = tuning::table::kStagingMinBytes;
 /// Host threads per chunk copy, the caller included (at most the hardware
 /// threads): one core's memcpy from pageable memory runs below the PCIe
 /// rate, and the zeroing of a fresh destination's pages (in its faults)
-/// scales with the threads that fault them. MPGPU_STAGING_THREADS overrides
-/// it (read with the chunk size).
-inline constexpr unsigned kStagingThreads = 16;
+/// scales with the threads that fault them. The tuning table's value; a
+/// context's TuningParams::staging_threads replaces it.
+inline constexpr unsigned kStagingThreads = tuning::table::kStagingThreads;
 
 /// Which staged copies write with streaming stores (CopyTeam::Stores::
 /// streaming, stream_copy.hpp), as a set of these bits. Uploads: the fill of

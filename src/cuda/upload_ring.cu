@@ -7,7 +7,6 @@
 
 #include "cuda/check.cuh"
 #include "cuda/upload_ring.hpp"
-#include "env_knob.hpp"
 
 namespace mpgpu::detail::cuda {
 
@@ -29,16 +28,13 @@ struct CudaUploadEvents {
   void wait(Event e) { MPGPU_CUDA_CHECK(cudaEventSynchronize(e)); }
 };
 
-/// The ring's size in bytes, 0 for none (read once per process).
-std::size_t upload_ring_bytes() {
-  static const std::size_t bytes = [] {
-    const std::uint64_t b = env_knob("MPGPU_UPLOAD_RING_BYTES", kUploadRingBytes);
-    if (b == 0) return std::size_t{0};
-    const std::size_t clamped =
-        static_cast<std::size_t>(std::clamp<std::uint64_t>(b, kUploadRingMinBytes, kUploadRingMaxBytes));
-    return clamped / kUploadRingAlign * kUploadRingAlign;
-  }();
-  return bytes;
+/// The ring's size in bytes, 0 for none: the context's upload_ring_bytes
+/// (TuningParams), clamped to [kUploadRingMinBytes, kUploadRingMaxBytes]
+/// and aligned down.
+std::size_t upload_ring_bytes(const ContextState& st) {
+  const std::size_t b = st.tuning.upload_ring_bytes;
+  if (b == 0) return 0;
+  return std::clamp(b, kUploadRingMinBytes, kUploadRingMaxBytes) / kUploadRingAlign * kUploadRingAlign;
 }
 
 }  // namespace
@@ -69,7 +65,7 @@ struct SmallUploadRing {
 };
 
 void init_upload_ring(ContextState& st) {
-  const std::size_t capacity = upload_ring_bytes();
+  const std::size_t capacity = upload_ring_bytes(st);
   if (capacity == 0) return;
   auto ring = std::make_unique<SmallUploadRing>();
   ring->capacity = capacity;

@@ -18,15 +18,16 @@
 #include <vector>
 
 #include "context_state.hpp"
+#include "mpgpu/tuning/table.hpp"
 
 namespace mpgpu::detail::cuda {
 
 /// Pinned bytes of a context's ring: 256 uploads of 2^18 bits (the values a
-/// binary-splitting merge uploads) in flight. MPGPU_UPLOAD_RING_BYTES
-/// overrides it (read once per process; 0: no ring, every small upload
-/// synchronizes its stream as before; other values are clamped to
+/// binary-splitting merge uploads) in flight; the tuning table's value. A
+/// context's TuningParams::upload_ring_bytes replaces it (0: no ring, every
+/// small upload synchronizes its stream; other values are clamped to
 /// [kUploadRingMinBytes, kUploadRingMaxBytes]).
-inline constexpr std::size_t kUploadRingBytes = std::size_t{8} << 20;
+inline constexpr std::size_t kUploadRingBytes = tuning::table::kUploadRingBytes;
 inline constexpr std::size_t kUploadRingMinBytes = std::size_t{4} << 10;
 inline constexpr std::size_t kUploadRingMaxBytes = std::size_t{1} << 30;
 /// Regions start at multiples of this: the DMA engine reads aligned source

@@ -34,6 +34,24 @@ TEST_F(CudaContext, Properties) {
   ctx.synchronize();
 }
 
+TEST_F(CudaContext, TuningParamsGivenAtCreation) {
+  mpgpu::TuningParams p;
+  p.upload_ring_bytes = 0;  // no ring: every small upload synchronizes
+  p.staging_chunk_bytes = std::size_t{1} << 16;
+  p.ntt_digit_limbs = 2;
+  const Context ctx = Context::cuda(0, p);
+  EXPECT_EQ(ctx.tuning(), p);
+  const Context other = ctx.with_tuning(mpgpu::TuningParams::defaults());
+  EXPECT_TRUE(other != ctx);
+  EXPECT_TRUE(other.is_cuda());
+  EXPECT_EQ(other.device(), 0);
+  EXPECT_EQ(other.tuning(), mpgpu::TuningParams::defaults());
+  EXPECT_EQ(ctx.tuning(), p);
+  // Work in each context, values moved between them.
+  const mpgpu::Integer x = mpgpu::Integer::from_string("123456789012345678901234567890", 10, ctx);
+  EXPECT_EQ((x * x).to_context(other).to_string(), "15241578753238836750495351562536198787501905199875019052100");
+}
+
 TEST_F(CudaContext, FromStringAndSeparateStates) {
   EXPECT_TRUE(Context::from_string("cuda").is_cuda());
   EXPECT_TRUE(Context::from_string("cuda:0").is_cuda());

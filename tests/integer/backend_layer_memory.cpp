@@ -111,7 +111,7 @@ TEST_F(BackendLayer, Copies) {
 }
 
 // Small uploads return before their transfer (the context's upload ring,
-// 8 MiB unless MPGPU_UPLOAD_RING_BYTES says otherwise): thousands of them,
+// TuningParams::upload_ring_bytes, 8 MiB by default): thousands of them,
 // of 1 byte to 64 KiB into slots revisited at random, queued behind fills
 // that keep the stream busy, wrap the ring many times with transfers in
 // flight. Each source is overwritten as soon as the call returns; later

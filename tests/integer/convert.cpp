@@ -383,33 +383,15 @@ TEST_P(Convert, LargeHexTextRoundTrip) {
   ASSERT_TRUE(back == v) << "from_string(16) differs";
 }
 
-/// Sets an environment variable for its lifetime (restores the old value).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1);
-    else unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 TEST_P(Convert, LargeRoundTripsThroughSmallChunks) {
-  if (!on_gpu()) GTEST_SKIP() << "the staging knobs act on CUDA contexts only";
-  // A new context reads the knobs when it makes its staging buffers: chunks
-  // of 8193 limbs + 3 bytes (limbs straddle every chunk boundary), 3 copy
-  // threads; a copy of 2^17 + 1 limbs then wraps the 4-buffer ring 4 times.
-  const ScopedEnv chunk("MPGPU_STAGING_CHUNK_BYTES", "65547");
-  const ScopedEnv threads("MPGPU_STAGING_THREADS", "3");
-  const mpgpu::Context small_chunks = mpgpu::Context::cuda(0);
+  if (!on_gpu()) GTEST_SKIP() << "the staging params act on CUDA contexts only";
+  // A context with staging chunks of 8193 limbs + 3 bytes (limbs straddle
+  // every chunk boundary) and 3 copy threads; a copy of 2^17 + 1 limbs then
+  // wraps the 4-buffer ring 4 times.
+  mpgpu::TuningParams params = ctx().tuning();
+  params.staging_chunk_bytes = 65547;
+  params.staging_threads = 3;
+  const mpgpu::Context small_chunks = mpgpu::Context::cuda(0, params);
   Operands gen(35);
   for (std::size_t n : {kThresholdLimbs, kThresholdLimbs + 1, 3 * kThresholdLimbs + 5}) {
     expect_exact_round_trips(small_chunks, value_of_limbs(gen, n, n % 2 == 0));

@@ -40,6 +40,10 @@ class IntegerTest : public ::testing::TestWithParam<BackendParam> {
   }
   const mpgpu::Context& ctx() const { return *ctx_; }
   bool on_gpu() const { return ctx_->is_cuda(); }
+  /// Runs the rest of the test in a new context of the same backend with
+  /// `params` (Context::with_tuning): ctx() and make() use it from here on;
+  /// values made before belong to the old context.
+  void use_tuning(const mpgpu::TuningParams& params) { ctx_.emplace(ctx_->with_tuning(params)); }
   /// The oracle value as an Integer of this test's context; on a CUDA
   /// context in device memory, so that the operations under test run their
   /// device paths (values made on the host would otherwise stay there while

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "integer_test.hpp"
-#include "support/scoped_env.hpp"
 
 namespace {
 
@@ -124,18 +123,18 @@ TEST_P(Mul, ShortOperandAgainstALongOne) {
     }
 }
 
-using mpgpu_test::ScopedEnv;
-
 // Products whose NTT points are digits of 2 or 4 limbs with 5 or 9 primes
 // (src/cuda/ntt_mul_digits.cu; chosen on their own for large balanced
-// operands), forced by MPGPU_NTT_DIGIT_LIMBS: all-ones operands (every
-// coefficient at the CRT bound), random and sparse ones, lengths that are
-// not multiples of the digit, squares; and 1 (the 64-bit digits) for the
-// sizes where the choice would take larger digits.
+// operands), forced by the context's TuningParams::ntt_digit_limbs:
+// all-ones operands (every coefficient at the CRT bound), random and sparse
+// ones, lengths that are not multiples of the digit, squares; and 1 (the
+// 64-bit digits) for the sizes where the choice would take larger digits.
 TEST_P(Mul, DigitsOfSeveralLimbs) {
   Operands gen;
-  for (const char* digits : {"2", "4", "1"}) {
-    ScopedEnv env("MPGPU_NTT_DIGIT_LIMBS", digits);
+  for (int digits : {2, 4, 1}) {
+    mpgpu::TuningParams params = ctx().tuning();
+    params.ntt_digit_limbs = digits;
+    use_tuning(params);
     const std::size_t shapes[][2] = {{9000, 9000}, {20001, 16383}, {12347, 9001}, {65536, 65536}, {70001, 69999}};
     for (const auto& shape : shapes) {
       const std::size_t na = shape[0], nb = shape[1];

@@ -20,7 +20,6 @@
 #include "ntt_test_context.hpp"
 #include "mpgpu/ntt/ntt_host.hpp"
 #include "naive.hpp"
-#include "support/scoped_env.hpp"
 
 #if MPGPU_NTT_TEST_CUDA
 #include <cuda_runtime.h>
@@ -120,9 +119,12 @@ TEST_F(NttApi32, SeveralPassLengthsMatchThe64BitTransform) {
 }
 
 TEST_F(NttApi32, ColumnPassesForcedSmaller) {
-  // 2^17 points as column passes of at most 1, 2, 4 stages (7, 4, 2 passes).
-  for (const char* most : {"1", "2", "4"}) {
-    mpgpu_test::ScopedEnv env("MPGPU_NTT32_COLUMN_STAGES", most);
+  // 2^17 points as column passes of at most 1, 2, 4 stages (7, 4, 2 passes),
+  // each in a context whose TuningParams say so.
+  for (int most : {1, 2, 4}) {
+    mpgpu::TuningParams params = ctx_.tuning();
+    params.ntt32_column_stages = most;
+    ctx_ = ctx_.with_tuning(params);
     for (std::uint32_t p : kPrimes) {
       const Words x = random_residues(std::size_t{2} << 17, p, 4000 + p % 97);
       for (bool forward : {true, false})

@@ -409,14 +409,14 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   } stop_first{pool, device_stop, device_threads};
   for (Slot* s : subtrees)
     pool.post([&, s] {
-      const Context own = Context::cpu();
+      const Context own = Context::cpu(ctx.tuning());
       s->value.emplace(binary_split(s->a, s->b, s->need_p, series, own, nullptr));
       s->context = own;
       progress.merged_subtree(s->a, s->b);
       finish(*s);
     });
   for (unsigned k = 0; k < device_thread_count; ++k)
-    own_contexts.push_back(ctx.is_cuda() ? Context::cuda(ctx.device()) : Context::cpu());
+    own_contexts.push_back(ctx.with_tuning(ctx.tuning()));  // the same backend and params, a stream of its own
   for (unsigned k = 0; k < device_thread_count; ++k) device_threads.emplace_back(device_thread, std::cref(own_contexts[k]));
 
   unsigned root_height = 0;

@@ -6,6 +6,7 @@
 #include "mpgpu/batch.hpp"
 #include "mpgpu/integer.hpp"
 #include "mpgpu/integer_crossovers.hpp"
+#include "mpgpu/tuning.hpp"
 
 namespace mpgpu::cli::selftest {
 
@@ -15,12 +16,14 @@ namespace {
 // header); keep them in step with the files named.
 constexpr std::size_t kShortColumnsMaxLimbs = 32;         // mul_short_columns_kernel: nb <= 32
 constexpr std::size_t kColumnsMaxLimbs = 8192;            // mul_columns_warp_kernel: nb <= 8192
-constexpr std::size_t kColumnsWorkLimbs = 16384;          // na with nb = 8192: na * nb = 2^27
+// na with nb = 8192 at the tuning table's schoolbook bound (na * nb).
+constexpr std::size_t kColumnsWorkLimbs = tuning::table::kSchoolbookMaxWork / kColumnsMaxLimbs;
 constexpr std::size_t kDivScanTileLimbs = 4096;           // src/cuda/div_limb.cu: a tile per block
 constexpr std::size_t kDivScanThreadLimbs = 16;           // and 16 limbs a thread
-constexpr std::size_t kRadixDeviceMinLimbs = 8192;        // src/integer_radix.hpp
-constexpr std::size_t kRadixToStringLeafLimbs = 128;      // src/integer_radix.hpp
-constexpr std::size_t kRadixFromStringLeafLimbs = 64;     // src/integer_radix.hpp
+// The tuning table's radix crossover and leaves (src/integer_radix.hpp).
+constexpr std::size_t kRadixDeviceMinLimbs = tuning::table::kRadixDeviceMinLimbs;
+constexpr std::size_t kRadixToStringLeafLimbs = tuning::table::kRadixToStringLeafLimbs;
+constexpr std::size_t kRadixFromStringLeafLimbs = tuning::table::kRadixFromStringLeafLimbs;
 
 }  // namespace
 
@@ -36,7 +39,7 @@ const std::vector<Crossover>& crossovers(Area area) {
       {"kHostProductMaxLimbs", kHostProductMaxLimbs},
       {"kDeviceProductMinLimbs / 2", kDeviceProductMinLimbs / 2},
       {"columns (nb <= 8192)", kColumnsMaxLimbs},
-      {"columns (na * nb <= 2^27)", kColumnsWorkLimbs},
+      {"columns (na * nb <= schoolbook bound)", kColumnsWorkLimbs},
   };
   static const std::vector<Crossover> division = {
       {"one limb", 1},

@@ -1,0 +1,187 @@
+// The tuning table of sm_90 (H100, H200): every threshold and cost-model
+// constant that decides where or how mpgpu computes, in one place (GMP's
+// gmp-mparam.h). Plain constants and constexpr functions: host code (g++),
+// the device API's templates and users' inline code read the same values.
+// Nothing here is a bound of correctness (kernel limits such as the longest
+// operand of the column products stay with their kernels); any value in its
+// stated range gives exact results, only the speed changes.
+//
+// Which table a build uses: mpgpu/tuning/table.hpp. The values that a
+// context may override at run time (TuningParams, mpgpu/tuning.hpp) take
+// their defaults from here; the others are compile-time constants (users'
+// inline code and the batch templates are compiled with them).
+//
+// Provenance. Each group says the device, the date and the commit of the
+// runs its values come from (the result files are in bench/results/, the
+// figures and the choices in docs/tuning-history.md); "estimate" marks a
+// value that no run swept. The block between the GENERATED markers is
+// written by scripts/tune-batch from a recorded sweep (a CPU test checks
+// it); the rest was written by hand from the runs named. To tune another
+// GPU: run scripts/tune-batch and the sweeps named below on it, and write
+// the results into a table of its own (docs/tuning.md).
+//
+// Units: limbs are 64-bit words; batch widths W are 32-bit words.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mpgpu::tuning::sm90 {
+
+/// The table's name, as `mpgpu::tuning_table_name()` reports it.
+inline constexpr const char* kName = "sm90";
+
+// ---- where values live on a CUDA context (integer_crossovers.hpp) -------------------
+// Estimates (never swept): set at commit cab6a8b, 2026-11-28, from the add
+// rows of `mpgpu bench` (GMP's add against a device add with its launch).
+inline constexpr std::size_t kHostValueMaxLimbs = std::size_t{1} << 14;
+inline constexpr std::size_t kHostProductMaxLimbs = 1024;
+
+// ---- products --------------------------------------------------------------------------
+/// Largest na * nb multiplied by columns (shorter operand of at most 8192
+/// limbs) rather than by NTTs. H200, 2026-11-28, commit f534c0c
+/// (2026-11-28-nvidia-h200-f534c0c-side-primes.md: columns 41 us against
+/// the NTT's 92 us at 2^24 limb products, 163 against 117 us at 2^26).
+inline constexpr std::uint64_t kSchoolbookMaxWork = std::uint64_t{3} << 24;
+/// log2 of the largest transform (points, times the batch of a chunked
+/// product) whose three primes run side by side. H200, 2026-11-28, commit
+/// f534c0c (same file: 21 and 23 within 2%; 2^20 points fill fewer tiles
+/// than an H100/H200 holds resident).
+inline constexpr int kMulSidePrimesMaxLog = 21;
+/// Where products first left the host (limbs of na + nb); products now run
+/// on the device at every size, and the value survives as the anchor of
+/// tests and selftest sizes. H100, 2026-11-22 (historical).
+inline constexpr std::size_t kDeviceProductMinLimbs = 4096;
+
+/// The cost model that ranks the NTT digit sizes (1, 2 or 4 limbs a point)
+/// of a huge product (src/cuda/ntt_mul_digits.cu, plan_seconds). Only the
+/// ranking matters. Fitted on an H100 80GB HBM3, 2026-11-23: per-pass costs
+/// from commit 676010a (2026-11-23-nvidia-h100-80gb-hbm3-676010a-occupancy.md,
+/// three 80-register blocks an SM), the narrow-pass term from the 2^30-bit
+/// product at D = 4, commit 720c6a7 (...-720c6a7-digits.md); the ranking
+/// matched every D forced at 2^27 .. 2^30 bits, 8 of 8. Not refitted on
+/// the H200.
+struct NttDigitModel {
+  double pass_point_ps = 5.2;         ///< a pass, per point
+  double stage_point_ps = 0.63;       ///< each stage of a pass, per point
+  double narrow_pass_point_ps = 10.6; ///< a strided pass of fewer than 4 columns, per point
+  double pass_launch_s = 4e-6;        ///< a pass's launch
+  double digit_limb_point_ps = 2.75;  ///< a forward first pass, per point and limb beyond the first
+  double garner_point_prime2_ps = 0.9;///< Garner, per coefficient and prime^2
+  double column_bytes_per_s = 2.9e12; ///< the column sums' writes (2 m words)
+  /// Digits of 2 or 4 limbs only from transforms of this many points
+  /// (log2): below, the model overrates them (at 2^28 bits D = 4 took 3.62
+  /// ms against 3.28 for D = 2; H100, 720c6a7).
+  int digits_min_log_n = 22;
+};
+inline constexpr NttDigitModel kNttDigitModel{};
+
+// ---- division and radix conversion --------------------------------------------------
+/// Divisor limbs from which a CUDA context divides by a Newton reciprocal
+/// on the device. H100 80GB HBM3, 2026-11-22, commit 33d9c88
+/// (2026-11-22-nvidia-h100-80gb-hbm3-7aa6fe7.md: at 1024 limbs device and
+/// host tie, at 2048 the device wins 784 us to 1.35 ms).
+inline constexpr std::size_t kDeviceDivisionMinLimbs = 2048;
+/// Limbs from which to_string / from_string run the level-at-once trees on
+/// a CUDA context. H100 80GB HBM3, 2026-11-22, commit 0742857 (GMP wins at
+/// 2^18 bits, the device at 2^20).
+inline constexpr std::size_t kRadixDeviceMinLimbs = std::size_t{1} << 13;
+/// The trees' leaves (limbs), converted by GMP on host threads. H100 80GB
+/// HBM3, 2026-11-22, commit f294c9b (...-f294c9b-radix.md: the fastest
+/// leaves of 16 .. 128 limbs at 2^30 bits).
+inline constexpr std::size_t kRadixToStringLeafLimbs = 128;
+inline constexpr std::size_t kRadixFromStringLeafLimbs = 64;
+
+// ---- whole-number algorithms (integer_crossovers.hpp) -------------------------------
+// H200, 2026-11-28, bench/whole_bench: powers, roots and sequences at
+// commits 8e3dc03 and 92f3ea4 (...-8e3dc03-whole.md, ...-92f3ea4-end-to-end.md),
+// the sequences' leaves at 394127c, the gcd at 78406a1 and f534c0c.
+inline constexpr std::size_t kDevicePowerMinLimbs = 2048;
+inline constexpr std::size_t kDeviceRootMinLimbs = 8192;
+inline constexpr std::size_t kDeviceSqrtMinLimbs = 32768;
+inline constexpr std::size_t kDeviceSequenceMinLimbs = 2048;
+inline constexpr std::size_t kSequenceLeavesPerThread = 2;
+inline constexpr std::size_t kSequenceLeafMaxLimbs = 2048;
+/// Swept on the 2-vCPU development VM (no GPU involved), commit 7d64a2c.
+inline constexpr std::size_t kPrimeSieveSegmentNumbers = std::size_t{1} << 17;
+inline constexpr std::size_t kDeviceGcdMinLimbs = 4096;
+inline constexpr std::size_t kHostHalfGcdMaxLimbs = 2048;
+
+// ---- the public NTT on 32-bit words ------------------------------------------------
+/// Most stages of a column pass (1 .. 6, the kernel's limit): the largest
+/// passes, fewest reads of the data. H100 80GB HBM3, 2026-11-24, commit
+/// 081818a (...-081818a-ntt32.md: passes capped at 4 stages were slower at
+/// 2^16, 2^20 and 2^24 points, at 5 stages at 2^16 and equal elsewhere).
+inline constexpr int kNtt32ColumnStages = 6;
+
+// ---- host <-> device copies ------------------------------------------------------------
+/// Pinned staging chunks and copy threads of the large copies. H200,
+/// 2026-11-28: the chunk size from the sweep at commit 9636c62
+/// (...-9636c62-session4.md: 8 MiB chunks with 8-16 threads fastest), the
+/// threads at commit 74c638c (...-74c638c-session4-final.md: 16 against 8).
+inline constexpr std::size_t kStagingChunkBytes = std::size_t{8} << 20;
+inline constexpr unsigned kStagingThreads = 16;
+/// Copies from this many bytes are staged. Estimate (never swept; commit
+/// 16bc7ce, 2026-11-28).
+inline constexpr std::size_t kStagingMinBytes = std::size_t{1} << 20;
+/// The pinned ring of small uploads: 256 uploads of 2^18 bits in flight.
+/// Ring against no ring: H200, 2026-11-28, commit f534c0c (pi to 10^8
+/// digits); its size is an estimate (never swept; commit ba4c11d).
+inline constexpr std::size_t kUploadRingBytes = std::size_t{8} << 20;
+
+// ---- the batch layer (batch/tuning_table.hpp) ----------------------------------------
+// Threads per instance G for a width of W 32-bit words: the products, the
+// streaming operations, every other operation. H100 80GB HBM3, 2026-11-25,
+// commit 2980e93 (2026-11-25-nvidia-h100-80gb-hbm3-2980e93-tune.md,
+// `batch_seed000 --tune`); not swept on the H200.
+// BEGIN GENERATED by scripts/tune-batch (per width of the sweep: products by the fastest products, streaming by the fastest single addition, the rest by the fastest powm)
+constexpr int tuned_product_group_size(int W) {
+  if (W <= 8) return 1;
+  if (W == 96) return 8;
+  if (W == 16) return 1;
+  if (W == 32) return 1;
+  if (W == 64) return 8;
+  if (W == 128) return 8;
+  if (W == 256) return 16;
+  if (W == 512) return 32;
+  if (W == 1024) return 32;
+  if (W == 2048) return 256;
+  if (W == 4096) return 512;
+  if (W == 8192) return 1024;
+  return W / 16;
+}
+constexpr int tuned_linear_group_size(int W) {
+  if (W <= 8) return 1;
+  if (W == 96) return 8;
+  if (W == 16) return 4;
+  if (W == 32) return 1;
+  if (W == 64) return 16;
+  if (W == 128) return 32;
+  if (W == 256) return 32;
+  if (W == 512) return 64;
+  if (W == 1024) return 128;
+  if (W == 2048) return 256;
+  if (W == 4096) return 512;
+  if (W == 8192) return 1024;
+  return W / 16;
+}
+constexpr int tuned_group_size(int W) {
+  if (W <= 8) return 1;
+  if (W == 96) return 8;
+  if (W == 16) return 1;
+  if (W == 32) return 8;
+  if (W == 64) return 16;
+  if (W == 128) return 32;
+  if (W == 256) return 32;
+  return W / 16;
+}
+// END GENERATED
+
+/// Chains of carry-resolving operations staged from 2^18 bits; a minimum of
+/// 3 resident blocks at 2^17 bits. H100 80GB HBM3, 2026-11-24 (probes
+/// ...-staged-linear.md and ...-linear-chains.md, built from commit
+/// 7dc7648 and f9b4b78).
+constexpr bool tuned_staged_chain(int W) { return W >= 8192; }
+constexpr int tuned_chain_min_blocks(int W) { return W == 4096 ? 3 : 0; }
+
+}  // namespace mpgpu::tuning::sm90
