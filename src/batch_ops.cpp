@@ -345,7 +345,8 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream 
   // call site (docs/batch.md; docs/tuning-history.md, "Batch powm
   // windows").
   const int words = static_cast<int>(2 * m.stride_limbs());
-  const bool slide = m.stride_limbs() * 64 >= 512 && mpgpu::batch::tuned_group_size(words) > 1;
+  const bool slide = m.stride_limbs() * 64 >= static_cast<std::size_t>(tuning::table::kBatchPowmSlidingMinBits) &&
+                     mpgpu::batch::tuned_group_size(words) > 1;
   powm(r, base, exp, m, slide ? PowmWindow::sliding : PowmWindow::fixed, s);
 }
 

@@ -58,10 +58,10 @@ class Context {
   static Context cuda(int device, const TuningParams& params);
   static Context from_string(const std::string& spec, const TuningParams& params);
   /// A new context of the same backend and device with other tuning
-  /// values. It is a context of its own (its own stream, memory and
-  /// caches; operands of one call must share a context: move values with
-  /// to_context). A context's params never change once it is made, so
-  /// threads sharing it read them without a lock.
+  /// values. It is a context of its own (its own stream, result words,
+  /// staging buffers and caches; operands of one call must share a context:
+  /// move values with to_context). A context's params never change once it
+  /// is made, so threads sharing it read them without a lock.
   Context with_tuning(const TuningParams& params) const;
   /// The tuning values this context's operations use.
   const TuningParams& tuning() const;

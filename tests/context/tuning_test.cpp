@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "mpgpu/batch/ntt_sizes.cuh"
 #include "mpgpu/batch/tuning_table.hpp"
 #include "mpgpu/mpgpu.hpp"
 #include "mpgpu/tuning.hpp"
@@ -93,6 +94,7 @@ TEST_F(Tuning, PublicNamesReadTheTable) {
     EXPECT_EQ(mpgpu::batch::tuned_staged_chain(w), table::tuned_staged_chain(w)) << w;
     EXPECT_EQ(mpgpu::batch::tuned_chain_min_blocks(w), table::tuned_chain_min_blocks(w)) << w;
   }
+  EXPECT_EQ(mpgpu::batch::kNttProductMinWords, table::kBatchNttProductMinWords);
   // The cost model's floor of digit sizes is a transform length the NTT
   // product can have; its coefficients are positive.
   EXPECT_GE(table::kNttDigitModel.digits_min_log_n, 1);

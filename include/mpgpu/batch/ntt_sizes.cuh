@@ -3,17 +3,21 @@
 // work it takes.
 #pragma once
 
+#include "mpgpu/tuning/table.hpp"
+
 namespace mpgpu::batch {
 
 /// Products (mul, mul_wide, mul_high, sqr and the Montgomery products built
 /// on them) of classes of at least this many words run through the NTT.
-/// The crossover measured on batches of independent products: docs/batch.md.
+/// The crossover measured on batches of independent products (the tuning
+/// table's kBatchNttProductMinWords; docs/batch.md).
 /// (-DMPGPU_NTT_PRODUCT_MIN_WORDS=n moves it, for A/B measurements of a
 /// whole program: it changes Env's shared-memory layout.)
-#ifndef MPGPU_NTT_PRODUCT_MIN_WORDS
-#define MPGPU_NTT_PRODUCT_MIN_WORDS 2048
-#endif
+#ifdef MPGPU_NTT_PRODUCT_MIN_WORDS
 inline constexpr int kNttProductMinWords = MPGPU_NTT_PRODUCT_MIN_WORDS;
+#else
+inline constexpr int kNttProductMinWords = ::mpgpu::tuning::table::kBatchNttProductMinWords;
+#endif
 /// Widest class the NTT product takes: transforms up to 2^25 points would
 /// be allowed by the primes; shared memory ends far earlier.
 inline constexpr int kNttProductMaxWords = 1 << 20;

@@ -129,7 +129,18 @@ inline constexpr std::size_t kStagingMinBytes = std::size_t{1} << 20;
 /// digits); its size is an estimate (never swept; commit ba4c11d).
 inline constexpr std::size_t kUploadRingBytes = std::size_t{8} << 20;
 
-// ---- the batch layer (batch/tuning_table.hpp) ----------------------------------------
+// ---- the batch layer (batch/tuning_table.hpp, batch/ntt_sizes.cuh) ---------------------
+/// Classes of at least this many 32-bit words multiply through the NTT
+/// inside the group (2^16 bits). H100 80GB HBM3, 2026-11-23, commit 15be3e7
+/// (2026-11-23-nvidia-h100-80gb-hbm3-0af9630-ntt-products.md: 1-Mul at 2^16
+/// bits 3.27 against 2.74 M/s by staged runs); smaller classes through the
+/// NTT were never measured, so the crossover below is an estimate.
+inline constexpr int kBatchNttProductMinWords = 2048;
+/// Batch powm takes sliding windows from this modulus class up (in bits)
+/// when several threads share an instance. H100 80GB HBM3, 2026-11-23,
+/// commit 89d4373 (...-89d4373-powm.md: 1.05-1.07x from 512 bits, about
+/// even at 256).
+inline constexpr int kBatchPowmSlidingMinBits = 512;
 // Threads per instance G for a width of W 32-bit words: the products, the
 // streaming operations, every other operation. H100 80GB HBM3, 2026-11-25,
 // commit 2980e93 (2026-11-25-nvidia-h100-80gb-hbm3-2980e93-tune.md,
