@@ -7,8 +7,11 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "args.hpp"
+#include "mpgpu/tuning.hpp"
 #include "output.hpp"
 
 #ifndef MPGPU_VERSION_STRING
@@ -50,6 +53,29 @@ void row(std::ostream& out, const std::string& key, const std::string& value) {
   out << std::left << std::setw(20) << key << value << "\n";
 }
 
+/// The context's TuningParams that differ from the tuning table's defaults
+/// (set by the MPGPU_* variables of a tuning run), as (name, value).
+std::vector<std::pair<std::string, std::string>> tuning_overrides(const TuningParams& p) {
+  const TuningParams d = TuningParams::defaults();
+  std::vector<std::pair<std::string, std::string>> out;
+  auto note = [&](const char* name, auto value, auto fallback) {
+    if (value != fallback) out.emplace_back(name, std::to_string(value));
+  };
+  note("schoolbook_max_work", p.schoolbook_max_work, d.schoolbook_max_work);
+  note("ntt_digit_limbs", p.ntt_digit_limbs, d.ntt_digit_limbs);
+  note("side_primes_max_log", p.side_primes_max_log, d.side_primes_max_log);
+  note("division_min_limbs", p.division_min_limbs, d.division_min_limbs);
+  note("radix_min_limbs", p.radix_min_limbs, d.radix_min_limbs);
+  note("radix_leaf_limbs", p.radix_leaf_limbs, d.radix_leaf_limbs);
+  note("sequence_leaf_limbs", p.sequence_leaf_limbs, d.sequence_leaf_limbs);
+  note("ntt32_column_stages", p.ntt32_column_stages, d.ntt32_column_stages);
+  note("upload_ring_bytes", p.upload_ring_bytes, d.upload_ring_bytes);
+  note("staging_chunk_bytes", p.staging_chunk_bytes, d.staging_chunk_bytes);
+  note("staging_threads", p.staging_threads, d.staging_threads);
+  note("staging_min_bytes", p.staging_min_bytes, d.staging_min_bytes);
+  return out;
+}
+
 }  // namespace
 
 void print_info_help(std::ostream& out) {
@@ -57,7 +83,8 @@ void print_info_help(std::ostream& out) {
          "\n"
          "Prints the backend of the chosen context: for a GPU its name, multiprocessors,\n"
          "memory (total and free), compute capability, CUDA runtime and driver versions;\n"
-         "and the GMP version mpgpu runs with.\n"
+         "and the GMP version mpgpu runs with, and the tuning table with the values the\n"
+         "MPGPU_* variables of a tuning run override (docs/tuning.md).\n"
          "\n"
          "options:\n"
          "  --json      print a JSON object instead of text\n"
@@ -91,6 +118,7 @@ int run_info(const Context& ctx, const InfoOptions& opt) {
   const std::uint64_t total = gpu ? d.total_memory : host.total;
   const std::uint64_t free = gpu ? d.free_memory : host.available;
   const std::string cc = gpu ? std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor) : "-";
+  const auto overrides = tuning_overrides(ctx.tuning());
 
   if (opt.json) {
     auto str_or_null = [](const std::string& s) { return s == "-" ? std::string("null") : json_quote(s); };
@@ -111,7 +139,12 @@ int run_info(const Context& ctx, const InfoOptions& opt) {
               << "  \"cuda_driver\": " << str_or_null(gpu ? cuda_version(d.driver_version) : "-") << ",\n"
               << "  \"built_with_cuda\": " << (Context::built_with_cuda() ? "true" : "false") << ",\n"
               << "  \"cuda_devices\": " << devices << ",\n"
-              << "  \"gmp\": " << json_quote(d.gmp_release) << "\n"
+              << "  \"gmp\": " << json_quote(d.gmp_release) << ",\n"
+              << "  \"tuning_table\": " << json_quote(tuning_table_name()) << ",\n"
+              << "  \"tuning_overrides\": {";
+    for (std::size_t i = 0; i < overrides.size(); ++i)
+      std::cout << (i ? ", " : "") << json_quote(overrides[i].first) << ": " << overrides[i].second;
+    std::cout << "}\n"
               << "}\n";
     return kExitOk;
   }
@@ -144,6 +177,11 @@ int run_info(const Context& ctx, const InfoOptions& opt) {
     row(out, "CUDA devices", note);
   }
   row(out, "GMP", d.gmp_release);
+  std::string tuning = tuning_table_name();
+  if (overrides.empty()) tuning += " (the table's values)";
+  for (std::size_t i = 0; i < overrides.size(); ++i)
+    tuning += (i ? ", " : "; overridden: ") + overrides[i].first + " " + overrides[i].second;
+  row(out, "tuning", tuning);
   return kExitOk;
 }
 
