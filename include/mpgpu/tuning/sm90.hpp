@@ -50,7 +50,8 @@ inline constexpr std::uint64_t kSchoolbookMaxWork = std::uint64_t{3} << 24;
 inline constexpr int kMulSidePrimesMaxLog = 21;
 /// Where products first left the host (limbs of na + nb); products now run
 /// on the device at every size, and the value survives as the anchor of
-/// tests and selftest sizes. H100, 2026-11-22 (historical).
+/// tests and selftest sizes. H100 80GB HBM3, 2026-11-22, commit aaff317
+/// (historical).
 inline constexpr std::size_t kDeviceProductMinLimbs = 4096;
 
 /// The cost model that ranks the NTT digit sizes (1, 2 or 4 limbs a point)
