@@ -20,18 +20,7 @@ void read_override(const char* name, T& value) {
 
 TuningParams TuningParams::from_environment() {
   TuningParams p;
-  read_override("MPGPU_SCHOOLBOOK_MAX_WORK", p.schoolbook_max_work);
-  read_override("MPGPU_NTT_DIGIT_LIMBS", p.ntt_digit_limbs);
-  read_override("MPGPU_NTT_SIDE_PRIMES_MAX_LOG", p.side_primes_max_log);
-  read_override("MPGPU_DIVISION_MIN_LIMBS", p.division_min_limbs);
-  read_override("MPGPU_RADIX_MIN_LIMBS", p.radix_min_limbs);
-  read_override("MPGPU_RADIX_LEAF_LIMBS", p.radix_leaf_limbs);
-  read_override("MPGPU_SEQUENCE_LEAF_LIMBS", p.sequence_leaf_limbs);
-  read_override("MPGPU_NTT32_COLUMN_STAGES", p.ntt32_column_stages);
-  read_override("MPGPU_UPLOAD_RING_BYTES", p.upload_ring_bytes);
-  read_override("MPGPU_STAGING_CHUNK_BYTES", p.staging_chunk_bytes);
-  read_override("MPGPU_STAGING_THREADS", p.staging_threads);
-  read_override("MPGPU_STAGING_MIN_BYTES", p.staging_min_bytes);
+  for_each_field(p, [](const char*, const char* variable, auto& value) { read_override(variable, value); });
   return p;
 }
 

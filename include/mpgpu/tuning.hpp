@@ -81,6 +81,26 @@ struct TuningParams {
   static TuningParams from_environment();
 
   bool operator==(const TuningParams&) const = default;
+
+  /// Calls f(name, variable, field) for every field above, in order: its
+  /// name, the MPGPU_* variable that overrides it, and a reference to it.
+  /// The one list of the fields, so that from_environment and the tools that
+  /// print params cannot miss one.
+  template <class Params, class F>
+  static void for_each_field(Params& p, F&& f) {
+    f("schoolbook_max_work", "MPGPU_SCHOOLBOOK_MAX_WORK", p.schoolbook_max_work);
+    f("ntt_digit_limbs", "MPGPU_NTT_DIGIT_LIMBS", p.ntt_digit_limbs);
+    f("side_primes_max_log", "MPGPU_NTT_SIDE_PRIMES_MAX_LOG", p.side_primes_max_log);
+    f("division_min_limbs", "MPGPU_DIVISION_MIN_LIMBS", p.division_min_limbs);
+    f("radix_min_limbs", "MPGPU_RADIX_MIN_LIMBS", p.radix_min_limbs);
+    f("radix_leaf_limbs", "MPGPU_RADIX_LEAF_LIMBS", p.radix_leaf_limbs);
+    f("sequence_leaf_limbs", "MPGPU_SEQUENCE_LEAF_LIMBS", p.sequence_leaf_limbs);
+    f("ntt32_column_stages", "MPGPU_NTT32_COLUMN_STAGES", p.ntt32_column_stages);
+    f("upload_ring_bytes", "MPGPU_UPLOAD_RING_BYTES", p.upload_ring_bytes);
+    f("staging_chunk_bytes", "MPGPU_STAGING_CHUNK_BYTES", p.staging_chunk_bytes);
+    f("staging_threads", "MPGPU_STAGING_THREADS", p.staging_threads);
+    f("staging_min_bytes", "MPGPU_STAGING_MIN_BYTES", p.staging_min_bytes);
+  }
 };
 
 /// The name of the build's tuning table ("sm90").

@@ -58,21 +58,15 @@ void row(std::ostream& out, const std::string& key, const std::string& value) {
 std::vector<std::pair<std::string, std::string>> tuning_overrides(const TuningParams& p) {
   const TuningParams d = TuningParams::defaults();
   std::vector<std::pair<std::string, std::string>> out;
-  auto note = [&](const char* name, auto value, auto fallback) {
-    if (value != fallback) out.emplace_back(name, std::to_string(value));
-  };
-  note("schoolbook_max_work", p.schoolbook_max_work, d.schoolbook_max_work);
-  note("ntt_digit_limbs", p.ntt_digit_limbs, d.ntt_digit_limbs);
-  note("side_primes_max_log", p.side_primes_max_log, d.side_primes_max_log);
-  note("division_min_limbs", p.division_min_limbs, d.division_min_limbs);
-  note("radix_min_limbs", p.radix_min_limbs, d.radix_min_limbs);
-  note("radix_leaf_limbs", p.radix_leaf_limbs, d.radix_leaf_limbs);
-  note("sequence_leaf_limbs", p.sequence_leaf_limbs, d.sequence_leaf_limbs);
-  note("ntt32_column_stages", p.ntt32_column_stages, d.ntt32_column_stages);
-  note("upload_ring_bytes", p.upload_ring_bytes, d.upload_ring_bytes);
-  note("staging_chunk_bytes", p.staging_chunk_bytes, d.staging_chunk_bytes);
-  note("staging_threads", p.staging_threads, d.staging_threads);
-  note("staging_min_bytes", p.staging_min_bytes, d.staging_min_bytes);
+  std::vector<std::string> table;  // the defaults, field by field
+  TuningParams::for_each_field(d, [&](const char*, const char*, const auto& value) {
+    table.push_back(std::to_string(value));
+  });
+  std::size_t i = 0;
+  TuningParams::for_each_field(p, [&](const char* name, const char*, const auto& value) {
+    std::string text = std::to_string(value);
+    if (text != table[i++]) out.emplace_back(name, std::move(text));
+  });
   return out;
 }
 
