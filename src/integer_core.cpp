@@ -29,7 +29,7 @@ Integer::Integer(Integer&& other) noexcept : ctx_(other.ctx_) {
   std::swap(size_, other.size_);
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
-  std::swap(pending_, other.pending_);
+  std::swap(deferred_, other.deferred_);
   swap_placement(other);
 }
 
@@ -59,7 +59,7 @@ Integer& Integer::operator=(Integer&& other) noexcept {
   std::swap(size_, other.size_);
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
-  std::swap(pending_, other.pending_);
+  std::swap(deferred_, other.deferred_);
   swap_placement(other);
   return *this;
 }
@@ -70,25 +70,25 @@ Integer::~Integer() {
 }
 
 void Integer::settle() const {
-  // Read first: if the device reports an error, the value stays pending and
+  // Read first: if the device reports an error, the value stays deferred and
   // the next query reports it again.
-  const std::uint64_t* w = pending_->words->wait();
+  const std::uint64_t* w = deferred_->words->wait();
   size_ = w[device::kSlotSize];
   sign_ = size_ == 0 ? 0
-                     : (detail::cuda::order_of(w) < 0 ? pending_->sign_if_reversed : pending_->sign_if_ordered);
-  pending_.reset();
+                     : (detail::cuda::order_of(w) < 0 ? deferred_->sign_if_reversed : deferred_->sign_if_ordered);
+  deferred_.reset();
 }
 
-void Integer::adopt_pending(std::unique_ptr<detail::PendingResult> pending) {
+void Integer::adopt_deferred(std::unique_ptr<detail::DeferredSize> deferred) {
   set_placement(Placement::device);
-  pending_ = std::move(pending);
+  deferred_ = std::move(deferred);
   size_ = 0;
   sign_ = 0;
 }
 
 void Integer::adopt_device_size(std::size_t size) {
   set_placement(Placement::device);  // the device limbs were changed in place
-  pending_.reset();
+  deferred_.reset();
   size_ = size;
   if (!size) sign_ = 0;
 }
@@ -104,7 +104,7 @@ void Integer::adopt_device(const Context& ctx, limb_t* limbs, std::size_t capaci
   release_device();  // with the old context's stream
   ctx_ = ctx;
   mpz_set_ui(cpu_, 0);
-  pending_.reset();
+  deferred_.reset();
   dev_ = limbs;
   dev_capacity_ = capacity;
   size_ = size;
@@ -137,14 +137,14 @@ void Integer::upload_to_device() const {
 void Integer::negate() {
   if (host_valid()) mpz_neg(cpu_, cpu_);
   sign_ = -sign_;
-  if (pending_) {
-    pending_->sign_if_ordered = -pending_->sign_if_ordered;
-    pending_->sign_if_reversed = -pending_->sign_if_reversed;
+  if (deferred_) {
+    deferred_->sign_if_ordered = -deferred_->sign_if_ordered;
+    deferred_->sign_if_reversed = -deferred_->sign_if_reversed;
   }
 }
 
 void Integer::drop_device_copy() {
-  pending_.reset();
+  deferred_.reset();
   release_device();
   set_placement(Placement::host);
 }

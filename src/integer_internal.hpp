@@ -14,8 +14,8 @@ namespace mpgpu::detail {
 
 /// Size and sign of an Integer that a queued device operation will publish:
 /// its unread result words and how the order key maps to the sign.
-struct PendingResult {
-  cuda::Pending words;       // kSlotSize: the size; kSlotOrder: see below
+struct DeferredSize {
+  cuda::Deferred words;       // kSlotSize: the size; kSlotOrder: see below
   int sign_if_ordered = 1;   // the sign when cuda::order_of(words) >= 0
   int sign_if_reversed = 1;  // ... and when it is < 0 (sub of equal sizes)
 };
@@ -70,7 +70,7 @@ class DeviceResult {
         reuse->device_capacity() <= 4 * capacity_ + 64) {
       // A result still being written on the context's stream may be
       // overwritten in stream order; on another stream, wait for it first.
-      if (reuse->has_pending() && stream_ != ctx.stream()) reuse->size();
+      if (reuse->has_deferred() && stream_ != ctx.stream()) reuse->size();
       bool aliased = false;
       for (const Integer* op : operands) aliased |= op == reuse || op->device_buffer() == reuse->device_buffer();
       if (!aliased) {
@@ -96,16 +96,16 @@ class DeviceResult {
   /// context's own stream r reads them when first needed; on another stream
   /// they are read now (nothing then orders a later free of an operand on the
   /// context's stream after this operation's kernels).
-  void commit(Integer& r, cuda::Pending pending, int sign_if_ordered, int sign_if_reversed) {
-    if (!pending) return commit(r, std::size_t{0}, 0);
+  void commit(Integer& r, cuda::Deferred deferred, int sign_if_ordered, int sign_if_reversed) {
+    if (!deferred) return commit(r, std::size_t{0}, 0);
     if (stream_ != ctx_.stream()) {
-      const std::uint64_t* w = pending->wait();
+      const std::uint64_t* w = deferred->wait();
       const std::size_t size = w[device::kSlotSize];
       commit(r, size, cuda::order_of(w) < 0 ? sign_if_reversed : sign_if_ordered);
       return;
     }
-    auto p = std::make_unique<PendingResult>();
-    p->words = std::move(pending);
+    auto p = std::make_unique<DeferredSize>();
+    p->words = std::move(deferred);
     p->sign_if_ordered = sign_if_ordered;
     p->sign_if_reversed = sign_if_reversed;
     if (borrowed_) {
@@ -113,10 +113,10 @@ class DeviceResult {
     } else {
       r.adopt_device(ctx_, ptr_, capacity_, 0, 0);
     }
-    r.adopt_pending(std::move(p));
+    r.adopt_deferred(std::move(p));
     ptr_ = nullptr;
   }
-  void commit(Integer& r, cuda::Pending pending, int sign) { commit(r, std::move(pending), sign, sign); }
+  void commit(Integer& r, cuda::Deferred deferred, int sign) { commit(r, std::move(deferred), sign, sign); }
   void commit(Integer& r, std::size_t size, int sign) {
     if (borrowed_) {  // == &r: the limbs are already in place
       r.adopt_device_size(size);

@@ -128,7 +128,7 @@ void mul_each(std::span<const Product> products) {
   }
   std::vector<int> signs(device.size());  // read before any r (maybe its own a or b) changes
   for (std::size_t k = 0; k < device.size(); ++k) signs[k] = products[device[k]].a.sign() * products[device[k]].b.sign();
-  std::vector<dc::Pending> sizes(device.size());
+  std::vector<dc::Deferred> sizes(device.size());
   dc::mul_abs_each(ctx.state(), st, jobs.data(), sizes.data(), jobs.size());
   for (std::size_t k = 0; k < device.size(); ++k) outs[k]->commit(products[device[k]].r, std::move(sizes[k]), signs[k]);
 }

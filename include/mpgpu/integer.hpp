@@ -59,7 +59,7 @@
 namespace mpgpu {
 
 namespace detail {
-struct PendingResult;
+struct DeferredSize;
 }
 
 enum class Endian { little, big };
@@ -131,11 +131,11 @@ class Integer {
 
   // ---- queries ---------------------------------------------------------------
   int sign() const {  ///< -1, 0 or +1
-    if (pending_) settle();
+    if (deferred_) settle();
     return sign_;
   }
   std::size_t size() const {  ///< limbs of the magnitude
-    if (pending_) settle();
+    if (deferred_) settle();
     return size_;
   }
   bool is_zero() const { return sign() == 0; }
@@ -185,12 +185,12 @@ class Integer {
   /// Sets the recorded size after an in-place change of the device limbs.
   void adopt_device_size(std::size_t size);
   /// Size and sign will come from the device: they are read on first use.
-  void adopt_pending(std::unique_ptr<detail::PendingResult> pending);
+  void adopt_deferred(std::unique_ptr<detail::DeferredSize> deferred);
   /// Whether size and sign are still on the device.
-  bool has_pending() const { return pending_ != nullptr; }
+  bool has_deferred() const { return deferred_ != nullptr; }
   std::size_t device_capacity() const { return dev_capacity_; }
   void set_sign_internal(int s) {
-    if (pending_) settle();
+    if (deferred_) settle();
     sign_ = s;
     if (host_valid() && (mpz_sgn(cpu_) < 0) != (s < 0)) mpz_neg(cpu_, cpu_);
   }
@@ -204,7 +204,7 @@ class Integer {
   void assign_uint64(std::uint64_t v);
   void release_device();
   /// The value was just written on the host: drops the device buffer and a
-  /// pending size, and marks the value as in host memory only.
+  /// deferred size, and marks the value as in host memory only.
   void drop_device_copy();
   /// Reads size and sign from the device (waits for the operation).
   void settle() const;
@@ -215,7 +215,7 @@ class Integer {
   mutable int sign_ = 0;
   mutable std::size_t size_ = 0;
   // Set while size and sign are still on the device (see "Streams").
-  mutable std::unique_ptr<detail::PendingResult> pending_;
+  mutable std::unique_ptr<detail::DeferredSize> deferred_;
   // Where a CUDA context's value is: in dev_, in cpu_ (host), or both (a
   // host value copied up for a device operation; either copy may be read).
   // A zero made without data starts on the host. The CPU context ignores it.

@@ -16,7 +16,7 @@
 
 namespace mpgpu {
 
-// Only a value that also had device state (a stale copy, a pending size)
+// Only a value that also had device state (a stale copy, a deferred size)
 // takes the call out of line.
 inline void Integer::refresh_cpu_meta() {
   const int z = cpu_->_mp_size;  // GMP's size field: |z| limbs, z's sign
@@ -25,7 +25,7 @@ inline void Integer::refresh_cpu_meta() {
   // One test of the three, not three branches: in a loop of small
   // operations this check runs once per GMP call.
   const std::uintptr_t other_state = reinterpret_cast<std::uintptr_t>(dev_) |
-                                     reinterpret_cast<std::uintptr_t>(pending_.get()) |
+                                     reinterpret_cast<std::uintptr_t>(deferred_.get()) |
                                      (placement_.load(std::memory_order_relaxed) != Placement::host);
   if (other_state != 0) [[unlikely]] drop_device_copy();
 }

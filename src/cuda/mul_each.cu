@@ -9,7 +9,7 @@
 
 namespace mpgpu::detail::cuda {
 
-void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Pending* out, std::size_t count) {
+void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* out, std::size_t count) {
   if (count == 0) return;
   // A job on branch 0 runs on s itself; the fork's destructor orders s after
   // the other branches on the way out of an exception too.

@@ -1,5 +1,5 @@
 // The CUDA runtime side of a Context: stream, stream-ordered memory pool,
-// word slots for small read-backs (word_slots.cu), copies (large ones through
+// result-word slots for small read-backs (result_words.cu), copies (large ones through
 // pinned staging buffers, staging.cu; small uploads through a pinned ring,
 // upload_ring.cu) and device facts.
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include "cuda/check.cuh"
 #include "cuda/staging.hpp"
 #include "cuda/upload_ring.hpp"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 
 namespace mpgpu::detail::cuda {
 
@@ -39,7 +39,7 @@ void init_context(ContextState& st, int device) {
   std::uint64_t keep = UINT64_MAX;
   MPGPU_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
   st.mem_pool = pool;
-  init_word_slots(st);
+  init_result_words(st);
   std::size_t free_bytes = 0;
   MPGPU_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &st.total_memory));
   init_upload_ring(st);  // last: nothing after it throws
@@ -61,7 +61,7 @@ void destroy_context(ContextState& st) noexcept {
     if (b->words) cudaFreeAsync(b->words, st.stream);  // pool memory
     *b = {};
   }
-  free_word_slots(st);
+  free_result_words(st);
   free_staging(st);  // after the stream is idle; waits for copies on other streams too
   free_upload_ring(st);  // the same
   for (Stream& side : st.fork_streams) {
