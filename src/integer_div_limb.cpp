@@ -14,7 +14,7 @@ namespace dc = cuda;
 limb_t divide_by_limb(Integer* q, Integer* r, const Integer& n, limb_t d, int d_sign, Rounding rd, bool wait,
                       Stream s) {
   const Context& ctx = n.context();
-  ContextState& state = ctx.state();
+  ContextState& state = detail::ContextAccess::state(ctx);
   const Stream st = ctx.resolve(s);
   const int n_sign = n.sign();
   if (n_sign == 0) {
@@ -78,7 +78,8 @@ limb_t remainder_by_limb(const Integer& n, limb_t d, Stream s) {
   if (n.size() == 0) return 0;
   const Context& ctx = n.context();
   const Stream st = ctx.resolve(s);
-  dc::Deferred deferred = dc::divrem_limb(ctx.state(), st, nullptr, nullptr, device_operand(n), d, true);
+  dc::Deferred deferred =
+      dc::divrem_limb(detail::ContextAccess::state(ctx), st, nullptr, nullptr, device_operand(n), d, true);
   return deferred->wait()[device::kSlotFound];
 }
 

@@ -66,10 +66,12 @@ inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, s
 
 }  // namespace detail
 
+// The fast paths reach the mpz of r, a and b through detail::IntegerAccess,
+// whose inline forwards compile to the member accesses themselves.
 inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_add(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_add(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::add_general(r, a, b, s);
@@ -77,8 +79,8 @@ inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_sub(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_sub(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::sub_general(r, a, b, s);
@@ -86,8 +88,8 @@ inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostProductMaxLimbs, kHostProductMaxLimbs)) [[likely]] {
-    mpz_mul(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_mul(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::mul_general(r, a, b, s);
@@ -95,8 +97,8 @@ inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_and(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_and(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::and_general(r, a, b, s);
@@ -104,8 +106,8 @@ inline void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_ior(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_ior(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::ior_general(r, a, b, s);
@@ -113,8 +115,8 @@ inline void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void xor_(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_xor(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_xor(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::xor_general(r, a, b, s);

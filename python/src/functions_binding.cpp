@@ -72,7 +72,8 @@ Integer unary_result(nb::handle x, const char* name, void (*f)(Integer&, const I
   const Context ctx = context_of({x});
   Operand a = require_operand(x, ctx, name);
   Integer r(ctx);
-  run(!a.get().has_deferred() && a.get().size() >= kReleaseGilLimbs, [&] { f(r, a.get(), nullptr); });
+  run(!mpgpu::detail::IntegerAccess::has_deferred(a.get()) && a.get().size() >= kReleaseGilLimbs,
+      [&] { f(r, a.get(), nullptr); });
   return r;
 }
 

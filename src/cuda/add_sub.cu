@@ -1,6 +1,7 @@
 // Launchers of the one-pass scan add/sub (include/mpgpu/device/scan_add.cuh).
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
 #include "cuda/epoch_tiles.hpp"
 #include "cuda/result_words.cuh"
 #include "mpgpu/device/scan_add.cuh"
@@ -36,22 +37,27 @@ Deferred run_scan_add(ContextState& st, Stream s, limb_t* r, Operand a, device::
 }  // namespace
 
 Deferred add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+  contract::add_abs(r, a, b);
   return run_scan_add<false>(st, s, r, a, {b.limbs, b.size, 0});
 }
 
 Deferred add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
+  contract::add_abs_scalar(r, a);
   return run_scan_add<false>(st, s, r, a, {nullptr, 1, b});
 }
 
 Deferred sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+  contract::sub_abs(r, a, b);
   return run_scan_add<true>(st, s, r, a, {b.limbs, b.size, 0});
 }
 
 Deferred sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b) {
+  contract::sub_abs_scalar(r, a);
   return run_scan_add<true>(st, s, r, a, {nullptr, 1, b});
 }
 
 Deferred sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+  contract::sub_abs_ordered(r, a, b, n);
   ResultWordsLease lease(st, s);
   if (n <= Policy::kTile) {  // one block compares and subtracts: one launch
     device::scan_add_kernel<true, true><<<1, Policy::kThreads, 0, s>>>(r, a, n, {b, n, 0}, {nullptr, 0},

@@ -2,14 +2,16 @@
 // and one map, all queued on the stream; the size is read when needed.
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
 #include "cuda/result_words.cuh"
 #include "mpgpu/device/bitwise.cuh"
 #include "mpgpu/device/limb_search.cuh"
 
 namespace mpgpu::detail::cuda {
 
-Deferred bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a, bool a_negative,
-                    Operand b, bool b_negative) {
+Deferred bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a, bool a_negative, Operand b,
+                 bool b_negative) {
+  contract::bitwise(r, a, b);
   using Policy = device::BitwisePolicy;
   ResultWordsLease lease(st, s);
   const ResultWords words = lease.words();

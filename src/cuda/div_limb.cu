@@ -4,6 +4,7 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
 #include "cuda/epoch_tiles.hpp"
 #include "cuda/result_words.cuh"
 #include "mpgpu/device/div_limb.cuh"
@@ -38,6 +39,7 @@ Deferred launch(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a, lim
 
 Deferred divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a, limb_t d,
                     bool publish_remainder_size) {
+  contract::divrem_limb(q, r, a, d);
   // The host API checks these; a violation here is a library bug.
   if (a.size == 0 || d == 0) throw InvalidArgument("mpgpu: divrem_limb needs a nonzero dividend and divisor");
   return launch<device::DivLimbPolicy>(st, s, q, r, a, d, publish_remainder_size);

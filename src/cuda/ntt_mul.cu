@@ -45,11 +45,12 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
 #include "cuda/grid_stride.hpp"
 #include "cuda/ntt_product.hpp"
+#include "cuda/result_words.cuh"
 #include "cuda/scoped_memory.cuh"
 #include "cuda/stream_fork.hpp"
-#include "cuda/result_words.cuh"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt/block_ntt.cuh"
 #include "mpgpu/ntt/crt3.cuh"
@@ -319,6 +320,7 @@ Deferred mul_abs_side_by_side(ContextState& st, Stream s, limb_t* r, Operand a, 
 }  // namespace
 
 Deferred mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+  contract::mul_abs(r, a, b);
   use_device(st.device);
   order_after_context(st, s);  // operands may be in flight on the context's stream
   const bool square = a.limbs == b.limbs && a.size == b.size;

@@ -6,8 +6,9 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
-#include "cuda/scoped_memory.cuh"
+#include "cuda/contracts.hpp"
 #include "cuda/result_words.cuh"
+#include "cuda/scoped_memory.cuh"
 #include "mpgpu/device/column_sum.cuh"
 #include "mpgpu/device/popcount.cuh"
 #include "mpgpu/limb/arith.cuh"
@@ -33,6 +34,7 @@ std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
 }
 
 Deferred sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
+  contract::sum_abs(r, terms, count);
   use_device(st.device);
   order_after_context(st, s);  // operands may be in flight on the context's stream
   std::size_t width = 0;

@@ -8,9 +8,10 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
+#include "cuda/result_words.cuh"
 #include "cuda/staging.hpp"
 #include "cuda/upload_ring.hpp"
-#include "cuda/result_words.cuh"
 
 namespace mpgpu::detail::cuda {
 
@@ -123,11 +124,13 @@ void* allocate(ContextState& st, Stream s, std::size_t bytes) {
                       bytes, free_bytes);
   }
   MPGPU_CUDA_CHECK(e);
+  contract::record_allocation(p, bytes);
   return p;
 }
 
 void deallocate(ContextState& st, Stream s, void* p) noexcept {
   if (!p) return;
+  contract::forget_allocation(p);
   int current = -1;
   if (cudaGetDevice(&current) == cudaSuccess && current != st.device) cudaSetDevice(st.device);
   cudaFreeAsync(p, s);
@@ -188,6 +191,7 @@ __global__ void fill_kernel(limb_t* r, std::size_t n, limb_t value) {
 }  // namespace
 
 void fill(ContextState& st, Stream s, limb_t* r, std::size_t n, limb_t value) {
+  contract::fill(r, n);
   if (!n) return;
   use_device(st.device);
   if (value == 0 || value == ~limb_t{0}) {

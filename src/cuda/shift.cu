@@ -1,6 +1,7 @@
 // Launchers of the device shifts (include/mpgpu/device/shift.cuh).
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
 #include "cuda/result_words.cuh"
 #include "mpgpu/device/shift.cuh"
 
@@ -16,6 +17,7 @@ unsigned blocks_for(std::size_t limbs) {
 }  // namespace
 
 Deferred shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
+  contract::shift_left(r, a, bits);
   ResultWordsLease lease(st, s);
   const std::size_t q = bits / 64;  // the kernel also writes the q zero limbs
   MPGPU_CUDA_CHECK(device::launch_dependent(device::shift_left_kernel<>, blocks_for(a.size + q + 1),
@@ -25,6 +27,7 @@ Deferred shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint6
 }
 
 Deferred shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits) {
+  contract::shift_right(r, a, bits);
   ResultWordsLease lease(st, s);
   const std::size_t q = bits / 64;
   MPGPU_CUDA_CHECK(device::launch_dependent(device::shift_right_kernel<>, blocks_for(a.size - q), Policy::kThreads,

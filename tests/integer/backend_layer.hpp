@@ -340,7 +340,7 @@ class BackendLayer : public ::testing::Test {
     }
   }
 
-  mpgpu::detail::ContextState& st() const { return ctx_->state(); }
+  mpgpu::detail::ContextState& st() const { return mpgpu::detail::ContextAccess::state(*ctx_); }
   std::vector<StreamCase> streams() const { return {{ctx_->stream(), "context stream"}, {side_, "side stream"}}; }
 
   /// Records a case's result; false once too many cases failed (the test
