@@ -108,7 +108,7 @@ inline void size_order(const char* fn, Operand a, Operand b) {
   }
 }
 
-// ---- one check per function of backend.hpp that writes limbs --------------------------
+// ---- one check per function of backend.hpp whose output has a stated room ------------
 inline void add_abs(limb_t* r, Operand a, Operand b) {
   size_order("add_abs", a, b);
   destination("add_abs", r, a.size + 1, a, b);
