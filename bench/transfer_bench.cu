@@ -113,7 +113,7 @@ struct Row {
 
 /// Host -> device rates at one size (and the checks).
 Row upload_row(const Context& ctx, Buffers& b, int reps, int log_bits) {
-  auto& st = ctx.state();
+  auto& st = mpgpu::detail::ContextAccess::state(ctx);
   cudaStream_t s = ctx.stream();
   const std::size_t bytes = b.limbs * sizeof(limb_t);
   Row r{};
@@ -166,7 +166,7 @@ Row upload_row(const Context& ctx, Buffers& b, int reps, int log_bits) {
 /// Device -> host rates at one size (and the checks): to_limbs in the
 /// from_limbs column, to_mpz in from_mpz's.
 Row download_row(const Context& ctx, Buffers& b, int reps, int log_bits) {
-  auto& st = ctx.state();
+  auto& st = mpgpu::detail::ContextAccess::state(ctx);
   cudaStream_t s = ctx.stream();
   const std::size_t bytes = b.limbs * sizeof(limb_t);
   CHECK(cudaMemcpy(b.device, b.source.data(), bytes, cudaMemcpyHostToDevice));
@@ -287,7 +287,7 @@ void sweep(int log_bits, int reps) {
       setenv("MPGPU_STAGING_CHUNK_BYTES", std::to_string(kib << 10).c_str(), 1);
       setenv("MPGPU_STAGING_THREADS", std::to_string(t).c_str(), 1);
       Context ctx = Context::cuda(0);
-      auto& st = ctx.state();
+      auto& st = mpgpu::detail::ContextAccess::state(ctx);
       cudaStream_t s = ctx.stream();
       const double up = gbps(bytes, median_s(reps, [&] { dc::staged_copy_to_device(st, s, b.device, b.source.data(), bytes); }));
       const double down = gbps(bytes, median_s(reps, [&] { dc::staged_copy_to_host(st, s, b.landing.data(), b.device, bytes); }));
@@ -308,7 +308,7 @@ void sweep(int log_bits, int reps) {
 void stores_ab(const Context& ctx, int log_bits, int reps) {
   Buffers b = make_buffers(log_bits);
   const std::size_t bytes = b.limbs * sizeof(limb_t);
-  auto& st = ctx.state();
+  auto& st = mpgpu::detail::ContextAccess::state(ctx);
   cudaStream_t s = ctx.stream();
   mpz_t z;
   mpz_init(z);

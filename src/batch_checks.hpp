@@ -54,7 +54,8 @@ inline void require_good_moduli(const char* fn, const Batch& m, Stream s) {
   if (m.count() == 0) return;
   const std::size_t stride = m.stride_limbs();
   if (m.context().is_cuda()) {
-    if (cuda::any_bad_modulus(m.context().state(), m.context().resolve(s), m.data(), m.count(), stride))
+    if (cuda::any_bad_modulus(detail::ContextAccess::state(m.context()), m.context().resolve(s), m.data(), m.count(),
+                              stride))
       invalid(fn, "every modulus must be odd and > 1, and at least one instance of m is even or 1");
     return;
   }
@@ -76,7 +77,8 @@ inline void require_nonzero(const char* fn, Named x, Stream s) {
   const std::size_t stride = b.stride_limbs();
   std::size_t first = b.count();
   if (b.context().is_cuda()) {
-    first = cuda::first_zero_instance(b.context().state(), b.context().resolve(s), b.data(), b.count(), stride);
+    first = cuda::first_zero_instance(detail::ContextAccess::state(b.context()), b.context().resolve(s), b.data(),
+                                      b.count(), stride);
   } else {
     for (std::size_t i = 0; i < b.count() && first == b.count(); ++i) {
       const limb_t* p = b.data() + i * stride;

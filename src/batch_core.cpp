@@ -57,7 +57,9 @@ std::size_t total_limbs(const char* fn, std::size_t count, std::size_t stride) {
 /// the Context keeps its state (stream, pool) alive as long as the storage.
 struct DeviceDeleter {
   Context ctx;
-  void operator()(limb_t* p) const noexcept { detail::cuda::deallocate(ctx.state(), ctx.stream(), p); }
+  void operator()(limb_t* p) const noexcept {
+    detail::cuda::deallocate(detail::ContextAccess::state(ctx), ctx.stream(), p);
+  }
 };
 
 struct HostDeleter {
@@ -71,7 +73,8 @@ std::shared_ptr<limb_t> allocate_storage(const Context& ctx, std::size_t limbs) 
   const std::size_t bytes = limbs * sizeof(limb_t);
   if (ctx.is_cuda())
     return std::shared_ptr<limb_t>(
-        static_cast<limb_t*>(detail::cuda::allocate(ctx.state(), ctx.stream(), bytes)), DeviceDeleter{ctx});
+        static_cast<limb_t*>(detail::cuda::allocate(detail::ContextAccess::state(ctx), ctx.stream(), bytes)),
+        DeviceDeleter{ctx});
   void* p = ::operator new(bytes, std::align_val_t{64}, std::nothrow);
   if (!p)
     throw OutOfMemory("mpgpu::Batch: " + std::to_string(bytes) + " bytes of host memory could not be had",
@@ -93,8 +96,8 @@ class Image {
     // Synchronous: batch operations on another stream read their operands
     // without ordering themselves after the context's stream.
     if (ctx_.is_cuda() && limbs_)
-      detail::cuda::copy_to_device_synchronous(ctx_.state(), ctx_.stream(), storage_.get(), host_.data(),
-                                               limbs_ * sizeof(limb_t));
+      detail::cuda::copy_to_device_synchronous(detail::ContextAccess::state(ctx_), ctx_.stream(), storage_.get(),
+                                               host_.data(), limbs_ * sizeof(limb_t));
     return std::move(storage_);
   }
 
@@ -113,7 +116,7 @@ class HostView {
     const std::size_t n = b.count() * b.stride_limbs();
     if (b.context().is_cuda() && n) {
       buf_.resize(n);
-      detail::cuda::copy_to_host(b.context().state(), b.context().stream(), buf_.data(), b.data(),
+      detail::cuda::copy_to_host(detail::ContextAccess::state(b.context()), b.context().stream(), buf_.data(), b.data(),
                                  n * sizeof(limb_t));
       p_ = buf_.data();
     } else {
@@ -189,7 +192,7 @@ Batch::Batch(std::size_t count, std::size_t bits, const Context& ctx)
   const std::size_t n = total_limbs("Batch::Batch", count, stride_limbs_);
   data_ = allocate_storage(ctx, n);
   if (!n) return;
-  if (ctx.is_cuda()) detail::cuda::fill(ctx.state(), ctx.stream(), data_.get(), n, 0);
+  if (ctx.is_cuda()) detail::cuda::fill(detail::ContextAccess::state(ctx), ctx.stream(), data_.get(), n, 0);
   else std::memset(data_.get(), 0, n * sizeof(limb_t));
 }
 
@@ -319,7 +322,7 @@ void Batch::to_mpz(std::size_t index, mpz_ptr z) const {
   const limb_t* x = data_.get() + index * stride_limbs_;
   if (ctx_.is_cuda()) {
     std::vector<limb_t> buf(n);
-    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), buf.data(), x, n * sizeof(limb_t));
+    detail::cuda::copy_to_host(detail::ContextAccess::state(ctx_), ctx_.stream(), buf.data(), x, n * sizeof(limb_t));
     set_mpz(z, buf.data(), n);
   } else {
     set_mpz(z, x, n);
@@ -343,12 +346,13 @@ Batch Batch::to_context(const Context& ctx) const {
   if (n) {
     const std::size_t bytes = n * sizeof(limb_t);
     if (ctx == ctx_ && ctx.is_cuda()) {
-      detail::cuda::copy_on_device(ctx.state(), ctx.stream(), storage.get(), data_.get(), bytes);
+      detail::cuda::copy_on_device(detail::ContextAccess::state(ctx), ctx.stream(), storage.get(), data_.get(), bytes);
     } else {
       // The layout depends only on the width, so the image moves unchanged.
       HostView view(*this);
       if (ctx.is_cuda())
-        detail::cuda::copy_to_device_synchronous(ctx.state(), ctx.stream(), storage.get(), view.data(), bytes);  // as Image
+        detail::cuda::copy_to_device_synchronous(detail::ContextAccess::state(ctx), ctx.stream(), storage.get(),
+                                                 view.data(), bytes);  // as Image
       else std::memcpy(storage.get(), view.data(), bytes);
     }
   }

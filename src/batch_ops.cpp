@@ -33,7 +33,7 @@ using detail::batch::require_width;
 
 void run(const Context& ctx, Stream s, const Args& args) {
   if (args.count == 0) return;
-  if (ctx.is_cuda()) detail::batch::cuda::run(ctx.state(), ctx.resolve(s), args);
+  if (ctx.is_cuda()) detail::batch::cuda::run(detail::ContextAccess::state(ctx), ctx.resolve(s), args);
   else detail::batch::run_cpu(args);
 }
 
@@ -111,7 +111,8 @@ void copy(Batch& r, const Batch& a, Stream s) {
   if (r.data() == a.data() || a.count() == 0) return;
   const std::size_t bytes = a.count() * a.stride_limbs() * sizeof(limb_t);
   const Context& ctx = a.context();
-  if (ctx.is_cuda()) detail::cuda::copy_on_device(ctx.state(), ctx.resolve(s), r.data(), a.data(), bytes);
+  if (ctx.is_cuda())
+    detail::cuda::copy_on_device(detail::ContextAccess::state(ctx), ctx.resolve(s), r.data(), a.data(), bytes);
   else std::memcpy(r.data(), a.data(), bytes);
 }
 
@@ -119,7 +120,7 @@ void zero(Batch& r, Stream s) {
   const std::size_t n = r.count() * r.stride_limbs();
   if (n == 0) return;
   const Context& ctx = r.context();
-  if (ctx.is_cuda()) detail::cuda::fill(ctx.state(), ctx.resolve(s), r.data(), n, 0);
+  if (ctx.is_cuda()) detail::cuda::fill(detail::ContextAccess::state(ctx), ctx.resolve(s), r.data(), n, 0);
   else std::memset(r.data(), 0, n * sizeof(limb_t));
 }
 
@@ -146,11 +147,13 @@ void shift(const char* fn, Op op, Batch& r, const Batch& a, std::size_t count, S
 class DeviceAnswers {
  public:
   DeviceAnswers(const Context& ctx, Stream s, std::size_t count)
-      : ctx_(ctx), stream_(s),
-        p_(static_cast<std::uint32_t*>(detail::cuda::allocate(ctx.state(), s, count * sizeof(std::uint32_t)))) {}
+      : ctx_(ctx),
+        stream_(s),
+        p_(static_cast<std::uint32_t*>(
+            detail::cuda::allocate(detail::ContextAccess::state(ctx), s, count * sizeof(std::uint32_t)))) {}
   DeviceAnswers(const DeviceAnswers&) = delete;
   DeviceAnswers& operator=(const DeviceAnswers&) = delete;
-  ~DeviceAnswers() { detail::cuda::deallocate(ctx_.state(), stream_, p_); }
+  ~DeviceAnswers() { detail::cuda::deallocate(detail::ContextAccess::state(ctx_), stream_, p_); }
   std::uint32_t* get() const { return p_; }
 
  private:
@@ -181,8 +184,9 @@ std::vector<std::uint32_t> per_instance(const char* fn, Op op, const Batch& a, c
   const Stream stream = ctx.resolve(s);
   DeviceAnswers answers(ctx, stream, out.size());
   args.answers = answers.get();
-  detail::batch::cuda::run(ctx.state(), stream, args);
-  detail::cuda::copy_to_host(ctx.state(), stream, out.data(), answers.get(), out.size() * sizeof(std::uint32_t));
+  detail::batch::cuda::run(detail::ContextAccess::state(ctx), stream, args);
+  detail::cuda::copy_to_host(detail::ContextAccess::state(ctx), stream, out.data(), answers.get(),
+                             out.size() * sizeof(std::uint32_t));
   return out;
 }
 
@@ -407,8 +411,9 @@ void invert(Batch& r, const Batch& a, const Batch& m, Stream s) {
     const Stream stream = ctx.resolve(s);
     DeviceAnswers answers(ctx, stream, count);
     args.answers = answers.get();
-    detail::batch::cuda::run(ctx.state(), stream, args);
-    detail::cuda::copy_to_host(ctx.state(), stream, status.data(), answers.get(), count * sizeof(std::uint32_t));
+    detail::batch::cuda::run(detail::ContextAccess::state(ctx), stream, args);
+    detail::cuda::copy_to_host(detail::ContextAccess::state(ctx), stream, status.data(), answers.get(),
+                               count * sizeof(std::uint32_t));
   } else {
     args.answers = status.data();
     detail::batch::run_cpu(args);

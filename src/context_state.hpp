@@ -13,7 +13,7 @@
 namespace mpgpu::detail {
 
 namespace cuda {
-class PendingWords;
+class DeferredResultWords;
 struct Staging;
 struct SmallUploadRing;
 }
@@ -28,7 +28,7 @@ struct ContextState {
   TuningParams tuning;
   Stream stream = nullptr;       // owned (CUDA)
   // Recorded on `stream` and waited for by an operation on another stream
-  // (cuda/words.cuh: OpWords), so that it runs after the work queued here.
+  // (cuda/result_words.cuh: ResultWordsLease), so that it runs after the work queued here.
   void* stream_order_event = nullptr;  // owned (CUDA): cudaEvent_t
   void* mem_pool = nullptr;      // cudaMemPool_t of the device (not owned)
   // Small results of device operations (sizes, flags) travel as "result
@@ -36,9 +36,9 @@ struct ContextState {
   // slot" of this pool, whose kernels combine results in device scratch and
   // whose last block publishes them into host-mapped pinned memory
   // (include/mpgpu/device/result_words.cuh). A result the host has not read
-  // yet keeps its slot (cuda/pending_words.hpp), so an operation can return
-  // before its kernels finish. Managed by cuda/word_slots.cu under `mutex`.
-  void* pinned_words = nullptr;  // owned (CUDA): kWordSlots x kSlotStride words
+  // yet keeps its slot (cuda/result_words.hpp), so an operation can return
+  // before its kernels finish. Managed by cuda/result_words.cu under `mutex`.
+  void* pinned_words = nullptr;  // owned (CUDA): kSlotsPerContext x kSlotStride words
   void* mapped_words = nullptr;  // device view of pinned_words
   void* device_words = nullptr;  // owned (CUDA): the slots' device scratch
   std::vector<int> free_slots;   // idle and clean
@@ -47,7 +47,7 @@ struct ContextState {
   std::vector<std::pair<int, std::uint64_t>> retired_slots;
   // The unread result holding each slot (nullptr if none), so that when
   // every slot is taken the oldest can be read and its slot reclaimed.
-  std::vector<cuda::PendingWords*> slot_owner;
+  std::vector<cuda::DeferredResultWords*> slot_owner;
   std::uint64_t sequence = 0;    // numbers operations for the "done" word
   // Tile statuses of the one-pass scans on the context's stream
   // (cuda/epoch_tiles.hpp): zeroed once, each operation tags its statuses
@@ -61,7 +61,7 @@ struct ContextState {
   EpochTileBuffer carry_tiles;      // scan add (device/carry_tiles.cuh)
   EpochTileBuffer remainder_tiles;  // single-limb division (device/remainder_tiles.cuh)
   std::size_t total_memory = 0;  // bytes of device memory
-  std::recursive_mutex mutex;    // guards the word slots and caches across threads
+  std::recursive_mutex mutex;    // guards the result-word slots and caches across threads
   // Device twiddles of the public NTT, per (prime, log2 length), made on
   // first use and kept until the context goes (guarded by `mutex`).
   std::map<std::pair<std::uint64_t, int>, std::uint64_t*> ntt_twiddles;

@@ -28,14 +28,14 @@ void copy_on_device(ContextState&, Stream, void*, const void*, std::size_t) { un
 void prepare_host_destination(ContextState&, void*, std::size_t) {}
 void synchronize(Stream) {}
 void fill(ContextState&, Stream, limb_t*, std::size_t, limb_t) { unavailable("fill"); }
-Pending add_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("add"); }
-Pending add_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("add"); }
-Pending sub_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("sub"); }
-Pending sub_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("sub"); }
-Pending sub_abs_ordered(ContextState&, Stream, limb_t*, const limb_t*, const limb_t*, std::size_t) {
+Deferred add_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("add"); }
+Deferred add_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("add"); }
+Deferred sub_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("sub"); }
+Deferred sub_abs_scalar(ContextState&, Stream, limb_t*, Operand, limb_t) { unavailable("sub"); }
+Deferred sub_abs_ordered(ContextState&, Stream, limb_t*, const limb_t*, const limb_t*, std::size_t) {
   unavailable("sub");
 }
-Pending divrem_limb(ContextState&, Stream, limb_t*, limb_t*, Operand, limb_t, bool) { unavailable("division"); }
+Deferred divrem_limb(ContextState&, Stream, limb_t*, limb_t*, Operand, limb_t, bool) { unavailable("division"); }
 int cmp_same_size(ContextState&, Stream, const limb_t*, const limb_t*, std::size_t) { unavailable("cmp"); }
 std::size_t lowest_nonzero(ContextState&, Stream, Operand) { unavailable("search"); }
 std::size_t normalized_size(ContextState&, Stream, Operand) { unavailable("search"); }
@@ -57,14 +57,14 @@ void pow2_from_text(ContextState&, Stream, limb_t*, std::size_t, const char*, st
                     const device::Pow2DigitValues&) {
   unavailable("text conversion");
 }
-Pending shift_left(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
-Pending shift_right(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
-Pending bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, Operand, bool) {
+Deferred shift_left(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
+Deferred shift_right(ContextState&, Stream, limb_t*, Operand, std::uint64_t) { unavailable("shift"); }
+Deferred bitwise(ContextState&, Stream, limb::BitwiseOp, limb_t*, Operand, bool, Operand, bool) {
   unavailable("bitwise");
 }
-Pending mul_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
-Pending mul_columns(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
-void mul_abs_each(ContextState&, Stream, const ProductJob*, Pending*, std::size_t) { unavailable("mul_each"); }
+Deferred mul_abs(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
+Deferred mul_columns(ContextState&, Stream, limb_t*, Operand, Operand) { unavailable("mul"); }
+void mul_abs_each(ContextState&, Stream, const ProductJob*, Deferred*, std::size_t) { unavailable("mul_each"); }
 std::uint64_t popcount(ContextState&, Stream, Operand) { unavailable("popcount"); }
 void ntt_transform(ContextState&, Stream, std::uint64_t*, std::size_t, int, std::uint64_t, std::uint64_t, bool,
                    bool) {
@@ -74,11 +74,11 @@ void ntt_transform32(ContextState&, Stream, std::uint32_t*, std::size_t, int, st
                      bool) {
   unavailable("ntt_transform");
 }
-Pending sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
+Deferred sum_abs(ContextState&, Stream, limb_t*, const Operand*, std::size_t) { unavailable("sum"); }
 
 // Never made without CUDA; defined so that the Integer code links.
-PendingWords::~PendingWords() = default;
-const std::uint64_t* PendingWords::wait() { unavailable("PendingWords::wait"); }
+DeferredResultWords::~DeferredResultWords() = default;
+const std::uint64_t* DeferredResultWords::wait() { unavailable("DeferredResultWords::wait"); }
 std::size_t ntt_first_unreduced(ContextState&, Stream, const std::uint64_t*, std::size_t, std::uint64_t,
                                 std::uint64_t&) {
   unavailable("ntt_first_unreduced");

@@ -51,7 +51,7 @@ void run(const Context& ctx, Stream s, std::uint64_t* out, std::uint64_t* result
 
   detail::dot_cuda::DotArgs args{m, r, a, b, sa, sb, count, n, n, p, per_term};
   const detail::dot_cuda::BadElement bad =
-      detail::dot_cuda::dot(ctx.state(), ctx.resolve(s), args, batched ? out : nullptr, result);
+      detail::dot_cuda::dot(detail::ContextAccess::state(ctx), ctx.resolve(s), args, batched ? out : nullptr, result);
   if (bad.found) {
     const std::size_t k = n ? bad.index / n : 0, i = n ? bad.index % n : 0;
     reject_element(batched, k, bad.in_b ? "b" : "a", i, p);

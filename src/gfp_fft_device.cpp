@@ -28,7 +28,8 @@ struct DeviceFft::Impl {
 
   explicit Impl(const Context& c) : ctx(c) {}
   ~Impl() {
-    if (device_table) mpgpu::detail::cuda::deallocate(ctx.state(), ctx.stream(), device_table);
+    if (device_table)
+      mpgpu::detail::cuda::deallocate(mpgpu::detail::ContextAccess::state(ctx), ctx.stream(), device_table);
   }
 };
 
@@ -70,8 +71,9 @@ void run_host(const DeviceFft::Impl& impl, limb_t* x, int dir) {
 void run(const DeviceFft::Impl& impl, std::uint64_t* data, Stream s, int dir, const char* who) {
   if (data == nullptr) throw InvalidArgument(std::string("gfp::DeviceFft::") + who + ": data is null");
   if (impl.ctx.is_cuda()) {
-    mpgpu::detail::cuda::gfp_fft(impl.ctx.state(), impl.ctx.resolve(s), impl.prime.k, impl.prime.radix(), data,
-                                 impl.n, impl.e, static_cast<const std::uint64_t*>(impl.device_table), dir,
+    mpgpu::detail::cuda::gfp_fft(mpgpu::detail::ContextAccess::state(impl.ctx), impl.ctx.resolve(s), impl.prime.k,
+                                 impl.prime.radix(), data, impl.n, impl.e,
+                                 static_cast<const std::uint64_t*>(impl.device_table), dir,
                                  dir < 0 ? impl.n_inverse.data() : nullptr);
     return;
   }
@@ -97,11 +99,11 @@ DeviceFft::DeviceFft(const Context& ctx, const GfpPrime& prime, int e) : impl_(s
   }
   if (ctx.is_cuda()) {
     const std::size_t bytes = impl_->table.size() * sizeof(limb_t);
-    impl_->device_table = mpgpu::detail::cuda::allocate(ctx.state(), ctx.stream(), bytes);
+    impl_->device_table = mpgpu::detail::cuda::allocate(mpgpu::detail::ContextAccess::state(ctx), ctx.stream(), bytes);
     // Synchronous: forward and inverse may run on any stream, and gfp_fft
     // does not order its stream after the context's.
-    mpgpu::detail::cuda::copy_to_device_synchronous(ctx.state(), ctx.stream(), impl_->device_table,
-                                                    impl_->table.data(), bytes);
+    mpgpu::detail::cuda::copy_to_device_synchronous(mpgpu::detail::ContextAccess::state(ctx), ctx.stream(),
+                                                    impl_->device_table, impl_->table.data(), bytes);
     impl_->table.clear();
     impl_->table.shrink_to_fit();
   }

@@ -25,7 +25,7 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
   }
   if (a_sign == 0) {
     if (&r != &b) r = b;
-    r.set_sign_internal(b_sign);
+    detail::IntegerAccess::set_sign_internal(r, b_sign);
     return;
   }
   auto big = device_operand(a), small = device_operand(b);
@@ -36,17 +36,18 @@ void add_signed_device(Integer& r, const Integer& a, const Integer& b, int b_sig
   }
   if (a_sign == b_sign) {
     DeviceResult out(ctx, st, big.size + 1, &r, {&a, &b});
-    out.commit(r, dc::add_abs(ctx.state(), st, out.get(), big, small), a_sign);
+    out.commit(r, dc::add_abs(detail::ContextAccess::state(ctx), st, out.get(), big, small), a_sign);
     return;
   }
   if (big.size == small.size) {  // which magnitude is larger is decided on the device
     DeviceResult out(ctx, st, big.size, &r, {&a, &b});
-    out.commit(r, dc::sub_abs_ordered(ctx.state(), st, out.get(), big.limbs, small.limbs, big.size), big_sign,
-               small_sign);
+    out.commit(r,
+               dc::sub_abs_ordered(detail::ContextAccess::state(ctx), st, out.get(), big.limbs, small.limbs, big.size),
+               big_sign, small_sign);
     return;
   }
   DeviceResult out(ctx, st, big.size, &r, {&a, &b});
-  out.commit(r, dc::sub_abs(ctx.state(), st, out.get(), big, small), big_sign);
+  out.commit(r, dc::sub_abs(detail::ContextAccess::state(ctx), st, out.get(), big, small), big_sign);
 }
 
 /// mpz_add and mpz_sub reserve the larger operand's size + 1 limbs before they add.
@@ -64,7 +65,9 @@ void detail::add_general(Integer& r, const Integer& a, const Integer& b, Stream 
   detail::require_same_context("add", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     require_sum_room("add", a, b);
-    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_add(z, a.cpu_mpz(), b.cpu_mpz()); });
+    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) {
+      mpz_add(z, detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    });
   }
   add_signed_device(r, a, b, b.sign(), s);
 }
@@ -73,7 +76,9 @@ void detail::sub_general(Integer& r, const Integer& a, const Integer& b, Stream 
   detail::require_same_context("sub", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     require_sum_room("sub", a, b);
-    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_sub(z, a.cpu_mpz(), b.cpu_mpz()); });
+    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) {
+      mpz_sub(z, detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    });
   }
   add_signed_device(r, a, b, -b.sign(), s);
 }
@@ -90,20 +95,21 @@ void abs(Integer& r, const Integer& a, Stream) {
 
 int cmpabs(const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("cmpabs", a, b);
-  if (a.host_valid() && b.host_valid()) {
-    int c = mpz_cmpabs(a.cpu_mpz(), b.cpu_mpz());
+  if (detail::IntegerAccess::host_valid(a) && detail::IntegerAccess::host_valid(b)) {
+    int c = mpz_cmpabs(detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
     return (c > 0) - (c < 0);
   }
   if (a.size() != b.size()) return a.size() > b.size() ? 1 : -1;
   if (a.size() == 0) return 0;
   const Context& ctx = a.context();
-  return dc::cmp_same_size(ctx.state(), ctx.resolve(s), a.device_data(), b.device_data(), a.size());
+  return dc::cmp_same_size(detail::ContextAccess::state(ctx), ctx.resolve(s), detail::IntegerAccess::device_data(a),
+                           detail::IntegerAccess::device_data(b), a.size());
 }
 
 int cmp(const Integer& a, const Integer& b, Stream s) {
   detail::require_same_context("cmp", a, b);
-  if (a.host_valid() && b.host_valid()) {
-    int c = mpz_cmp(a.cpu_mpz(), b.cpu_mpz());
+  if (detail::IntegerAccess::host_valid(a) && detail::IntegerAccess::host_valid(b)) {
+    int c = mpz_cmp(detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
     return (c > 0) - (c < 0);
   }
   if (a.sign() != b.sign()) return a.sign() > b.sign() ? 1 : -1;
@@ -132,11 +138,11 @@ void sum(Integer& r, std::span<const Integer> terms, Stream s) {
     const bool r_is_term = std::any_of(terms.begin(), terms.end(), [&r](const Integer& t) { return &t == &r; });
     Integer scratch(ctx);
     Integer& out = r_is_term || r.context() != ctx ? scratch : r;
-    mpz_ptr z = out.cpu_mpz();
-    if (terms.size() == 1) mpz_set(z, terms[0].cpu_mpz());
-    else mpz_add(z, terms[0].cpu_mpz(), terms[1].cpu_mpz());
-    for (std::size_t i = 2; i < terms.size(); ++i) mpz_add(z, z, terms[i].cpu_mpz());
-    out.refresh_cpu_meta();
+    mpz_ptr z = detail::IntegerAccess::cpu_mpz(out);
+    if (terms.size() == 1) mpz_set(z, detail::IntegerAccess::cpu_mpz(terms[0]));
+    else mpz_add(z, detail::IntegerAccess::cpu_mpz(terms[0]), detail::IntegerAccess::cpu_mpz(terms[1]));
+    for (std::size_t i = 2; i < terms.size(); ++i) mpz_add(z, z, detail::IntegerAccess::cpu_mpz(terms[i]));
+    detail::IntegerAccess::refresh_cpu_meta(out);
     if (&out != &r) r = std::move(out);
     return;
   }
@@ -159,7 +165,7 @@ void sum(Integer& r, std::span<const Integer> terms, Stream s) {
     Integer part(ctx);
     if (ops.empty()) return part;
     DeviceResult out(ctx, st, longest + 2);
-    out.commit(part, dc::sum_abs(ctx.state(), st, out.get(), ops.data(), ops.size()), 1);
+    out.commit(part, dc::sum_abs(detail::ContextAccess::state(ctx), st, out.get(), ops.data(), ops.size()), 1);
     return part;
   };
   // With terms of one sign the part is the result: moved, not copied (a copy

@@ -21,7 +21,8 @@ namespace {
 
 limb_t read_limb(const Integer& a, std::size_t i, Stream s) {
   limb_t v = 0;
-  dc::copy_to_host(a.context().state(), a.context().resolve(s), &v, a.device_data() + i, sizeof v);
+  dc::copy_to_host(detail::ContextAccess::state(a.context()), a.context().resolve(s), &v,
+                   detail::IntegerAccess::device_data(a) + i, sizeof v);
   return v;
 }
 
@@ -64,7 +65,7 @@ void shift_right_device(Integer& r, const Integer& a, std::uint64_t bits, Stream
     return;
   }
   DeviceResult out(ctx, st, a.size() - q, &r, {&a});
-  out.commit(r, dc::shift_right(ctx.state(), st, out.get(), device_operand(a), bits), a.sign());
+  out.commit(r, dc::shift_right(detail::ContextAccess::state(ctx), st, out.get(), device_operand(a), bits), a.sign());
 }
 
 }  // namespace
@@ -73,20 +74,20 @@ void mul_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
   if (!a.is_zero()) checked_bits(a, bits, "mul_2exp");  // zero stays zero at any shift
   const Context& ctx = a.context();
   if (detail::on_host(bits / 64 < kHostValueMaxLimbs ? kHostValueMaxLimbs - bits / 64 : 0, {&a}))
-    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_mul_2exp(z, a.cpu_mpz(), bits); });
+    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_mul_2exp(z, detail::IntegerAccess::cpu_mpz(a), bits); });
   Stream st = ctx.resolve(s);
   if (a.is_zero()) {
     if (&r != &a) r = a;
     return;
   }
   DeviceResult out(ctx, st, a.size() + bits / 64 + 1, &r, {&a});
-  out.commit(r, dc::shift_left(ctx.state(), st, out.get(), device_operand(a), bits), a.sign());
+  out.commit(r, dc::shift_left(detail::ContextAccess::state(ctx), st, out.get(), device_operand(a), bits), a.sign());
 }
 
 void tdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
   const Context& ctx = a.context();
   if (detail::on_host(kHostValueMaxLimbs, {&a}))
-    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_tdiv_q_2exp(z, a.cpu_mpz(), bits); });
+    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_tdiv_q_2exp(z, detail::IntegerAccess::cpu_mpz(a), bits); });
   shift_right_device(r, a, bits, s);
 }
 
@@ -97,13 +98,13 @@ void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
     detail::require_gmp_room("fdiv_q_2exp", a.size() - std::min<std::uint64_t>(bits / 64, a.size()) + 1, [&] {
       return "a shift by " + std::to_string(bits) + " of a value of " + std::to_string(a.size()) + " limbs";
     });
-    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_fdiv_q_2exp(z, a.cpu_mpz(), bits); });
+    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_fdiv_q_2exp(z, detail::IntegerAccess::cpu_mpz(a), bits); });
   }
   if (a.sign() >= 0) return shift_right_device(r, a, bits, s);
   // floor(a / 2^k) for a < 0 is -(trunc(|a| / 2^k) + 1) when a bit is shifted
   // out, -trunc(|a| / 2^k) otherwise.
   Stream st = ctx.resolve(s);
-  const bool dropped = dc::any_low_bits(ctx.state(), st, device_operand(a), bits);
+  const bool dropped = dc::any_low_bits(detail::ContextAccess::state(ctx), st, device_operand(a), bits);
   Integer t(ctx);
   shift_right_device(t, a, bits, s);
   if (!dropped) {
@@ -113,10 +114,10 @@ void fdiv_q_2exp(Integer& r, const Integer& a, std::uint64_t bits, Stream s) {
   DeviceResult out(ctx, st, t.size() + 1);
   if (t.is_zero()) {  // every bit was shifted out: floor is -1
     const limb_t one = 1;
-    dc::copy_to_device(ctx.state(), st, out.get(), &one, sizeof one);
+    dc::copy_to_device(detail::ContextAccess::state(ctx), st, out.get(), &one, sizeof one);
     out.commit(r, 1, -1);
   } else {
-    out.commit(r, dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(t), 1), -1);
+    out.commit(r, dc::add_abs_scalar(detail::ContextAccess::state(ctx), st, out.get(), device_operand(t), 1), -1);
   }
 }
 
@@ -138,8 +139,8 @@ void bitwise_device(Integer& r, limb::BitwiseOp op, const Integer& a, const Inte
   const bool r_negative = limb::bitwise_result_negative(op, a.sign() < 0, b.sign() < 0);
   DeviceResult out(ctx, st, std::max(a.size(), b.size()) + 1, &r, {&a, &b});
   out.commit(r,
-             dc::bitwise(ctx.state(), st, op, out.get(), device_operand(a), a.sign() < 0, device_operand(b),
-                         b.sign() < 0),
+             dc::bitwise(detail::ContextAccess::state(ctx), st, op, out.get(), device_operand(a), a.sign() < 0,
+                         device_operand(b), b.sign() < 0),
              r_negative ? -1 : 1);
 }
 
@@ -151,7 +152,8 @@ void detail::and_general(Integer& r, const Integer& a, const Integer& b, Stream 
   detail::require_same_context("and_", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     require_bitwise_room("and_", a, b);
-    return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_and(z, a.cpu_mpz(), b.cpu_mpz()); });
+    return on_cpu(r, a.context(),
+                  [&](mpz_ptr z) { mpz_and(z, detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b)); });
   }
   bitwise_device(r, limb::BitwiseOp::and_, a, b, s);
 }
@@ -160,7 +162,8 @@ void detail::ior_general(Integer& r, const Integer& a, const Integer& b, Stream 
   detail::require_same_context("ior", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     require_bitwise_room("ior", a, b);
-    return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_ior(z, a.cpu_mpz(), b.cpu_mpz()); });
+    return on_cpu(r, a.context(),
+                  [&](mpz_ptr z) { mpz_ior(z, detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b)); });
   }
   bitwise_device(r, limb::BitwiseOp::ior, a, b, s);
 }
@@ -169,7 +172,8 @@ void detail::xor_general(Integer& r, const Integer& a, const Integer& b, Stream 
   detail::require_same_context("xor_", a, b);
   if (detail::on_host(kHostValueMaxLimbs, {&a, &b})) {
     require_bitwise_room("xor_", a, b);
-    return on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_xor(z, a.cpu_mpz(), b.cpu_mpz()); });
+    return on_cpu(r, a.context(),
+                  [&](mpz_ptr z) { mpz_xor(z, detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b)); });
   }
   bitwise_device(r, limb::BitwiseOp::xor_, a, b, s);
 }
@@ -178,7 +182,7 @@ void com(Integer& r, const Integer& a, Stream s) {
   const Context& ctx = a.context();
   if (detail::on_host(kHostValueMaxLimbs, {&a})) {
     require_bitwise_room("com", a, a);  // ~a = -(a + 1) for a >= 0
-    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_com(z, a.cpu_mpz()); });
+    return on_cpu(r, ctx, [&](mpz_ptr z) { mpz_com(z, detail::IntegerAccess::cpu_mpz(a)); });
   }
   // ~a = -a - 1: for a >= 0 that is -(|a| + 1); for a < 0 it is |a| - 1.
   Stream st = ctx.resolve(s);
@@ -186,27 +190,27 @@ void com(Integer& r, const Integer& a, Stream s) {
     DeviceResult out(ctx, st, a.size() + 1);
     if (a.is_zero()) {  // ~0 = -1
       limb_t one = 1;
-      dc::copy_to_device(ctx.state(), st, out.get(), &one, sizeof one);
+      dc::copy_to_device(detail::ContextAccess::state(ctx), st, out.get(), &one, sizeof one);
       out.commit(r, 1, -1);
     } else {
-      out.commit(r, dc::add_abs_scalar(ctx.state(), st, out.get(), device_operand(a), 1), -1);
+      out.commit(r, dc::add_abs_scalar(detail::ContextAccess::state(ctx), st, out.get(), device_operand(a), 1), -1);
     }
   } else {
     DeviceResult out(ctx, st, a.size());
-    out.commit(r, dc::sub_abs_scalar(ctx.state(), st, out.get(), device_operand(a), 1), 1);
+    out.commit(r, dc::sub_abs_scalar(detail::ContextAccess::state(ctx), st, out.get(), device_operand(a), 1), 1);
   }
 }
 
 std::uint64_t popcount(const Integer& a, Stream s) {
   const Context& ctx = a.context();
   if (a.sign() < 0) return std::numeric_limits<std::uint64_t>::max();
-  if (a.host_valid()) return mpz_popcount(a.cpu_mpz());
+  if (detail::IntegerAccess::host_valid(a)) return mpz_popcount(detail::IntegerAccess::cpu_mpz(a));
   if (a.is_zero()) return 0;
-  return dc::popcount(ctx.state(), ctx.resolve(s), device_operand(a));
+  return dc::popcount(detail::ContextAccess::state(ctx), ctx.resolve(s), device_operand(a));
 }
 
 std::uint64_t sizeinbase2(const Integer& a, Stream s) {
-  if (a.host_valid()) return mpz_sizeinbase(a.cpu_mpz(), 2);
+  if (detail::IntegerAccess::host_valid(a)) return mpz_sizeinbase(detail::IntegerAccess::cpu_mpz(a), 2);
   if (a.is_zero()) return 1;
   limb_t top = read_limb(a, a.size() - 1, s);
   return (a.size() - 1) * 64 + (64 - limb::count_leading_zeros(top));
@@ -214,13 +218,14 @@ std::uint64_t sizeinbase2(const Integer& a, Stream s) {
 
 bool tstbit(const Integer& a, std::uint64_t index, Stream s) {
   const Context& ctx = a.context();
-  if (a.host_valid()) return mpz_tstbit(a.cpu_mpz(), index);
+  if (detail::IntegerAccess::host_valid(a)) return mpz_tstbit(detail::IntegerAccess::cpu_mpz(a), index);
   const std::uint64_t q = index / 64;
   if (q >= a.size()) return a.sign() < 0;  // sign extension
   limb_t m = read_limb(a, q, s);
   std::size_t z = 0;
   if (a.sign() < 0) {
-    z = dc::lowest_nonzero(ctx.state(), ctx.resolve(s), {a.device_data(), q + 1});
+    z = dc::lowest_nonzero(detail::ContextAccess::state(ctx), ctx.resolve(s),
+                           {detail::IntegerAccess::device_data(a), q + 1});
   }
   limb_t t = limb::twos_complement_limb(m, q, a.size(), z, a.sign() < 0);
   return (t >> (index % 64)) & 1;
@@ -237,18 +242,21 @@ void change_bit_nonnegative(Integer& a, std::uint64_t index, bool set, Stream s)
   if (q >= a.size()) {
     if (!set) return;
     DeviceResult out(ctx, st, q + 1);
-    dc::fill(ctx.state(), st, out.get(), q + 1, 0);
-    if (a.size()) dc::copy_on_device(ctx.state(), st, out.get(), a.device_data(), a.size() * sizeof(limb_t));
-    dc::copy_to_device(ctx.state(), st, out.get() + q, &mask, sizeof mask);
+    dc::fill(detail::ContextAccess::state(ctx), st, out.get(), q + 1, 0);
+    if (a.size())
+      dc::copy_on_device(detail::ContextAccess::state(ctx), st, out.get(), detail::IntegerAccess::device_data(a),
+                         a.size() * sizeof(limb_t));
+    dc::copy_to_device(detail::ContextAccess::state(ctx), st, out.get() + q, &mask, sizeof mask);
     out.commit(a, q + 1, 1);
     return;
   }
   limb_t v = read_limb(a, q, s);
   v = set ? (v | mask) : (v & ~mask);
-  dc::copy_to_device(ctx.state(), st, a.device_data() + q, &v, sizeof v);
+  dc::copy_to_device(detail::ContextAccess::state(ctx), st, detail::IntegerAccess::device_data(a) + q, &v, sizeof v);
   std::size_t n = a.size();
-  if (!set && v == 0 && q + 1 == a.size()) n = dc::normalized_size(ctx.state(), st, device_operand(a));
-  a.adopt_device_size(n);  // also drops a host copy of the old value
+  if (!set && v == 0 && q + 1 == a.size())
+    n = dc::normalized_size(detail::ContextAccess::state(ctx), st, device_operand(a));
+  detail::IntegerAccess::adopt_device_size(a, n);  // also drops a host copy of the old value
 }
 
 }  // namespace
@@ -256,9 +264,9 @@ void change_bit_nonnegative(Integer& a, std::uint64_t index, bool set, Stream s)
 void setbit(Integer& a, std::uint64_t index, Stream s) {
   checked_bits(a, index, "setbit");
   const Context& ctx = a.context();
-  if (a.host_valid() && index / 64 < kHostValueMaxLimbs) {
-    mpz_setbit(a.cpu_mpz(), index);
-    a.refresh_cpu_meta();
+  if (detail::IntegerAccess::host_valid(a) && index / 64 < kHostValueMaxLimbs) {
+    mpz_setbit(detail::IntegerAccess::cpu_mpz(a), index);
+    detail::IntegerAccess::refresh_cpu_meta(a);
     return;
   }
   if (a.sign() >= 0) return change_bit_nonnegative(a, index, true, s);
@@ -268,9 +276,9 @@ void setbit(Integer& a, std::uint64_t index, Stream s) {
 void clrbit(Integer& a, std::uint64_t index, Stream s) {
   checked_bits(a, index, "clrbit");
   const Context& ctx = a.context();
-  if (a.host_valid()) {
-    mpz_clrbit(a.cpu_mpz(), index);
-    a.refresh_cpu_meta();
+  if (detail::IntegerAccess::host_valid(a)) {
+    mpz_clrbit(detail::IntegerAccess::cpu_mpz(a), index);
+    detail::IntegerAccess::refresh_cpu_meta(a);
     return;
   }
   if (a.sign() >= 0) return change_bit_nonnegative(a, index, false, s);

@@ -29,17 +29,17 @@ Integer::Integer(Integer&& other) noexcept : ctx_(other.ctx_) {
   std::swap(size_, other.size_);
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
-  std::swap(pending_, other.pending_);
+  std::swap(deferred_, other.deferred_);
   swap_placement(other);
 }
 
 Integer& Integer::operator=(const Integer& other) {
   if (this == &other) return *this;
-  if (!other.host_valid()) {
+  if (!detail::IntegerAccess::host_valid(other)) {
     const std::size_t n = other.size();
     DeviceResult r(other.ctx_, nullptr, n);
     if (n)
-      detail::cuda::copy_on_device(other.ctx_.state(), other.ctx_.stream(), r.get(), other.dev_,
+      detail::cuda::copy_on_device(detail::ContextAccess::state(other.ctx_), other.ctx_.stream(), r.get(), other.dev_,
                                    n * sizeof(limb_t));
     r.commit(*this, n, other.sign_);  // takes other's context
   } else {
@@ -59,7 +59,7 @@ Integer& Integer::operator=(Integer&& other) noexcept {
   std::swap(size_, other.size_);
   std::swap(dev_, other.dev_);
   std::swap(dev_capacity_, other.dev_capacity_);
-  std::swap(pending_, other.pending_);
+  std::swap(deferred_, other.deferred_);
   swap_placement(other);
   return *this;
 }
@@ -70,31 +70,35 @@ Integer::~Integer() {
 }
 
 void Integer::settle() const {
-  // Read first: if the device reports an error, the value stays pending and
+  // Read first: if the device reports an error, the value stays deferred and
   // the next query reports it again.
-  const std::uint64_t* w = pending_->words->wait();
+  const std::uint64_t* w = deferred_->words->wait();
   size_ = w[device::kSlotSize];
   sign_ = size_ == 0 ? 0
-                     : (detail::cuda::order_of(w) < 0 ? pending_->sign_if_reversed : pending_->sign_if_ordered);
-  pending_.reset();
+                     : (detail::cuda::order_of(w) < 0 ? deferred_->sign_if_reversed : deferred_->sign_if_ordered);
+  deferred_.reset();
 }
 
-void Integer::adopt_pending(std::unique_ptr<detail::PendingResult> pending) {
+void Integer::adopt_deferred(std::unique_ptr<detail::DeferredSize> deferred) {
   set_placement(Placement::device);
-  pending_ = std::move(pending);
+  deferred_ = std::move(deferred);
   size_ = 0;
   sign_ = 0;
 }
 
+void detail::IntegerAccess::adopt_deferred(Integer& x, std::unique_ptr<DeferredSize> deferred) {
+  x.adopt_deferred(std::move(deferred));
+}
+
 void Integer::adopt_device_size(std::size_t size) {
   set_placement(Placement::device);  // the device limbs were changed in place
-  pending_.reset();
+  deferred_.reset();
   size_ = size;
   if (!size) sign_ = 0;
 }
 
 void Integer::release_device() {
-  if (dev_) detail::cuda::deallocate(ctx_.state(), ctx_.stream(), dev_);
+  if (dev_) detail::cuda::deallocate(detail::ContextAccess::state(ctx_), ctx_.stream(), dev_);
   dev_ = nullptr;
   dev_capacity_ = 0;
 }
@@ -104,7 +108,7 @@ void Integer::adopt_device(const Context& ctx, limb_t* limbs, std::size_t capaci
   release_device();  // with the old context's stream
   ctx_ = ctx;
   mpz_set_ui(cpu_, 0);
-  pending_.reset();
+  deferred_.reset();
   dev_ = limbs;
   dev_capacity_ = capacity;
   size_ = size;
@@ -123,28 +127,31 @@ void Integer::upload_to_device() const {
   limb_t* buffer = dev_;
   std::size_t capacity = dev_capacity_;
   if (n > capacity || (buffer && capacity > 4 * n + 64)) {
-    limb_t* fresh = static_cast<limb_t*>(detail::cuda::allocate(ctx_.state(), ctx_.stream(), (n ? n : 1) * sizeof(limb_t)));
-    if (buffer) detail::cuda::deallocate(ctx_.state(), ctx_.stream(), buffer);
+    limb_t* fresh = static_cast<limb_t*>(
+        detail::cuda::allocate(detail::ContextAccess::state(ctx_), ctx_.stream(), (n ? n : 1) * sizeof(limb_t)));
+    if (buffer) detail::cuda::deallocate(detail::ContextAccess::state(ctx_), ctx_.stream(), buffer);
     buffer = fresh;
     capacity = n ? n : 1;
     dev_ = buffer;
     dev_capacity_ = capacity;
   }
-  if (n) detail::cuda::copy_to_device(ctx_.state(), ctx_.stream(), buffer, mpz_limbs_read(cpu_), n * sizeof(limb_t));
+  if (n)
+    detail::cuda::copy_to_device(detail::ContextAccess::state(ctx_), ctx_.stream(), buffer, mpz_limbs_read(cpu_),
+                                 n * sizeof(limb_t));
   set_placement(Placement::both);
 }
 
 void Integer::negate() {
   if (host_valid()) mpz_neg(cpu_, cpu_);
   sign_ = -sign_;
-  if (pending_) {
-    pending_->sign_if_ordered = -pending_->sign_if_ordered;
-    pending_->sign_if_reversed = -pending_->sign_if_reversed;
+  if (deferred_) {
+    deferred_->sign_if_ordered = -deferred_->sign_if_ordered;
+    deferred_->sign_if_reversed = -deferred_->sign_if_reversed;
   }
 }
 
 void Integer::drop_device_copy() {
-  pending_.reset();
+  deferred_.reset();
   release_device();
   set_placement(Placement::host);
 }
@@ -182,8 +189,8 @@ void Integer::assign_uint64(std::uint64_t v) {
 // ---- between host and device ----------------------------------------------------
 
 void detail::device_to_mpz(const Integer& x, mpz_ptr z) {
-  if (x.host_valid()) {
-    mpz_set(z, x.cpu_mpz());
+  if (detail::IntegerAccess::host_valid(x)) {
+    mpz_set(z, detail::IntegerAccess::cpu_mpz(x));
     return;
   }
   // Every host copy of a device value comes here: to_mpz, to_bytes,
@@ -196,8 +203,8 @@ void detail::device_to_mpz(const Integer& x, mpz_ptr z) {
     return;
   }
   limb_t* dst = reinterpret_cast<limb_t*>(mpz_limbs_write(z, static_cast<mp_size_t>(x.size())));
-  cuda::copy_to_host(x.context().state(), x.context().stream(), dst, x.device_data(),
-                     x.size() * sizeof(limb_t));
+  cuda::copy_to_host(detail::ContextAccess::state(x.context()), x.context().stream(), dst,
+                     detail::IntegerAccess::device_data(x), x.size() * sizeof(limb_t));
   mpz_limbs_finish(z, x.sign() < 0 ? -static_cast<mp_size_t>(x.size())
                                    : static_cast<mp_size_t>(x.size()));
 }
@@ -208,7 +215,7 @@ namespace {
 void host_limbs_to_device(Integer& r, const limb_t* limbs, std::size_t n, int sign, Stream s) {
   DeviceResult out(r.context(), s, n);
   if (n)
-    detail::cuda::copy_to_device(r.context().state(), r.context().resolve(s), out.get(), limbs,
+    detail::cuda::copy_to_device(detail::ContextAccess::state(r.context()), r.context().resolve(s), out.get(), limbs,
                                  n * sizeof(limb_t));
   out.commit(r, n, n ? sign : 0);
 }
@@ -225,7 +232,7 @@ Integer Integer::from_mpz(mpz_srcptr z, const Context& ctx) {
     detail::mpz_to_device(r, z, nullptr);
   } else {
     mpz_set(r.cpu_, z);
-    r.refresh_cpu_meta();
+    detail::IntegerAccess::refresh_cpu_meta(r);
   }
   return r;
 }
@@ -262,11 +269,12 @@ Integer Integer::from_device_limbs(const limb_t* device_limbs, std::size_t count
   Integer r(ctx);
   DeviceResult out(ctx, stream, count);
   if (count)
-    detail::cuda::copy_on_device(ctx.state(), ctx.resolve(stream), out.get(), device_limbs,
+    detail::cuda::copy_on_device(detail::ContextAccess::state(ctx), ctx.resolve(stream), out.get(), device_limbs,
                                  count * sizeof(limb_t));
   // Normalize: the caller's limbs need not be.
   const std::size_t n =
-      count ? detail::cuda::normalized_size(ctx.state(), ctx.resolve(stream), {out.get(), count}) : 0;
+      count ? detail::cuda::normalized_size(detail::ContextAccess::state(ctx), ctx.resolve(stream), {out.get(), count})
+            : 0;
   out.commit(r, n, sign < 0 ? -1 : 1);
   return r;
 }
@@ -306,7 +314,7 @@ std::vector<limb_t> Integer::to_limbs() const {
     // (std::vector cannot skip it): fault them in first, as huge pages, on
     // the copy threads, so that the fill only writes.
     out.reserve(n);
-    detail::cuda::prepare_host_destination(ctx_.state(), out.data(), n * sizeof(limb_t));
+    detail::cuda::prepare_host_destination(detail::ContextAccess::state(ctx_), out.data(), n * sizeof(limb_t));
   }
   out.resize(n);
   to_limbs(out.data(), n);
@@ -320,7 +328,7 @@ std::size_t Integer::to_limbs(limb_t* out, std::size_t capacity) const {
                           (out ? "room for " + std::to_string(capacity) : std::string("is null")));
   if (!n) return 0;
   if (!host_valid())
-    detail::cuda::copy_to_host(ctx_.state(), ctx_.stream(), out, dev_, n * sizeof(limb_t));
+    detail::cuda::copy_to_host(detail::ContextAccess::state(ctx_), ctx_.stream(), out, dev_, n * sizeof(limb_t));
   else
     std::memcpy(out, mpz_limbs_read(cpu_), n * sizeof(limb_t));
   return n;
@@ -396,14 +404,14 @@ Integer Integer::all_ones(std::size_t bits, const Context& ctx) {
     std::fill(p, p + n, ~limb_t{0});
     if (bits % 64) p[n - 1] >>= 64 - bits % 64;
     mpz_limbs_finish(r.cpu_, static_cast<mp_size_t>(n));
-    r.refresh_cpu_meta();
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return r;
   }
   DeviceResult out(ctx, nullptr, n);
-  detail::cuda::fill(ctx.state(), ctx.stream(), out.get(), n, ~limb_t{0});
+  detail::cuda::fill(detail::ContextAccess::state(ctx), ctx.stream(), out.get(), n, ~limb_t{0});
   if (bits % 64) {
     limb_t top = (limb_t{1} << (bits % 64)) - 1;
-    detail::cuda::copy_to_device(ctx.state(), ctx.stream(), out.get() + n - 1, &top, sizeof top);
+    detail::cuda::copy_to_device(detail::ContextAccess::state(ctx), ctx.stream(), out.get() + n - 1, &top, sizeof top);
   }
   out.commit(r, n, 1);
   return r;
@@ -415,14 +423,14 @@ Integer Integer::power_of_two(std::size_t bit, const Context& ctx) {
     // mpz_setbit reserves bit / 64 + 1 limbs.
     detail::require_gmp_room("Integer::power_of_two", bit / 64 + 1, [&] { return "2^" + std::to_string(bit); });
     mpz_setbit(r.cpu_, bit);
-    r.refresh_cpu_meta();
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return r;
   }
   const std::size_t n = bit / 64 + 1;
   DeviceResult out(ctx, nullptr, n);
-  detail::cuda::fill(ctx.state(), ctx.stream(), out.get(), n, 0);
+  detail::cuda::fill(detail::ContextAccess::state(ctx), ctx.stream(), out.get(), n, 0);
   limb_t top = limb_t{1} << (bit % 64);
-  detail::cuda::copy_to_device(ctx.state(), ctx.stream(), out.get() + n - 1, &top, sizeof top);
+  detail::cuda::copy_to_device(detail::ContextAccess::state(ctx), ctx.stream(), out.get() + n - 1, &top, sizeof top);
   out.commit(r, n, 1);
   return r;
 }

@@ -160,7 +160,7 @@ std::uint64_t tdiv_qr_ui(Integer& q, Integer& r, const Integer& n, std::uint64_t
   const Context& ctx = n.context();
   if (!detail::on_host(kHostValueMaxLimbs, {&n})) return detail::divide_by_limb(&q, &r, n, d, 1, Rounding::trunc, true, s);
   HostResult zq, zr;
-  const std::uint64_t rem = mpz_tdiv_qr_ui(zq, zr, n.cpu_mpz(), d);
+  const std::uint64_t rem = mpz_tdiv_qr_ui(zq, zr, detail::IntegerAccess::cpu_mpz(n), d);
   Integer iq = zq.take(ctx, s);
   Integer ir = zr.take(ctx, s);
   q = std::move(iq);
@@ -174,7 +174,7 @@ std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s)
   if (!detail::on_host(kHostValueMaxLimbs, {&n}))
     return detail::divide_by_limb(&q, nullptr, n, d, 1, Rounding::trunc, true, s);
   HostResult zq;
-  const std::uint64_t rem = mpz_tdiv_q_ui(zq, n.cpu_mpz(), d);
+  const std::uint64_t rem = mpz_tdiv_q_ui(zq, detail::IntegerAccess::cpu_mpz(n), d);
   q = zq.take(ctx, s);
   return rem;
 }
@@ -182,7 +182,7 @@ std::uint64_t tdiv_q_ui(Integer& q, const Integer& n, std::uint64_t d, Stream s)
 std::uint64_t tdiv_ui(const Integer& n, std::uint64_t d, Stream s) {
   if (d == 0) throw DivisionByZero("mpgpu::tdiv_ui: division by zero (the divisor is 0)");
   if (!detail::on_host(kHostValueMaxLimbs, {&n})) return detail::remainder_by_limb(n, d, s);
-  return mpz_tdiv_ui(n.cpu_mpz(), d);
+  return mpz_tdiv_ui(detail::IntegerAccess::cpu_mpz(n), d);
 }
 
 Integer operator/(const Integer& a, const Integer& b) {

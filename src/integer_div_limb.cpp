@@ -14,7 +14,7 @@ namespace dc = cuda;
 limb_t divide_by_limb(Integer* q, Integer* r, const Integer& n, limb_t d, int d_sign, Rounding rd, bool wait,
                       Stream s) {
   const Context& ctx = n.context();
-  ContextState& state = ctx.state();
+  ContextState& state = detail::ContextAccess::state(ctx);
   const Stream st = ctx.resolve(s);
   const int n_sign = n.sign();
   if (n_sign == 0) {
@@ -42,9 +42,9 @@ limb_t divide_by_limb(Integer* q, Integer* r, const Integer& n, limb_t d, int d_
   std::optional<DeviceResult> qbuf, rbuf;
   if (q) qbuf.emplace(ctx, st, a.size, away ? nullptr : q, std::initializer_list<const Integer*>{&n});
   if (r) rbuf.emplace(ctx, st, 1, r, std::initializer_list<const Integer*>{&n});
-  dc::Pending pending = dc::divrem_limb(state, st, q ? qbuf->get() : nullptr, r ? rbuf->get() : nullptr, a, d,
+  dc::Deferred deferred = dc::divrem_limb(state, st, q ? qbuf->get() : nullptr, r ? rbuf->get() : nullptr, a, d,
                                         /*publish_remainder_size=*/q == nullptr);
-  const std::uint64_t* words = pending->wait();
+  const std::uint64_t* words = deferred->wait();
   const std::size_t q_size = q ? words[device::kSlotSize] : 0;
   const limb_t rem = words[device::kSlotFound];
 
@@ -78,8 +78,9 @@ limb_t remainder_by_limb(const Integer& n, limb_t d, Stream s) {
   if (n.size() == 0) return 0;
   const Context& ctx = n.context();
   const Stream st = ctx.resolve(s);
-  dc::Pending pending = dc::divrem_limb(ctx.state(), st, nullptr, nullptr, device_operand(n), d, true);
-  return pending->wait()[device::kSlotFound];
+  dc::Deferred deferred =
+      dc::divrem_limb(detail::ContextAccess::state(ctx), st, nullptr, nullptr, device_operand(n), d, true);
+  return deferred->wait()[device::kSlotFound];
 }
 
 }  // namespace mpgpu::detail

@@ -104,7 +104,7 @@ Integer newton_reciprocal(const Integer& D, std::uint64_t k, std::uint64_t s) {
 /// From the context's division_min_limbs (TuningParams; kDeviceDivisionMinLimbs
 /// by default) divisor limbs up, and a dividend at least as long.
 bool newton_division_applies(const Integer& n, const Integer& d) {
-  return n.context().is_cuda() && d.size() >= n.context().state().tuning.division_min_limbs &&
+  return n.context().is_cuda() && d.size() >= detail::ContextAccess::state(n.context()).tuning.division_min_limbs &&
          n.size() >= d.size();
 }
 

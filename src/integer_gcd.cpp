@@ -111,12 +111,12 @@ std::array<mp_limb_t, 3> three_limbs(const Integer& x, std::size_t from) {
   const std::size_t size = x.size();
   if (size <= from) return out;
   const std::size_t count = std::min<std::size_t>(3, size - from);
-  if (x.host_valid()) {
-    std::copy_n(mpz_limbs_read(x.cpu_mpz()) + from, count, out.begin());
+  if (detail::IntegerAccess::host_valid(x)) {
+    std::copy_n(mpz_limbs_read(detail::IntegerAccess::cpu_mpz(x)) + from, count, out.begin());
   } else {
     const Context& ctx = x.context();
-    cuda::copy_to_host(ctx.state(), ctx.resolve(nullptr), out.data(), x.device_data() + from,
-                       count * sizeof(mp_limb_t));
+    cuda::copy_to_host(detail::ContextAccess::state(ctx), ctx.resolve(nullptr), out.data(),
+                       detail::IntegerAccess::device_data(x) + from, count * sizeof(mp_limb_t));
   }
   return out;
 }

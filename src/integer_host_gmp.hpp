@@ -20,7 +20,7 @@ namespace mpgpu::detail {
 class HostOperand {
  public:
   explicit HostOperand(const Integer& x) {
-    if (!x.host_valid()) {
+    if (!detail::IntegerAccess::host_valid(x)) {
       mpz_init(copy_);
       owned_ = true;
       try {
@@ -31,7 +31,7 @@ class HostOperand {
       }
       ptr_ = copy_;
     } else {
-      ptr_ = x.cpu_mpz();
+      ptr_ = detail::IntegerAccess::cpu_mpz(x);
     }
   }
   HostOperand(const HostOperand&) = delete;
@@ -66,8 +66,8 @@ class HostResult {
     if (ctx.is_cuda() && mpz_size(z_) > kHostValueMaxLimbs) {
       mpz_to_device(out, z_, s);
     } else {
-      mpz_swap(out.cpu_mpz(), z_);
-      out.refresh_cpu_meta();
+      mpz_swap(detail::IntegerAccess::cpu_mpz(out), z_);
+      detail::IntegerAccess::refresh_cpu_meta(out);
     }
     return out;
   }

@@ -14,8 +14,8 @@ namespace mpgpu::detail {
 
 /// Size and sign of an Integer that a queued device operation will publish:
 /// its unread result words and how the order key maps to the sign.
-struct PendingResult {
-  cuda::Pending words;       // kSlotSize: the size; kSlotOrder: see below
+struct DeferredSize {
+  cuda::Deferred words;       // kSlotSize: the size; kSlotOrder: see below
   int sign_if_ordered = 1;   // the sign when cuda::order_of(words) >= 0
   int sign_if_reversed = 1;  // ... and when it is < 0 (sub of equal sizes)
 };
@@ -51,7 +51,7 @@ inline std::string limbs_of(const char* names, std::uint64_t a, std::uint64_t b)
   return std::string(names) + " of " + std::to_string(a) + " and " + std::to_string(b) + " limbs";
 }
 
-inline cuda::Operand device_operand(const Integer& x) { return {x.device_data(), x.size()}; }
+inline cuda::Operand device_operand(const Integer& x) { return {detail::IntegerAccess::device_data(x), x.size()}; }
 
 /// Device storage for a result. Freed on destruction unless handed to an
 /// Integer with `commit`, so an exception leaves nothing behind.
@@ -65,18 +65,21 @@ class DeviceResult {
  public:
   DeviceResult(const Context& ctx, Stream s, std::size_t limbs, Integer* reuse = nullptr,
                std::initializer_list<const Integer*> operands = {})
-      : ctx_(ctx), st_(ctx.state()), stream_(ctx.resolve(s)), capacity_(limbs ? limbs : 1) {
-    if (reuse && reuse->context() == ctx && reuse->device_buffer() && capacity_ <= reuse->device_capacity() &&
-        reuse->device_capacity() <= 4 * capacity_ + 64) {
+      : ctx_(ctx), st_(detail::ContextAccess::state(ctx)), stream_(ctx.resolve(s)), capacity_(limbs ? limbs : 1) {
+    if (reuse && reuse->context() == ctx && detail::IntegerAccess::device_buffer(*reuse) &&
+        capacity_ <= detail::IntegerAccess::device_capacity(*reuse) &&
+        detail::IntegerAccess::device_capacity(*reuse) <= 4 * capacity_ + 64) {
       // A result still being written on the context's stream may be
       // overwritten in stream order; on another stream, wait for it first.
-      if (reuse->has_pending() && stream_ != ctx.stream()) reuse->size();
+      if (detail::IntegerAccess::has_deferred(*reuse) && stream_ != ctx.stream()) reuse->size();
       bool aliased = false;
-      for (const Integer* op : operands) aliased |= op == reuse || op->device_buffer() == reuse->device_buffer();
+      for (const Integer* op : operands)
+        aliased |=
+            op == reuse || detail::IntegerAccess::device_buffer(*op) == detail::IntegerAccess::device_buffer(*reuse);
       if (!aliased) {
         borrowed_ = reuse;
-        ptr_ = reuse->device_buffer();
-        capacity_ = reuse->device_capacity();
+        ptr_ = detail::IntegerAccess::device_buffer(*reuse);
+        capacity_ = detail::IntegerAccess::device_capacity(*reuse);
         return;
       }
     }
@@ -85,7 +88,8 @@ class DeviceResult {
   DeviceResult(const DeviceResult&) = delete;
   DeviceResult& operator=(const DeviceResult&) = delete;
   ~DeviceResult() {
-    if (borrowed_) borrowed_->adopt_device_size(0);  // failed half-way: the destination reads zero
+    if (borrowed_)
+      detail::IntegerAccess::adopt_device_size(*borrowed_, 0);  // failed half-way: the destination reads zero
     else if (ptr_) cuda::deallocate(st_, stream_, ptr_);
   }
   limb_t* get() const { return ptr_; }
@@ -96,34 +100,34 @@ class DeviceResult {
   /// context's own stream r reads them when first needed; on another stream
   /// they are read now (nothing then orders a later free of an operand on the
   /// context's stream after this operation's kernels).
-  void commit(Integer& r, cuda::Pending pending, int sign_if_ordered, int sign_if_reversed) {
-    if (!pending) return commit(r, std::size_t{0}, 0);
+  void commit(Integer& r, cuda::Deferred deferred, int sign_if_ordered, int sign_if_reversed) {
+    if (!deferred) return commit(r, std::size_t{0}, 0);
     if (stream_ != ctx_.stream()) {
-      const std::uint64_t* w = pending->wait();
+      const std::uint64_t* w = deferred->wait();
       const std::size_t size = w[device::kSlotSize];
       commit(r, size, cuda::order_of(w) < 0 ? sign_if_reversed : sign_if_ordered);
       return;
     }
-    auto p = std::make_unique<PendingResult>();
-    p->words = std::move(pending);
+    auto p = std::make_unique<DeferredSize>();
+    p->words = std::move(deferred);
     p->sign_if_ordered = sign_if_ordered;
     p->sign_if_reversed = sign_if_reversed;
     if (borrowed_) {
       borrowed_ = nullptr;
     } else {
-      r.adopt_device(ctx_, ptr_, capacity_, 0, 0);
+      detail::IntegerAccess::adopt_device(r, ctx_, ptr_, capacity_, 0, 0);
     }
-    r.adopt_pending(std::move(p));
+    detail::IntegerAccess::adopt_deferred(r, std::move(p));
     ptr_ = nullptr;
   }
-  void commit(Integer& r, cuda::Pending pending, int sign) { commit(r, std::move(pending), sign, sign); }
+  void commit(Integer& r, cuda::Deferred deferred, int sign) { commit(r, std::move(deferred), sign, sign); }
   void commit(Integer& r, std::size_t size, int sign) {
     if (borrowed_) {  // == &r: the limbs are already in place
-      r.adopt_device_size(size);
-      r.set_sign_internal(size ? sign : 0);
+      detail::IntegerAccess::adopt_device_size(r, size);
+      detail::IntegerAccess::set_sign_internal(r, size ? sign : 0);
       borrowed_ = nullptr;
     } else {
-      r.adopt_device(ctx_, ptr_, capacity_, size, size ? sign : 0);
+      detail::IntegerAccess::adopt_device(r, ctx_, ptr_, capacity_, size, size ? sign : 0);
     }
     ptr_ = nullptr;
   }
@@ -146,7 +150,7 @@ class DeviceResult {
 inline bool on_host(std::size_t max_limbs, std::initializer_list<const Integer*> operands) {
 #pragma GCC unroll 4
   for (const Integer* x : operands)
-    if (!x->host_valid() || (x->context().is_cuda() && x->size() > max_limbs)) return false;
+    if (!detail::IntegerAccess::host_valid(*x) || (x->context().is_cuda() && x->size() > max_limbs)) return false;
   return true;
 }
 
@@ -162,8 +166,8 @@ template <class F>
 void on_cpu(Integer& r, const Context& ctx, F&& f) {
   if (r.context() != ctx) [[unlikely]]
     reset_to_context(r, ctx);
-  f(r.cpu_mpz());
-  r.refresh_cpu_meta();
+  f(detail::IntegerAccess::cpu_mpz(r));
+  detail::IntegerAccess::refresh_cpu_meta(r);
 }
 
 /// Copies a CUDA integer's value into an mpz (host), for conversions.

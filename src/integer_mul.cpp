@@ -32,7 +32,7 @@ bool by_columns(const Context& ctx, std::size_t na, std::size_t nb) {
   const std::size_t shorter = std::min(na, nb);
   return shorter <= dc::kMulShortMaxLimbs ||
          (shorter <= dc::kMulSchoolbookMaxLimbs &&
-          static_cast<std::uint64_t>(na) * nb <= ctx.state().tuning.schoolbook_max_work);
+          static_cast<std::uint64_t>(na) * nb <= detail::ContextAccess::state(ctx).tuning.schoolbook_max_work);
 }
 
 void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
@@ -46,18 +46,22 @@ void mul_device(Integer& r, const Integer& a, const Integer& b, Stream s) {
   Stream st = ctx.resolve(s);
   if (by_columns(ctx, a.size(), b.size())) {
     DeviceResult out(ctx, st, a.size() + b.size() + 3, &r, {&a, &b});
-    out.commit(r, dc::mul_columns(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
+    out.commit(r,
+               dc::mul_columns(detail::ContextAccess::state(ctx), st, out.get(), device_operand(a), device_operand(b)),
+               sign);
     return;
   }
   DeviceResult out(ctx, st, a.size() + b.size() + 2, &r, {&a, &b});
-  out.commit(r, dc::mul_abs(ctx.state(), st, out.get(), device_operand(a), device_operand(b)), sign);
+  out.commit(r, dc::mul_abs(detail::ContextAccess::state(ctx), st, out.get(), device_operand(a), device_operand(b)),
+             sign);
 }
 
 /// GMP multiplies on the CPU context, and on a CUDA context when both
 /// operands are in host memory and the product is small (kHostProductMaxLimbs).
 bool product_on_host(const Integer& a, const Integer& b) {
   if (!a.context().is_cuda()) return true;
-  return a.host_valid() && b.host_valid() && a.size() + b.size() <= kHostProductMaxLimbs;
+  return detail::IntegerAccess::host_valid(a) && detail::IntegerAccess::host_valid(b) &&
+         a.size() + b.size() <= kHostProductMaxLimbs;
 }
 
 /// mpz_mul reserves the sum of the sizes.
@@ -74,7 +78,9 @@ void detail::mul_general(Integer& r, const Integer& a, const Integer& b, Stream 
   detail::require_same_context("mul", a, b);
   if (product_on_host(a, b)) {
     require_product_room("mul", a, b);
-    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_mul(z, a.cpu_mpz(), b.cpu_mpz()); });
+    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) {
+      mpz_mul(z, detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    });
   }
   mul_device(r, a, b, s);
 }
@@ -82,7 +88,9 @@ void detail::mul_general(Integer& r, const Integer& a, const Integer& b, Stream 
 void sqr(Integer& r, const Integer& a, Stream s) {
   if (product_on_host(a, a)) {
     require_product_room("sqr", a, a);
-    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) { mpz_mul(z, a.cpu_mpz(), a.cpu_mpz()); });
+    return detail::on_cpu(r, a.context(), [&](mpz_ptr z) {
+      mpz_mul(z, detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(a));
+    });
   }
   mul_device(r, a, a, s);  // same limbs: the device path transforms once
 }
@@ -128,8 +136,8 @@ void mul_each(std::span<const Product> products) {
   }
   std::vector<int> signs(device.size());  // read before any r (maybe its own a or b) changes
   for (std::size_t k = 0; k < device.size(); ++k) signs[k] = products[device[k]].a.sign() * products[device[k]].b.sign();
-  std::vector<dc::Pending> sizes(device.size());
-  dc::mul_abs_each(ctx.state(), st, jobs.data(), sizes.data(), jobs.size());
+  std::vector<dc::Deferred> sizes(device.size());
+  dc::mul_abs_each(detail::ContextAccess::state(ctx), st, jobs.data(), sizes.data(), jobs.size());
   for (std::size_t k = 0; k < device.size(); ++k) outs[k]->commit(products[device[k]].r, std::move(sizes[k]), signs[k]);
 }
 

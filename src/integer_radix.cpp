@@ -79,11 +79,10 @@ class PhaseTrace {
 std::vector<limb_t> slot_limbs(const Integer& x, std::size_t begin, std::size_t count) {
   std::vector<limb_t> out(count);
   if (count == 0) return out;
-  if (!x.host_valid())
-    cuda::copy_to_host(x.context().state(), x.context().stream(), out.data(), x.device_data() + begin,
-                       count * sizeof(limb_t));
-  else
-    std::memcpy(out.data(), mpz_limbs_read(x.cpu_mpz()) + begin, count * sizeof(limb_t));
+  if (!detail::IntegerAccess::host_valid(x))
+    cuda::copy_to_host(detail::ContextAccess::state(x.context()), x.context().stream(), out.data(),
+                       detail::IntegerAccess::device_data(x) + begin, count * sizeof(limb_t));
+  else std::memcpy(out.data(), mpz_limbs_read(detail::IntegerAccess::cpu_mpz(x)) + begin, count * sizeof(limb_t));
   return out;
 }
 
@@ -174,10 +173,12 @@ std::size_t split_round(Integer& row, std::size_t m, const Integer& P, std::size
 
 }  // namespace
 
-std::size_t radix_device_min_limbs(const Context& ctx) { return ctx.state().tuning.radix_min_limbs; }
+std::size_t radix_device_min_limbs(const Context& ctx) {
+  return detail::ContextAccess::state(ctx).tuning.radix_min_limbs;
+}
 
 std::size_t radix_leaf_limbs(const Context& ctx, std::size_t fallback) {
-  const std::size_t forced = ctx.state().tuning.radix_leaf_limbs;
+  const std::size_t forced = detail::ContextAccess::state(ctx).tuning.radix_leaf_limbs;
   return forced != 0 ? forced : fallback;
 }
 
@@ -257,11 +258,12 @@ std::string radix_to_string_dc(const Integer& x, int base, std::size_t leaf_limb
       // through hundreds of MB alone.
       parallel_ranges(slots * width, std::size_t{1} << 22,
                       [&](std::size_t b, std::size_t e) { std::memset(leaves + b, '0', e - b); });
-      fits = cuda::radix_leaves_to_text(ctx.state(), ctx.stream(), leaves, row.device_data(), total, slots, pitch,
-                                        width, chunk, chunk_digits, base, alphabet);
+      fits = cuda::radix_leaves_to_text(detail::ContextAccess::state(ctx), ctx.stream(), leaves,
+                                        detail::IntegerAccess::device_data(row), total, slots, pitch, width, chunk,
+                                        chunk_digits, base, alphabet);
       return;
     }
-    const limb_t* limbs = mpz_limbs_read(row.cpu_mpz());
+    const limb_t* limbs = mpz_limbs_read(detail::IntegerAccess::cpu_mpz(row));
     std::atomic<bool> all_fit{true};
     parallel_for(slots, [&](std::size_t i) {
       const std::size_t begin = std::min(i * pitch, total), n = std::min(pitch, total - begin);

@@ -19,8 +19,8 @@ struct LimbView {
   std::size_t size;
 };
 LimbView view_of(const Integer& x) {
-  if (x.context().is_cuda()) return {x.device_data(), x.size()};
-  return {mpz_limbs_read(x.cpu_mpz()), mpz_size(x.cpu_mpz())};
+  if (x.context().is_cuda()) return {detail::IntegerAccess::device_data(x), x.size()};
+  return {mpz_limbs_read(detail::IntegerAccess::cpu_mpz(x)), mpz_size(detail::IntegerAccess::cpu_mpz(x))};
 }
 
 /// Runs fill(out) over a fresh vector of n limbs of x's context and makes
@@ -31,7 +31,7 @@ void make_row(Integer& x, const Context& ctx, std::size_t n, Stream s, FillDevic
     const Stream st = ctx.resolve(s);
     DeviceResult out(ctx, st, n);
     fill_device(out.get(), st);
-    const std::size_t size = dc::normalized_size(ctx.state(), st, {out.get(), n});
+    const std::size_t size = dc::normalized_size(detail::ContextAccess::state(ctx), st, {out.get(), n});
     out.commit(x, size, size ? 1 : 0);
     return;
   }
@@ -46,9 +46,9 @@ void make_row(Integer& x, const Context& ctx, std::size_t n, Stream s, FillDevic
     throw;
   }
   if (x.context() != ctx) x = Integer(ctx);
-  mpz_swap(x.cpu_mpz(), z);
+  mpz_swap(detail::IntegerAccess::cpu_mpz(x), z);
   mpz_clear(z);
-  x.refresh_cpu_meta();
+  detail::IntegerAccess::refresh_cpu_meta(x);
 }
 
 }  // namespace
@@ -68,7 +68,9 @@ void gather_slots(Integer& dst, std::size_t slots, std::size_t pitch, std::initi
   const std::size_t n = slots * pitch;
   make_row(
       dst, ctx, n, s,
-      [&](limb_t* out, Stream st) { dc::gather_slots(ctx.state(), st, out, slots, pitch, sources, groups); },
+      [&](limb_t* out, Stream st) {
+        dc::gather_slots(detail::ContextAccess::state(ctx), st, out, slots, pitch, sources, groups);
+      },
       [&](limb_t* out) {
         for (std::size_t sl = 0; sl < slots; ++sl)
           for (std::size_t l = 0; l < pitch; ++l) out[sl * pitch + l] = device::gathered_limb(sources, groups, sl, l);
@@ -88,11 +90,11 @@ bool correct_slots(Integer& r, Integer& c, const Integer& t, std::size_t slots, 
     make_row(
         r_out, ctx, n, s,
         [&](limb_t* out, Stream st2) {
-          any = dc::correct_slots(ctx.state(), st2, out, counts.get(), {rv.limbs, rv.size}, {tv.limbs, tv.size},
-                                  {cv.limbs, cv.size}, slots, pitch);
+          any = dc::correct_slots(detail::ContextAccess::state(ctx), st2, out, counts.get(), {rv.limbs, rv.size},
+                                  {tv.limbs, tv.size}, {cv.limbs, cv.size}, slots, pitch);
         },
         [](limb_t*) {});
-    const std::size_t size = dc::normalized_size(ctx.state(), st, {counts.get(), n});
+    const std::size_t size = dc::normalized_size(detail::ContextAccess::state(ctx), st, {counts.get(), n});
     counts.commit(c_out, size, size ? 1 : 0);
   } else {
     std::vector<limb_t> counts(n);

@@ -34,7 +34,7 @@ bool on_device(const Context& ctx, double bits) {
 /// The leaves' size, in limbs, for a product tree of about `bits` bits
 /// (kSequenceLeavesPerThread; ctx's sequence_leaf_limbs, if set, instead).
 std::size_t leaf_limbs_for(const Context& ctx, double bits) {
-  if (const std::size_t fixed = ctx.state().tuning.sequence_leaf_limbs) return fixed;
+  if (const std::size_t fixed = detail::ContextAccess::state(ctx).tuning.sequence_leaf_limbs) return fixed;
   const double leaves = static_cast<double>(kSequenceLeavesPerThread * detail::host_thread_count());
   const double limbs = bits / 64 / leaves;
   return static_cast<std::size_t>(std::clamp(limbs, static_cast<double>(kDeviceSequenceMinLimbs),

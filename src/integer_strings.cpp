@@ -72,7 +72,8 @@ std::string pow2_to_text(const Integer& x, int base) {
     if (sign) out[0] = '-';
     detail::parallel_ranges(digits, std::size_t{1} << 22,
                             [&](std::size_t b, std::size_t e) { std::memset(out + sign + b, '0', e - b); });
-    detail::cuda::pow2_to_text(ctx.state(), ctx.stream(), out + sign, detail::device_operand(x), digits, k, alphabet);
+    detail::cuda::pow2_to_text(detail::ContextAccess::state(ctx), ctx.stream(), out + sign, detail::device_operand(x),
+                               digits, k, alphabet);
   });
 }
 
@@ -87,8 +88,9 @@ Integer pow2_from_text(std::string_view digits, int base, bool negative, const C
   const Stream st = ctx.resolve(nullptr);
   Integer r(ctx);
   detail::DeviceResult out(ctx, st, limbs);
-  detail::cuda::pow2_from_text(ctx.state(), st, out.get(), limbs, digits.data(), digits.size(), k, values);
-  const std::size_t size = detail::cuda::normalized_size(ctx.state(), st, {out.get(), limbs});
+  detail::cuda::pow2_from_text(detail::ContextAccess::state(ctx), st, out.get(), limbs, digits.data(), digits.size(), k,
+                               values);
+  const std::size_t size = detail::cuda::normalized_size(detail::ContextAccess::state(ctx), st, {out.get(), limbs});
   out.commit(r, size, negative ? -1 : 1);
   return r;
 }
@@ -192,8 +194,8 @@ Integer Integer::from_string(std::string_view text, int base, const Context& ctx
     return r;
   }
   Integer r(ctx);
-  mpz_swap(r.cpu_mpz(), z);
-  r.refresh_cpu_meta();
+  mpz_swap(detail::IntegerAccess::cpu_mpz(r), z);
+  detail::IntegerAccess::refresh_cpu_meta(r);
   mpz_clear(z);
   return r;
 }

@@ -61,7 +61,7 @@ void product(const char* fn, bool vec, const Context& ctx, Stream s, T* C, std::
       !(fits_int(m) && fits_int(n) && fits_int(k) && fits_int(lda) && fits_int(ldb) && fits_int(ldc)))
     reject(fn, m_, r, "cuBLAS takes dimensions and leading dimensions up to 2^31 - 1 (use integer_delayed)");
 
-  detail::ContextState& st = ctx.state();
+  detail::ContextState& st = detail::ContextAccess::state(ctx);
   const Stream stream = ctx.resolve(s);
   const auto report = [&](const detail::dot_cuda::BadElement& bad, const char* name, std::size_t cols, bool as_vector) {
     if (!bad.found) return;

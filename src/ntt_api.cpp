@@ -80,9 +80,11 @@ void transform(const char* fn, const Context& ctx, Word* data, std::size_t batch
   const bool reversed = order == NttOrder::bit_reversed;
   if (ctx.is_cuda()) {
     if constexpr (sizeof(Word) == 8)
-      detail::cuda::ntt_transform(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
+      detail::cuda::ntt_transform(detail::ContextAccess::state(ctx), ctx.resolve(s), data, batch, log_n, p, g, forward,
+                                  reversed);
     else
-      detail::cuda::ntt_transform32(ctx.state(), ctx.resolve(s), data, batch, log_n, p, g, forward, reversed);
+      detail::cuda::ntt_transform32(detail::ContextAccess::state(ctx), ctx.resolve(s), data, batch, log_n, p, g,
+                                    forward, reversed);
     return;
   }
   if constexpr (sizeof(Word) == 8) {

@@ -53,7 +53,7 @@ void require_reduced(const char* fn, const Context& ctx, Stream s, const char* n
   std::size_t bad = n;
   std::uint64_t value = 0;
   if (ctx.is_cuda()) {
-    bad = detail::cuda::ntt_first_unreduced(ctx.state(), s, x, n, p, value);
+    bad = detail::cuda::ntt_first_unreduced(detail::ContextAccess::state(ctx), s, x, n, p, value);
   } else {
     for (std::size_t i = 0; i < n; ++i)
       if (x[i] >= p) {
@@ -133,7 +133,7 @@ void ntt_pointwise_mul(const Context& ctx, std::uint64_t* out, const std::uint64
   require_reduced(fn, ctx, s, "a", a, count, p);
   require_reduced(fn, ctx, s, "b", b, count, p);
   if (ctx.is_cuda()) {
-    detail::cuda::ntt_pointwise(ctx.state(), s, out, a, b, count, p);
+    detail::cuda::ntt_pointwise(detail::ContextAccess::state(ctx), s, out, a, b, count, p);
     return;
   }
   const field::PrimeField64 f = field::PrimeField64::make(p);
@@ -168,9 +168,10 @@ void poly_mul_impl(const char* fn, const Context& ctx, std::uint64_t* c, const s
   const bool schoolbook = use_schoolbook(len_a, len_b, log_n);
   if (ctx.is_cuda()) {
     if (schoolbook)
-      detail::cuda::poly_mul_schoolbook(ctx.state(), s, c, a, len_a, b, len_b, batch, p);
+      detail::cuda::poly_mul_schoolbook(detail::ContextAccess::state(ctx), s, c, a, len_a, b, len_b, batch, p);
     else
-      detail::cuda::poly_mul_ntt(ctx.state(), s, c, a, len_a, b, len_b, batch, log_n, p, generator_of(p));
+      detail::cuda::poly_mul_ntt(detail::ContextAccess::state(ctx), s, c, a, len_a, b, len_b, batch, log_n, p,
+                                 generator_of(p));
     return;
   }
   poly_mul_host(c, a, len_a, b, len_b, batch, p, log_n);

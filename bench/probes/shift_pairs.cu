@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     if (o <= n + q) {
       const limb_t v = s ? (hi[it] << s) | (lo >> (64 - s)) : hi[it];  // 0 below q
       r[o] = v;
-      if (o == n + q) atomicMax(&words.slots[kSlotSize], v ? n + q + 1 : n + q);
+      if (o == n + q) atomicMax(&words.slot[kSlotSize], v ? n + q + 1 : n + q);
     }
   }
   words.publish_when_last();
@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     if (k < m) {
       const limb_t v = s ? (lo[it] >> s) | (hi << (64 - s)) : lo[it];
       r[k] = v;
-      if (k == m - 1) atomicMax(&words.slots[kSlotSize], v ? m : m - 1);
+      if (k == m - 1) atomicMax(&words.slot[kSlotSize], v ? m : m - 1);
     }
   }
   words.publish_when_last();

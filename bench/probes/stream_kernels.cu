@@ -57,8 +57,8 @@ void report(const char* what, const Buffers& B, double us, const std::vector<lim
 
 template <class P>
 void run_bitwise(const char* what, cudaStream_t s, Buffers& B, const std::vector<limb_t>& expect) {
-  const device::TwosComplementOperand ta{B.a, B.n, false, B.words.slots + device::kSlotLowA};
-  const device::TwosComplementOperand tb{B.b, B.n, false, B.words.slots + device::kSlotLowB};
+  const device::TwosComplementOperand ta{B.a, B.n, false, B.words.slot + device::kSlotLowA};
+  const device::TwosComplementOperand tb{B.b, B.n, false, B.words.slot + device::kSlotLowB};
   const unsigned blocks = unsigned((B.n + 1 + P::kTile - 1) / P::kTile);
   CHECK(cudaMemset(B.r, 0, (B.n + 1) * 8));
   const double us = burst_us(s, [&] {
@@ -145,8 +145,8 @@ int main() {
     CHECK(cudaMemset(B.tiles, 0, (n / 256 + 1) * 8));
     CHECK(cudaMemcpy(B.a, ha.data(), n * 8, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(B.b, hb.data(), n * 8, cudaMemcpyHostToDevice));
-    CHECK(cudaMalloc(&B.words.slots, device::kSlotCount * 8));
-    CHECK(cudaMemset(B.words.slots, 0, device::kSlotCount * 8));
+    CHECK(cudaMalloc(&B.words.slot, device::kSlotCount * 8));
+    CHECK(cudaMemset(B.words.slot, 0, device::kSlotCount * 8));
     CHECK(cudaMalloc(&B.words.arrivals, 8));
     CHECK(cudaMemset(B.words.arrivals, 0, 8));
     CHECK(cudaHostAlloc(&B.words.published, (device::kSlotCount + 2) * 8, cudaHostAllocMapped));

@@ -41,6 +41,7 @@ struct DeviceInfo {
 
 namespace detail {
 struct ContextState;
+struct ContextAccess;
 }
 
 class Context {
@@ -85,15 +86,25 @@ class Context {
   bool operator==(const Context& o) const { return state_ == o.state_; }
   bool operator!=(const Context& o) const { return state_ != o.state_; }
 
-  /// Internal: the shared state, for the backends.
+ private:
+  // Not part of the API: the shared state, which the backends reach through
+  // detail::ContextAccess.
+  friend struct detail::ContextAccess;
   detail::ContextState& state() const { return *state_; }
 
- private:
   explicit Context(std::shared_ptr<detail::ContextState> s);
   std::shared_ptr<detail::ContextState> state_;
   // A copy of the state's backend: every operation asks, on small values
   // in a loop, so the answer is an inline read rather than a library call.
   Backend backend_ = Backend::cpu;
 };
+
+namespace detail {
+/// The library's access to a Context's state (as IntegerAccess in
+/// integer.hpp: for src/, tools and tests, not for users).
+struct ContextAccess {
+  static ContextState& state(const Context& ctx) { return ctx.state(); }
+};
+}  // namespace detail
 
 }  // namespace mpgpu

@@ -47,7 +47,10 @@ class DeviceFft {
   void forward(std::uint64_t* data, Stream s = nullptr) const;
   void inverse(std::uint64_t* data, Stream s = nullptr) const;
 
-  struct Impl;  ///< internal: the tables (src/gfp_fft_device.cpp)
+  /// Internal: the tables (src/gfp_fft_device.cpp). Public only so that
+  /// that file's helper functions can name it; it is incomplete outside
+  /// the library, so there is nothing a user can do with it.
+  struct Impl;
 
  private:
   std::unique_ptr<Impl> impl_;

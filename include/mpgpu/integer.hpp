@@ -43,13 +43,14 @@
 #include <atomic>
 #include <compare>
 #include <concepts>
-#include <memory>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mpgpu/context.hpp"
@@ -59,7 +60,8 @@
 namespace mpgpu {
 
 namespace detail {
-struct PendingResult;
+struct DeferredSize;
+struct IntegerAccess;
 }
 
 enum class Endian { little, big };
@@ -131,11 +133,11 @@ class Integer {
 
   // ---- queries ---------------------------------------------------------------
   int sign() const {  ///< -1, 0 or +1
-    if (pending_) settle();
+    if (deferred_) settle();
     return sign_;
   }
   std::size_t size() const {  ///< limbs of the magnitude
-    if (pending_) settle();
+    if (deferred_) settle();
     return size_;
   }
   bool is_zero() const { return sign() == 0; }
@@ -162,7 +164,14 @@ class Integer {
   Integer& operator%=(const Integer& b);  ///< sign of the dividend, as tdiv_r
   void negate();  ///< this = -this
 
+ private:
   // ---- internal (backends) ---------------------------------------------------
+  // Not part of the API: the library's backends, bindings and tests reach
+  // these through detail::IntegerAccess (below the class), so that users
+  // see only the API above while the inline fast paths of
+  // integer_inline.hpp still compile to the same direct member accesses.
+  friend struct detail::IntegerAccess;
+
   /// The CPU backend's storage.
   mpz_ptr cpu_mpz() { return cpu_; }
   mpz_srcptr cpu_mpz() const { return cpu_; }
@@ -185,12 +194,12 @@ class Integer {
   /// Sets the recorded size after an in-place change of the device limbs.
   void adopt_device_size(std::size_t size);
   /// Size and sign will come from the device: they are read on first use.
-  void adopt_pending(std::unique_ptr<detail::PendingResult> pending);
+  void adopt_deferred(std::unique_ptr<detail::DeferredSize> deferred);
   /// Whether size and sign are still on the device.
-  bool has_pending() const { return pending_ != nullptr; }
+  bool has_deferred() const { return deferred_ != nullptr; }
   std::size_t device_capacity() const { return dev_capacity_; }
   void set_sign_internal(int s) {
-    if (pending_) settle();
+    if (deferred_) settle();
     sign_ = s;
     if (host_valid() && (mpz_sgn(cpu_) < 0) != (s < 0)) mpz_neg(cpu_, cpu_);
   }
@@ -199,12 +208,12 @@ class Integer {
   /// integer_inline.hpp: a small host operation is a GMP call and this).
   void refresh_cpu_meta();
 
- private:
+  // ---- the class's own --------------------------------------------------------
   void assign_int64(std::int64_t v);
   void assign_uint64(std::uint64_t v);
   void release_device();
   /// The value was just written on the host: drops the device buffer and a
-  /// pending size, and marks the value as in host memory only.
+  /// deferred size, and marks the value as in host memory only.
   void drop_device_copy();
   /// Reads size and sign from the device (waits for the operation).
   void settle() const;
@@ -215,7 +224,7 @@ class Integer {
   mutable int sign_ = 0;
   mutable std::size_t size_ = 0;
   // Set while size and sign are still on the device (see "Streams").
-  mutable std::unique_ptr<detail::PendingResult> pending_;
+  mutable std::unique_ptr<detail::DeferredSize> deferred_;
   // Where a CUDA context's value is: in dev_, in cpu_ (host), or both (a
   // host value copied up for a device operation; either copy may be read).
   // A zero made without data starts on the host. The CPU context ignores it.
@@ -236,6 +245,36 @@ class Integer {
   // CPU storage (initialized for every Integer; unused by CUDA contexts).
   mpz_t cpu_;
 };
+
+namespace detail {
+
+/// The library's access to Integer's backend internals (the private
+/// "internal (backends)" members): src/, the Python bindings, tools and
+/// tests call these; user code has no business with them and no stability
+/// promise. Every function is an inline forward, so a call through it
+/// compiles to the member access itself (the inline fast paths of
+/// integer_inline.hpp depend on that).
+struct IntegerAccess {
+  static mpz_ptr cpu_mpz(Integer& x) { return x.cpu_mpz(); }
+  static mpz_srcptr cpu_mpz(const Integer& x) { return x.cpu_mpz(); }
+  static void adopt_device(Integer& x, const Context& ctx, limb_t* limbs, std::size_t capacity, std::size_t size,
+                           int sign) {
+    x.adopt_device(ctx, limbs, capacity, size, sign);
+  }
+  static limb_t* device_data(const Integer& x) { return x.device_data(); }
+  static limb_t* device_buffer(const Integer& x) { return x.device_buffer(); }
+  static bool host_valid(const Integer& x) { return x.host_valid(); }
+  static void adopt_device_size(Integer& x, std::size_t size) { x.adopt_device_size(size); }
+  // Out of line (integer_core.cpp): DeferredSize is incomplete here, and
+  // only device results, never the inline fast paths, come this way.
+  static void adopt_deferred(Integer& x, std::unique_ptr<DeferredSize> deferred);
+  static bool has_deferred(const Integer& x) { return x.has_deferred(); }
+  static std::size_t device_capacity(const Integer& x) { return x.device_capacity(); }
+  static void set_sign_internal(Integer& x, int s) { x.set_sign_internal(s); }
+  static void refresh_cpu_meta(Integer& x) { x.refresh_cpu_meta(); }
+};
+
+}  // namespace detail
 
 // ---- arithmetic (destination first, as GMP; results may alias operands) ----
 // add, sub, mul, and_, ior and xor_ are inline (mpgpu/integer_inline.hpp):

@@ -16,7 +16,7 @@
 
 namespace mpgpu {
 
-// Only a value that also had device state (a stale copy, a pending size)
+// Only a value that also had device state (a stale copy, a deferred size)
 // takes the call out of line.
 inline void Integer::refresh_cpu_meta() {
   const int z = cpu_->_mp_size;  // GMP's size field: |z| limbs, z's sign
@@ -25,7 +25,7 @@ inline void Integer::refresh_cpu_meta() {
   // One test of the three, not three branches: in a loop of small
   // operations this check runs once per GMP call.
   const std::uintptr_t other_state = reinterpret_cast<std::uintptr_t>(dev_) |
-                                     reinterpret_cast<std::uintptr_t>(pending_.get()) |
+                                     reinterpret_cast<std::uintptr_t>(deferred_.get()) |
                                      (placement_.load(std::memory_order_relaxed) != Placement::host);
   if (other_state != 0) [[unlikely]] drop_device_copy();
 }
@@ -66,10 +66,12 @@ inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, s
 
 }  // namespace detail
 
+// The fast paths reach the mpz of r, a and b through detail::IntegerAccess,
+// whose inline forwards compile to the member accesses themselves.
 inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_add(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_add(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::add_general(r, a, b, s);
@@ -77,8 +79,8 @@ inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_sub(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_sub(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::sub_general(r, a, b, s);
@@ -86,8 +88,8 @@ inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostProductMaxLimbs, kHostProductMaxLimbs)) [[likely]] {
-    mpz_mul(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_mul(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::mul_general(r, a, b, s);
@@ -95,8 +97,8 @@ inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_and(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_and(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::and_general(r, a, b, s);
@@ -104,8 +106,8 @@ inline void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_ior(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_ior(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::ior_general(r, a, b, s);
@@ -113,8 +115,8 @@ inline void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void xor_(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
-    mpz_xor(r.cpu_mpz(), a.cpu_mpz(), b.cpu_mpz());
-    r.refresh_cpu_meta();
+    mpz_xor(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    detail::IntegerAccess::refresh_cpu_meta(r);
     return;
   }
   detail::xor_general(r, a, b, s);

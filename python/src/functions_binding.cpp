@@ -72,7 +72,8 @@ Integer unary_result(nb::handle x, const char* name, void (*f)(Integer&, const I
   const Context ctx = context_of({x});
   Operand a = require_operand(x, ctx, name);
   Integer r(ctx);
-  run(!a.get().has_pending() && a.get().size() >= kReleaseGilLimbs, [&] { f(r, a.get(), nullptr); });
+  run(!mpgpu::detail::IntegerAccess::has_deferred(a.get()) && a.get().size() >= kReleaseGilLimbs,
+      [&] { f(r, a.get(), nullptr); });
   return r;
 }
 
@@ -205,7 +206,7 @@ void bind_functions(nb::module_& m) {
     Operand a = require_operand(n, ctx, "comb");
     const std::uint64_t k = to_u64(k_arg, "comb");
     Integer r(ctx);
-    const bool word = a.get().fits_uint64();  // settles a pending size while the GIL is held
+    const bool word = a.get().fits_uint64();  // settles a deferred size while the GIL is held
     run(k >= 4096, [&] {
       if (word) bin_uiui(r, a.get().to_uint64(), k);
       else bin_ui(r, a.get(), k);

@@ -21,7 +21,8 @@ Integer python_pow(const Integer& base, const Integer& exp) {
     return base;  // 0 or -1 (odd exponent)
   }
   const std::uint64_t e = exp.to_uint64();
-  run(!base.has_pending() && base.size() * (e > 64 ? 64 : e) >= kReleaseGilLimbs, [&] { pow_ui(r, base, e); });
+  run(!mpgpu::detail::IntegerAccess::has_deferred(base) && base.size() * (e > 64 ? 64 : e) >= kReleaseGilLimbs,
+      [&] { pow_ui(r, base, e); });
   return r;
 }
 
@@ -33,9 +34,10 @@ Integer python_powmod(const Integer& base, const Integer& exp, const Integer& m)
     if (!invert(inverse, base, m)) throw nb::value_error("base is not invertible for the given modulus");
     Integer positive(base.context());
     neg(positive, exp);
-    run(release_gil(inverse, m) && !positive.has_pending(), [&] { powm(r, inverse, positive, m); });
+    run(release_gil(inverse, m) && !mpgpu::detail::IntegerAccess::has_deferred(positive),
+        [&] { powm(r, inverse, positive, m); });
   } else {
-    run(release_gil(base, m) && !exp.has_pending(), [&] { powm(r, base, exp, m); });
+    run(release_gil(base, m) && !mpgpu::detail::IntegerAccess::has_deferred(exp), [&] { powm(r, base, exp, m); });
   }
   // GMP gives [0, |m|); Python gives the sign of m.
   if (m.sign() < 0 && !r.is_zero()) r += m;

@@ -18,7 +18,8 @@ inline constexpr std::size_t kReleaseGilLimbs = 512;
 /// sizes are settled (reading a size still on the device would wait for it,
 /// and must not happen on two threads at once) and large.
 inline bool release_gil(const Integer& a, const Integer& b) {
-  return !a.has_pending() && !b.has_pending() && a.size() + b.size() >= kReleaseGilLimbs;
+  return !mpgpu::detail::IntegerAccess::has_deferred(a) && !mpgpu::detail::IntegerAccess::has_deferred(b) &&
+         a.size() + b.size() >= kReleaseGilLimbs;
 }
 
 template <class F>

@@ -137,7 +137,7 @@ nb::object pylong_from_integer(const Integer& x) {
   if (x.fits_int64()) return nb::steal(PyLong_FromLongLong(x.to_int64()));
   PyObject* magnitude;
   if (x.in_host_memory()) {
-    mpz_srcptr z = x.cpu_mpz();
+    mpz_srcptr z = mpgpu::detail::IntegerAccess::cpu_mpz(x);
     magnitude = from_unsigned_bytes(mpz_limbs_read(z), mpz_size(z) * sizeof(limb_t));
   } else {
     const std::vector<limb_t> limbs = x.to_limbs();

@@ -7,15 +7,15 @@
 // states and never aliases an operand (the host API always gives a fresh
 // buffer). Functions that return a size compute it on the device and
 // publish it as result words (docs/architecture.md); those returning
-// `Pending` do not wait for it (the caller reads it when needed,
-// cuda/pending_words.hpp), the others wait for it.
+// `Deferred` do not wait for it (the caller reads it when needed,
+// cuda/result_words.hpp), the others wait for it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "context_state.hpp"
-#include "cuda/pending_words.hpp"
+#include "cuda/result_words.hpp"
 #include "mpgpu/device/pow2_digits.cuh"
 #include "mpgpu/device/radix_leaves.cuh"
 #include "mpgpu/device/slot_rows.cuh"
@@ -45,7 +45,7 @@ void deallocate(ContextState& st, Stream s, void* p) noexcept;
 /// queued on s. The destination is then ready for work queued after it on
 /// s, and on the context's stream (a copy on another stream makes the
 /// context's stream wait for it), so for every stream that orders itself
-/// after the context's stream (OpWords and order_after_context do). It is
+/// after the context's stream (ResultWordsLease and order_after_context do). It is
 /// not ready for a stream ordered after neither (the Batch, gfp and public
 /// NTT kernels: data they read goes up with copy_to_device_synchronous);
 /// freeing dst must be ordered after the copy too (deallocate on s or on
@@ -58,7 +58,7 @@ void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std:
 void copy_to_device_synchronous(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
 /// Makes s wait (on the device, no host wait) for the work queued so far on
 /// the context's stream; nothing when s is that stream. Every entry point
-/// here that reads Integer operands calls it (or makes an OpWords) before
+/// here that reads Integer operands calls it (or makes a ResultWordsLease) before
 /// its first work: an operand may have been uploaded (copy_to_device) or
 /// written on the context's stream and still be in flight.
 void order_after_context(ContextState& st, Stream s);
@@ -77,16 +77,16 @@ void fill(ContextState& st, Stream s, limb_t* r, std::size_t n, limb_t value);
 
 // ---- add and sub (add_sub.cu) -----------------------------------------------------
 /// r = |a| + |b| + carry_in, a.size >= b.size; r has room for a.size + 1 limbs.
-/// The _scalar forms take b as one limb. The size is the pending kSlotSize.
-Pending add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
-Pending add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
+/// The _scalar forms take b as one limb. The size is the deferred kSlotSize.
+Deferred add_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+Deferred add_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
 /// r = |a| - |b|, requires |a| >= |b|; r has room for a.size limbs.
-Pending sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
-Pending sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
+Deferred sub_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+Deferred sub_abs_scalar(ContextState& st, Stream s, limb_t* r, Operand a, limb_t b);
 /// r = ||a| - |b|| for a and b of equal size n, comparing them on the device;
-/// the pending words hold the size and the order (order_of: the sign of
+/// the deferred words hold the size and the order (order_of: the sign of
 /// |a| - |b|). r has room for n limbs.
-Pending sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b, std::size_t n);
+Deferred sub_abs_ordered(ContextState& st, Stream s, limb_t* r, const limb_t* a, const limb_t* b, std::size_t n);
 
 // ---- searches (limb_search.cu) ----------------------------------------------------
 /// Sign of |a| - |b| for operands of equal size n.
@@ -99,22 +99,22 @@ std::size_t normalized_size(ContextState& st, Stream s, Operand a);
 bool any_low_bits(ContextState& st, Stream s, Operand a, std::uint64_t bits);
 
 // ---- shifts (shift.cu) -------------------------------------------------------------
-/// r = |a| << bits; r has room for a.size + bits/64 + 1 limbs. Size pending.
-Pending shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
-/// r = |a| >> bits; r has room for a.size - bits/64 limbs (bits/64 < a.size). Size pending.
-Pending shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
+/// r = |a| << bits; r has room for a.size + bits/64 + 1 limbs. Size deferred.
+Deferred shift_left(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
+/// r = |a| >> bits; r has room for a.size - bits/64 limbs (bits/64 < a.size). Size deferred.
+Deferred shift_right(ContextState& st, Stream s, limb_t* r, Operand a, std::uint64_t bits);
 
 // ---- bitwise (bitwise.cu) ------------------------------------------------------------
 /// Two's-complement and/ior/xor of sign-magnitude operands. r has room for
 /// max(a.size, b.size) + 1 limbs and receives the result's magnitude; the
-/// result's sign is limb::bitwise_result_negative(op, ...). Size pending.
-Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a,
+/// result's sign is limb::bitwise_result_negative(op, ...). Size deferred.
+Deferred bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a,
                     bool a_negative, Operand b, bool b_negative);
 
 // ---- products (ntt_mul.cu) ------------------------------------------------------------
 /// r = |a| * |b| through three-prime NTTs (a squaring when a and b are the
-/// same vector); r has room for a.size + b.size + 2 limbs. Size pending.
-Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+/// same vector); r has room for a.size + b.size + 2 limbs. Size deferred.
+Deferred mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 /// Products whose transforms have at most 2^kMulSidePrimesMaxLog points
 /// (times the batch of a chunked product) run their three primes side by
 /// side on three streams (ntt_mul.cu). Up to 2^20 points a pass has at most
@@ -125,10 +125,10 @@ inline constexpr int kMulSidePrimesMaxLog = tuning::table::kMulSidePrimesMaxLog;
 /// r = |a| * |b| by columns (mul_short.cu) for min(a.size, b.size) <=
 /// kMulSchoolbookMaxLimbs: a thread per column up to kMulShortMaxLimbs
 /// (linear in the long operand), a warp per column above (na * nb limb
-/// products); r has room for a.size + b.size + 3 limbs. Size pending.
+/// products); r has room for a.size + b.size + 3 limbs. Size deferred.
 inline constexpr std::size_t kMulShortMaxLimbs = 32;
 inline constexpr std::size_t kMulSchoolbookMaxLimbs = 8192;
-Pending mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
+Deferred mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b);
 /// One product of mul_abs_each: r = |a| * |b| by columns (mul_columns,
 /// r: a.size + b.size + 3 limbs) or by NTTs (mul_abs, + 2 limbs).
 struct ProductJob {
@@ -137,17 +137,17 @@ struct ProductJob {
   bool by_columns;
 };
 /// Independent products side by side (mul_each.cu): job i runs on branch i
-/// mod 4 of a StreamFork of s (stream_fork.hpp), out[i] its pending size.
+/// mod 4 of a StreamFork of s (stream_fork.hpp), out[i] its deferred size.
 /// No job's r may be another job's operand. Returns with s ordered after
 /// every job, so that frees on s of the r's and operands come after them.
-void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Pending* out, std::size_t count);
+void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* out, std::size_t count);
 
 // ---- division by one limb (div_limb.cu) ----------------------------------------------
 /// q = floor(|a| / d) (q has room for a.size limbs; nullptr: not stored) and
 /// |a| mod d, published in kSlotFound and, unless r is nullptr, written to
 /// r[0]. kSlotSize is the quotient's size, or with publish_remainder_size
-/// the remainder's (0 or 1). Requires a.size >= 1 and d != 0. Size pending.
-Pending divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a, limb_t d,
+/// the remainder's (0 or 1). Requires a.size >= 1 and d != 0. Size deferred.
+Deferred divrem_limb(ContextState& st, Stream s, limb_t* q, limb_t* r, Operand a, limb_t d,
                     bool publish_remainder_size);
 
 // ---- the public NTT (ntt_public.cu) -------------------------------------------------
@@ -217,8 +217,8 @@ void pow2_from_text(ContextState& st, Stream s, limb_t* r, std::size_t limbs, co
 // ---- reductions (reduce.cu) -----------------------------------------------------------
 std::uint64_t popcount(ContextState& st, Stream s, Operand a);
 /// r = sum of the magnitudes of `count` terms (host array of device operands).
-/// r has room for max size + 2 limbs. Size pending (nullptr: every term is
+/// r has room for max size + 2 limbs. Size deferred (nullptr: every term is
 /// zero, so is r).
-Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count);
+Deferred sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count);
 
 }  // namespace mpgpu::detail::cuda

@@ -2,19 +2,21 @@
 // and one map, all queued on the stream; the size is read when needed.
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
-#include "cuda/words.cuh"
+#include "cuda/contracts.hpp"
+#include "cuda/result_words.cuh"
 #include "mpgpu/device/bitwise.cuh"
 #include "mpgpu/device/limb_search.cuh"
 
 namespace mpgpu::detail::cuda {
 
-Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a, bool a_negative,
-                    Operand b, bool b_negative) {
+Deferred bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Operand a, bool a_negative, Operand b,
+                 bool b_negative) {
+  contract::bitwise(r, a, b);
   using Policy = device::BitwisePolicy;
-  OpWords ow(st, s);
-  const ResultWords words = ow.words();
-  const device::TwosComplementOperand ta{a.limbs, a.size, a_negative, words.slots + kSlotLowA};
-  const device::TwosComplementOperand tb{b.limbs, b.size, b_negative, words.slots + kSlotLowB};
+  ResultWordsLease lease(st, s);
+  const ResultWords words = lease.words();
+  const device::TwosComplementOperand ta{a.limbs, a.size, a_negative, words.slot + kSlotLowA};
+  const device::TwosComplementOperand tb{b.limbs, b.size, b_negative, words.slot + kSlotLowB};
   if (a_negative)
     MPGPU_CUDA_CHECK(device::launch_limb_search<false>(device::NonzeroLimb{a.limbs}, a.size, words, kSlotLowA,
                                                        false, s));
@@ -30,7 +32,7 @@ Pending bitwise(ContextState& st, Stream s, limb::BitwiseOp op, limb_t* r, Opera
   const auto blocks = static_cast<unsigned>((L + 1 + per_block - 1) / per_block);
   MPGPU_CUDA_CHECK(device::launch_dependent(device::bitwise_kernel<>, blocks, Policy::kThreads, s, r, op, ta, tb,
                                             r_negative, words, publish_early(st, s)));
-  return ow.defer();
+  return lease.defer();
 }
 
 }  // namespace mpgpu::detail::cuda

@@ -11,7 +11,7 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/scoped_memory.cuh"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 #include "mpgpu/error.hpp"
 #include "mpgpu/gfp/fft_kernels.cuh"
 

@@ -2,7 +2,7 @@
 // searches of include/mpgpu/device/limb_search.cuh.
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 #include "mpgpu/device/limb_search.cuh"
 
 namespace mpgpu::detail::cuda {
@@ -15,15 +15,15 @@ namespace {
 /// block.
 template <bool kHighest, class Pred>
 std::uint64_t search(ContextState& st, Stream s, Pred pred, std::size_t n) {
-  OpWords ow(st, s);
-  ow.arm_ready();
+  ResultWordsLease lease(st, s);
+  lease.arm_ready();
   if (n <= device::LimbSearchPolicy::kChunk) {
-    device::limb_search_block_kernel<kHighest><<<1, device::LimbSearchPolicy::kThreads, 0, s>>>(pred, n, ow.words());
+    device::limb_search_block_kernel<kHighest><<<1, device::LimbSearchPolicy::kThreads, 0, s>>>(pred, n, lease.words());
     MPGPU_CHECK_LAUNCH("limb_search_block_kernel");
   } else {
-    MPGPU_CUDA_CHECK(device::launch_limb_search<kHighest>(pred, n, ow.words(), kSlotFound, false, s, true));
+    MPGPU_CUDA_CHECK(device::launch_limb_search<kHighest>(pred, n, lease.words(), kSlotFound, false, s, true));
   }
-  return ow.wait_ready();
+  return lease.wait_ready();
 }
 }  // namespace
 

@@ -5,11 +5,13 @@
 // run"), so the merges of a binary splitting, four such products each, keep
 // the GPU mostly idle when the products run one after another.
 #include "cuda/backend.hpp"
+#include "cuda/contracts.hpp"
 #include "cuda/stream_fork.hpp"
 
 namespace mpgpu::detail::cuda {
 
-void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Pending* out, std::size_t count) {
+void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* out, std::size_t count) {
+  contract::mul_abs_each(jobs, count);
   if (count == 0) return;
   // A job on branch 0 runs on s itself; the fork's destructor orders s after
   // the other branches on the way out of an exception too.

@@ -6,8 +6,9 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
+#include "cuda/result_words.cuh"
 #include "cuda/scoped_memory.cuh"
-#include "cuda/words.cuh"
 #include "mpgpu/device/mul_short.cuh"
 #include "mpgpu/limb/smem_limit.cuh"
 
@@ -16,7 +17,8 @@ namespace mpgpu::detail::cuda {
 static_assert(kMulShortMaxLimbs == device::kMulShortMaxLimbs);
 static_assert(kMulSchoolbookMaxLimbs == device::kMulSchoolbookMaxLimbs);
 
-Pending mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+Deferred mul_columns(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+  contract::mul_columns(r, a, b);
   use_device(st.device);
   order_after_context(st, s);  // operands may be in flight on the context's stream
   if (b.size > a.size) std::swap(a, b);

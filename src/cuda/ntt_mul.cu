@@ -45,11 +45,12 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
 #include "cuda/grid_stride.hpp"
 #include "cuda/ntt_product.hpp"
+#include "cuda/result_words.cuh"
 #include "cuda/scoped_memory.cuh"
 #include "cuda/stream_fork.hpp"
-#include "cuda/words.cuh"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt/block_ntt.cuh"
 #include "mpgpu/ntt/crt3.cuh"
@@ -218,7 +219,7 @@ Chunking choose_chunking(std::size_t na, std::size_t nb, int log_n) {
 }
 
 /// The chunked product (see the file comment); a.size >= b.size.
-Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, const Chunking& ch) {
+Deferred mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, const Chunking& ch) {
   const std::size_t m = a.size + b.size;
   const int lp = ch.log_np;
   const std::size_t np = std::size_t{1} << lp, k = ch.chunks;
@@ -290,7 +291,7 @@ Pending mul_abs_chunked(ContextState& st, Stream s, limb_t* r, Operand a, Operan
 
 /// The padded product with the primes side by side (see the file comment):
 /// prime i transforms in x[i] with its own spectrum buffer y[i].
-Pending mul_abs_side_by_side(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square, int log_n) {
+Deferred mul_abs_side_by_side(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square, int log_n) {
   const std::size_t m = a.size + b.size, n = std::size_t{1} << log_n;
   ScopedDeviceMemory residues(st, s, 3 * n * sizeof(std::uint64_t));
   ScopedDeviceMemory spectra(st, s, (square ? 0 : 3 * n) * sizeof(std::uint64_t));
@@ -318,7 +319,8 @@ Pending mul_abs_side_by_side(ContextState& st, Stream s, limb_t* r, Operand a, O
 
 }  // namespace
 
-Pending mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+Deferred mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
+  contract::mul_abs(r, a, b);
   use_device(st.device);
   order_after_context(st, s);  // operands may be in flight on the context's stream
   const bool square = a.limbs == b.limbs && a.size == b.size;

@@ -157,7 +157,7 @@ DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square, int forced
   return forced == 1 ? plan_for(na, nb, 1) : best;
 }
 
-Pending mul_abs_digits(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square,
+Deferred mul_abs_digits(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square,
                        const DigitsPlan& plan) {
   const std::size_t m = a.size + b.size, n = std::size_t{1} << plan.log_n;
   const std::size_t count = (a.size + plan.limbs - 1) / plan.limbs + (b.size + plan.limbs - 1) / plan.limbs;

@@ -12,7 +12,7 @@
 #include "cuda/check.cuh"
 #include "cuda/grid_stride.hpp"
 #include "cuda/scoped_memory.cuh"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 #include "mpgpu/field/prime_field64.cuh"
 
 namespace mpgpu::detail::cuda {

@@ -47,7 +47,7 @@ struct DigitsPlan {
 DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square, int forced_limbs);
 
 /// r = |a| |b| (r: na + nb + 2 limbs) through plan (plan.limbs > 1).
-Pending mul_abs_digits(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square,
+Deferred mul_abs_digits(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square,
                        const DigitsPlan& plan);
 
 }  // namespace mpgpu::detail::cuda

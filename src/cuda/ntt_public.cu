@@ -14,7 +14,7 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/scoped_memory.cuh"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 #include "mpgpu/field/roots.hpp"
 #include "mpgpu/ntt/block_ntt.cuh"
 

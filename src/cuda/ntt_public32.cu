@@ -11,7 +11,7 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/roots.hpp"
 #include "mpgpu/ntt/bit_reverse_tiles.cuh"

@@ -4,7 +4,7 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/scoped_memory.cuh"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 #include "mpgpu/device/radix_leaves.cuh"
 
 namespace mpgpu::detail::cuda {

@@ -6,8 +6,9 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
+#include "cuda/result_words.cuh"
 #include "cuda/scoped_memory.cuh"
-#include "cuda/words.cuh"
 #include "mpgpu/device/column_sum.cuh"
 #include "mpgpu/device/popcount.cuh"
 #include "mpgpu/limb/arith.cuh"
@@ -15,24 +16,25 @@
 namespace mpgpu::detail::cuda {
 
 std::uint64_t popcount(ContextState& st, Stream s, Operand a) {
-  OpWords ow(st, s);
+  ResultWordsLease lease(st, s);
   if (a.size <= device::kPopcountOneBlockLimbs) {
-    ow.arm_ready();
-    device::popcount_kernel<<<1, device::kPopcountThreads, 0, s>>>(a.limbs, a.size, ow.words(), kSlotFound, true);
+    lease.arm_ready();
+    device::popcount_kernel<<<1, device::kPopcountThreads, 0, s>>>(a.limbs, a.size, lease.words(), kSlotFound, true);
     MPGPU_CHECK_LAUNCH("popcount_kernel");
-    return ow.wait_ready();
+    return lease.wait_ready();
   }
   // At most one resident wave (8 blocks of 256 threads on each of the H100's
   // 132 SMs); each thread then strides over the limbs, 4 loads in flight.
   const std::size_t blocks =
       std::min<std::size_t>((a.size + device::kPopcountThreads - 1) / device::kPopcountThreads, 1056);
   device::popcount_kernel<<<static_cast<unsigned>(blocks), device::kPopcountThreads, 0, s>>>(
-      a.limbs, a.size, ow.words(), kSlotFound, false);
+      a.limbs, a.size, lease.words(), kSlotFound, false);
   MPGPU_CHECK_LAUNCH("popcount_kernel");
-  return ow.wait()[kSlotFound];
+  return lease.wait()[kSlotFound];
 }
 
-Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
+Deferred sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std::size_t count) {
+  contract::sum_abs(r, terms, count);
   use_device(st.device);
   order_after_context(st, s);  // operands may be in flight on the context's stream
   std::size_t width = 0;
@@ -46,10 +48,10 @@ Pending sum_abs(ContextState& st, Stream s, limb_t* r, const Operand* terms, std
     // kernels and their scratch (docs/tuning-history.md, "Sums of
     // integers").
     for (std::size_t j = 0; j < count; ++j) pass.inline_terms[j] = {terms[j].limbs, terms[j].size};
-    OpWords ow(st, s);
-    device::small_sum_kernel<<<1, device::SmallSumPolicy::kThreads, 0, s>>>(r, pass, width, ow.words());
+    ResultWordsLease lease(st, s);
+    device::small_sum_kernel<<<1, device::SmallSumPolicy::kThreads, 0, s>>>(r, pass, width, lease.words());
     MPGPU_CHECK_LAUNCH("small_sum_kernel");
-    return ow.defer();
+    return lease.defer();
   }
   // Few terms (products by columns, most sums) travel in the launch's
   // parameters; a copy to the device costs a transfer (and, without the

@@ -1,5 +1,5 @@
 // The CUDA runtime side of a Context: stream, stream-ordered memory pool,
-// word slots for small read-backs (word_slots.cu), copies (large ones through
+// result-word slots for small read-backs (result_words.cu), copies (large ones through
 // pinned staging buffers, staging.cu; small uploads through a pinned ring,
 // upload_ring.cu) and device facts.
 #include <cstdint>
@@ -8,9 +8,10 @@
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
+#include "cuda/contracts.hpp"
+#include "cuda/result_words.cuh"
 #include "cuda/staging.hpp"
 #include "cuda/upload_ring.hpp"
-#include "cuda/words.cuh"
 
 namespace mpgpu::detail::cuda {
 
@@ -39,7 +40,7 @@ void init_context(ContextState& st, int device) {
   std::uint64_t keep = UINT64_MAX;
   MPGPU_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
   st.mem_pool = pool;
-  init_word_slots(st);
+  init_result_words(st);
   std::size_t free_bytes = 0;
   MPGPU_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &st.total_memory));
   init_upload_ring(st);  // last: nothing after it throws
@@ -61,7 +62,7 @@ void destroy_context(ContextState& st) noexcept {
     if (b->words) cudaFreeAsync(b->words, st.stream);  // pool memory
     *b = {};
   }
-  free_word_slots(st);
+  free_result_words(st);
   free_staging(st);  // after the stream is idle; waits for copies on other streams too
   free_upload_ring(st);  // the same
   for (Stream& side : st.fork_streams) {
@@ -123,11 +124,13 @@ void* allocate(ContextState& st, Stream s, std::size_t bytes) {
                       bytes, free_bytes);
   }
   MPGPU_CUDA_CHECK(e);
+  contract::record_allocation(p, bytes);
   return p;
 }
 
 void deallocate(ContextState& st, Stream s, void* p) noexcept {
   if (!p) return;
+  contract::forget_allocation(p);
   int current = -1;
   if (cudaGetDevice(&current) == cudaSuccess && current != st.device) cudaSetDevice(st.device);
   cudaFreeAsync(p, s);
@@ -188,6 +191,7 @@ __global__ void fill_kernel(limb_t* r, std::size_t n, limb_t value) {
 }  // namespace
 
 void fill(ContextState& st, Stream s, limb_t* r, std::size_t n, limb_t value) {
+  contract::fill(r, n);
   if (!n) return;
   use_device(st.device);
   if (value == 0 || value == ~limb_t{0}) {

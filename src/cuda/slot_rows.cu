@@ -6,7 +6,7 @@
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 #include "cuda/scoped_memory.cuh"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 #include "mpgpu/device/slot_rows.cuh"
 
 namespace mpgpu::detail::cuda {

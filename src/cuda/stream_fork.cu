@@ -4,7 +4,7 @@
 
 #include "cuda/check.cuh"
 #include "cuda/stream_fork.hpp"
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 
 namespace mpgpu::detail::cuda {
 

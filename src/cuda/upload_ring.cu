@@ -96,7 +96,7 @@ bool ring_copy_to_device(ContextState& st, Stream s, void* dst, const void* src,
   MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, staged, bytes, cudaMemcpyHostToDevice, s));
   MPGPU_CUDA_CHECK(cudaEventRecord(region.event, s));
   // On another stream: the context's stream, and through it every stream
-  // that orders itself after it (OpWords), waits for the copy too, as the
+  // that orders itself after it (ResultWordsLease), waits for the copy too, as the
   // host did before. The wait keeps the event's current record.
   if (s != st.stream) MPGPU_CUDA_CHECK(cudaStreamWaitEvent(st.stream, region.event, 0));
   return true;

@@ -281,14 +281,14 @@ inline ::testing::AssertionResult same_limbs(const Limbs& got, const Limbs& want
   return ::testing::AssertionSuccess();
 }
 
-/// The words a Pending operation published (kSlotCount of them), after its
+/// The words a Deferred operation published (kSlotCount of them), after its
 /// stream has finished (a final kernel may publish before its other blocks end).
 struct Words {
   std::uint64_t w[mpgpu::device::kSlotCount] = {};
   std::uint64_t size() const { return w[mpgpu::device::kSlotSize]; }
 };
-inline Words wait_words(dc::Pending& p, cudaStream_t s) {
-  if (!p) throw std::runtime_error("the operation returned no pending words");
+inline Words wait_words(dc::Deferred& p, cudaStream_t s) {
+  if (!p) throw std::runtime_error("the operation returned no deferred words");
   const std::uint64_t* got = p->wait();
   Words out;
   std::copy(got, got + mpgpu::device::kSlotCount, out.w);
@@ -340,7 +340,7 @@ class BackendLayer : public ::testing::Test {
     }
   }
 
-  mpgpu::detail::ContextState& st() const { return ctx_->state(); }
+  mpgpu::detail::ContextState& st() const { return mpgpu::detail::ContextAccess::state(*ctx_); }
   std::vector<StreamCase> streams() const { return {{ctx_->stream(), "context stream"}, {side_, "side stream"}}; }
 
   /// Records a case's result; false once too many cases failed (the test

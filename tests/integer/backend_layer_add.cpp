@@ -117,8 +117,8 @@ TEST_F(BackendLayer, AddAbs) {
                                  ", " + sc.name;
         const DeviceOperand a(sc.s, p.a, odd), b(sc.s, p.b, !odd);
         Guarded r = limb_output(sc.s, n + 1, odd);
-        dc::Pending pending = dc::add_abs(st(), sc.s, r.limbs(), a.op(), b.op());
-        const Words w = wait_words(pending, sc.s);
+        dc::Deferred deferred = dc::add_abs(st(), sc.s, r.limbs(), a.op(), b.op());
+        const Words w = wait_words(deferred, sc.s);
         Mpz want;
         mpz_add(want, to_mpz(p.a), to_mpz(p.b));
         if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a, &b})}),
@@ -138,8 +138,8 @@ TEST_F(BackendLayer, SubAbs) {
                                  ", " + sc.name;
         const DeviceOperand a(sc.s, p.a, odd), b(sc.s, p.b, odd);
         Guarded r = limb_output(sc.s, n, odd);
-        dc::Pending pending = dc::sub_abs(st(), sc.s, r.limbs(), a.op(), b.op());
-        const Words w = wait_words(pending, sc.s);
+        dc::Deferred deferred = dc::sub_abs(st(), sc.s, r.limbs(), a.op(), b.op());
+        const Words w = wait_words(deferred, sc.s);
         Mpz want;
         mpz_sub(want, to_mpz(p.a), to_mpz(p.b));
         if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a, &b})}),
@@ -172,8 +172,8 @@ TEST_F(BackendLayer, AddAbsScalar) {
                                  "): " + c.name + (odd ? ", one limb off" : "") + ", " + sc.name;
         const DeviceOperand a(sc.s, c.a, odd);
         Guarded r = limb_output(sc.s, n + 1, odd);
-        dc::Pending pending = dc::add_abs_scalar(st(), sc.s, r.limbs(), a.op(), c.b);
-        const Words w = wait_words(pending, sc.s);
+        dc::Deferred deferred = dc::add_abs_scalar(st(), sc.s, r.limbs(), a.op(), c.b);
+        const Words w = wait_words(deferred, sc.s);
         Mpz want;
         mpz_add_ui(want, to_mpz(c.a), c.b);
         if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a})}), what))
@@ -202,8 +202,8 @@ TEST_F(BackendLayer, SubAbsScalar) {
                                  "): " + c.name + (odd ? ", one limb off" : "") + ", " + sc.name;
         const DeviceOperand a(sc.s, c.a, odd);
         Guarded r = limb_output(sc.s, n, odd);
-        dc::Pending pending = dc::sub_abs_scalar(st(), sc.s, r.limbs(), a.op(), c.b);
-        const Words w = wait_words(pending, sc.s);
+        dc::Deferred deferred = dc::sub_abs_scalar(st(), sc.s, r.limbs(), a.op(), c.b);
+        const Words w = wait_words(deferred, sc.s);
         Mpz want;
         mpz_sub_ui(want, to_mpz(c.a), c.b);
         if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a})}), what))
@@ -266,8 +266,8 @@ TEST_F(BackendLayer, SubAbsOrdered) {
                                  (odd ? ", one limb off" : "") + ", " + sc.name;
         const DeviceOperand a(sc.s, p.a, odd), b(sc.s, p.b, !odd);
         Guarded r = limb_output(sc.s, n, odd);
-        dc::Pending pending = dc::sub_abs_ordered(st(), sc.s, r.limbs(), a.data(), b.data(), n);
-        const Words w = wait_words(pending, sc.s);
+        dc::Deferred deferred = dc::sub_abs_ordered(st(), sc.s, r.limbs(), a.data(), b.data(), n);
+        const Words w = wait_words(deferred, sc.s);
         Mpz want;
         mpz_sub(want, to_mpz(p.a), to_mpz(p.b));
         const int order = dc::order_of(w.w);

@@ -35,8 +35,8 @@ TEST_F(BackendLayer, ShiftLeft) {
           const Limbs v = make_limbs(k, n, gen);
           const DeviceOperand a(sc.s, v, !odd);
           Guarded r = limb_output(sc.s, n + bits / 64 + 1, odd);
-          dc::Pending pending = dc::shift_left(st(), sc.s, r.limbs(), a.op(), bits);
-          const Words w = wait_words(pending, sc.s);
+          dc::Deferred deferred = dc::shift_left(st(), sc.s, r.limbs(), a.op(), bits);
+          const Words w = wait_words(deferred, sc.s);
           Mpz want;
           mpz_mul_2exp(want, to_mpz(v), bits);
           if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a})}),
@@ -63,8 +63,8 @@ TEST_F(BackendLayer, ShiftRight) {
           const Limbs v = make_limbs(k, n, gen);
           const DeviceOperand a(sc.s, v, odd);
           Guarded r = limb_output(sc.s, n - bits / 64, odd);
-          dc::Pending pending = dc::shift_right(st(), sc.s, r.limbs(), a.op(), bits);
-          const Words w = wait_words(pending, sc.s);
+          dc::Deferred deferred = dc::shift_right(st(), sc.s, r.limbs(), a.op(), bits);
+          const Words w = wait_words(deferred, sc.s);
           Mpz want;
           mpz_tdiv_q_2exp(want, to_mpz(v), bits);
           if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a})}),
@@ -132,8 +132,8 @@ TEST_F(BackendLayer, Bitwise) {
                                      (odd ? ", one limb off" : "") + ", " + sc.name;
             const DeviceOperand a(sc.s, p.a, odd), b(sc.s, p.b, !odd);
             Guarded r = limb_output(sc.s, L + 1, odd);
-            dc::Pending pending = dc::bitwise(st(), sc.s, op, r.limbs(), a.op(), an, b.op(), bn);
-            const Words w = wait_words(pending, sc.s);
+            dc::Deferred deferred = dc::bitwise(st(), sc.s, op, r.limbs(), a.op(), an, b.op(), bn);
+            const Words w = wait_words(deferred, sc.s);
             Mpz x = to_mpz(p.a), y = to_mpz(p.b), want;
             if (an) mpz_neg(x, x);
             if (bn) mpz_neg(y, y);

@@ -65,8 +65,8 @@ TEST_F(BackendLayer, MulColumns) {
         const Limbs va = make_limbs(ka, sh.na, gen), vb = make_limbs(kb, sh.nb, gen);
         const DeviceOperand a(sc.s, va, odd), b(sc.s, vb, !odd);
         Guarded r = limb_output(sc.s, sh.na + sh.nb + 3, odd);
-        dc::Pending pending = dc::mul_columns(st(), sc.s, r.limbs(), a.op(), b.op());
-        const Words w = wait_words(pending, sc.s);
+        dc::Deferred deferred = dc::mul_columns(st(), sc.s, r.limbs(), a.op(), b.op());
+        const Words w = wait_words(deferred, sc.s);
         Mpz want;
         mpz_mul(want, to_mpz(va), to_mpz(vb));
         if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a, &b})}),
@@ -118,8 +118,8 @@ TEST_F(BackendLayer, MulAbs) {
         const DeviceOperand a(sc.s, va, odd), b(sc.s, vb, !odd);
         const dc::Operand bop = sh.square ? a.op() : b.op();  // a squaring: the same vector
         Guarded r = limb_output(sc.s, sh.na + sh.nb + 2, odd);
-        dc::Pending pending = dc::mul_abs(st(), sc.s, r.limbs(), a.op(), bop);
-        const Words w = wait_words(pending, sc.s);
+        dc::Deferred deferred = dc::mul_abs(st(), sc.s, r.limbs(), a.op(), bop);
+        const Words w = wait_words(deferred, sc.s);
         Mpz want;
         mpz_mul(want, to_mpz(va), to_mpz(vb));
         if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a, &b})}),
@@ -176,9 +176,9 @@ TEST_F(BackendLayer, DivremLimb) {
           const DeviceOperand a(sc.s, v, odd);
           Guarded q = limb_output(sc.s, n, odd);   // room for a.size limbs
           Guarded r = limb_output(sc.s, 1, !odd);  // r[0]
-          dc::Pending pending = dc::divrem_limb(st(), sc.s, mode.q ? q.limbs() : nullptr,
+          dc::Deferred deferred = dc::divrem_limb(st(), sc.s, mode.q ? q.limbs() : nullptr,
                                                 mode.r ? r.limbs() : nullptr, a.op(), d, mode.publish_remainder_size);
-          const Words w = wait_words(pending, sc.s);
+          const Words w = wait_words(deferred, sc.s);
           Mpz want_q;
           const limb_t want_r = mpz_tdiv_q_ui(want_q, to_mpz(v), d);
           // kSlotFound: the remainder; kSlotSize: the quotient's size (when
@@ -248,8 +248,8 @@ TEST_F(BackendLayer, SumAbs) {
             mpz_add(want, want, to_mpz(terms[j]));
           }
           Guarded r = limb_output(sc.s, width + 2, odd);
-          dc::Pending pending = dc::sum_abs(st(), sc.s, r.limbs(), operands.data(), count);
-          const Words w = wait_words(pending, sc.s);
+          dc::Deferred deferred = dc::sum_abs(st(), sc.s, r.limbs(), operands.data(), count);
+          const Words w = wait_words(deferred, sc.s);
           ::testing::AssertionResult unchanged = ::testing::AssertionSuccess();
           for (const auto& op : ops)
             if (unchanged) unchanged = op->unchanged(sc.s);
@@ -265,9 +265,9 @@ TEST_F(BackendLayer, SumAbs) {
         operands.push_back(ops.back()->op());
       }
       Guarded r = limb_output(sc.s, 2, false);  // room for max size (0) + 2
-      dc::Pending pending = dc::sum_abs(st(), sc.s, r.limbs(), operands.data(), count);
+      dc::Deferred deferred = dc::sum_abs(st(), sc.s, r.limbs(), operands.data(), count);
       ::testing::AssertionResult ok = ::testing::AssertionSuccess();
-      if (pending) ok = ::testing::AssertionFailure() << "returned pending words, expected nullptr";
+      if (deferred) ok = ::testing::AssertionFailure() << "returned deferred words, expected nullptr";
       r.read(sc.s);
       const std::string what = "sum_abs(" + std::to_string(count) + " zero terms), " + std::string(sc.name);
       if (!report(all_of({ok, r.guards_intact(), r.output_untouched()}), what)) return;

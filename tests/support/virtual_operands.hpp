@@ -54,22 +54,24 @@ class VirtualLimbs {
 /// at the end of the scope.
 class BorrowLimbs {
  public:
-  BorrowLimbs(mpgpu::Integer& x, const VirtualLimbs& limbs, int sign = 1) : x_(x), saved_(*x.cpu_mpz()) {
-    mpz_ptr z = x.cpu_mpz();
+  BorrowLimbs(mpgpu::Integer& x, const VirtualLimbs& limbs, int sign = 1)
+      : x_(x), saved_(*mpgpu::detail::IntegerAccess::cpu_mpz(x)) {
+    mpz_ptr z = mpgpu::detail::IntegerAccess::cpu_mpz(x);
     z->_mp_alloc = static_cast<int>(limbs.count());
     z->_mp_size = static_cast<int>(limbs.count()) * (sign < 0 ? -1 : 1);
     z->_mp_d = limbs.data();
-    x.refresh_cpu_meta();
+    mpgpu::detail::IntegerAccess::refresh_cpu_meta(x);
   }
   BorrowLimbs(const BorrowLimbs&) = delete;
   BorrowLimbs& operator=(const BorrowLimbs&) = delete;
   ~BorrowLimbs() {
-    *x_.cpu_mpz() = saved_;
-    x_.refresh_cpu_meta();
+    *mpgpu::detail::IntegerAccess::cpu_mpz(x_) = saved_;
+    mpgpu::detail::IntegerAccess::refresh_cpu_meta(x_);
   }
   /// Whether x still holds the borrowed limbs with this size and sign.
   bool unchanged(const VirtualLimbs& limbs, int sign = 1) const {
-    return x_.cpu_mpz()->_mp_d == limbs.data() && x_.size() == limbs.count() && x_.sign() == (sign < 0 ? -1 : 1);
+    return mpgpu::detail::IntegerAccess::cpu_mpz(x_)->_mp_d == limbs.data() && x_.size() == limbs.count() &&
+           x_.sign() == (sign < 0 ? -1 : 1);
   }
 
  private:

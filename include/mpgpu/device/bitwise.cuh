@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
   const std::size_t za = a.lowest_nonzero(), zb = b.lowest_nonzero();
   std::size_t zr = L;
   if (r_negative) {
-    const unsigned long long key = words.slots[kSlotLowR];
+    const unsigned long long key = words.slot[kSlotLowR];
     zr = key ? L - key / 2 : L;
   }
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     if (blockIdx.x == 0 && threadIdx.x == 0) words.publish_now(L);
     return;
   }
-  block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
+  block_max_into<Policy::kWarps>(top, &words.slot[kSlotSize]);
   words.publish_when_last();
 }
 

@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(SmallSumPolicy::kThreads)
       if (v != 0) top = i + 1;
     }
   }
-  block_max_into<P::kWarps>(top, &words.slots[kSlotSize]);
+  block_max_into<P::kWarps>(top, &words.slot[kSlotSize]);
   words.publish_when_last();
 }
 

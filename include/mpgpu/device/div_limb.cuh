@@ -184,7 +184,7 @@ __device__ __forceinline__ void store_tile(limb_t* q, const limb_t* buf, std::si
 }
 
 /// q[0..n) = floor(a / d) (unless q is nullptr), and the remainder a mod d
-/// into words.slots[kSlotFound] and, unless r_out is nullptr, r_out[0],
+/// into words.slot[kSlotFound] and, unless r_out is nullptr, r_out[0],
 /// for d = v.d 2^twos with v.d odd: the scan divides a >> twos by v.d (the
 /// same quotient) and the remainder is (that remainder << twos) + the low
 /// twos bits of a. kSlotSize receives the quotient's normalized size, or
@@ -257,21 +257,21 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocks)
   // division (chunk_quotient).
   const limb_t r_leaving = add_mod(mont_mul(warp_in[warp], lane_weight[lane], v), incl, v);
   if (q) chunk_quotient(mine, Policy::kItems, above, twos, r_leaving, v);
-  bool wrote_slots = false;
+  bool wrote_slot = false;
   if (pos == tiles - 1 && threadIdx.x == 0) {  // holds limb 0: the final remainder
     const limb_t remainder = twos ? r_leaving << twos | (a[0] & ((limb_t{1} << twos) - 1)) : r_leaving;
     if (r_out) r_out[0] = remainder;
-    if (remainder) atomicMax(&words.slots[kSlotFound], static_cast<unsigned long long>(remainder));
-    if (publish_remainder_size && remainder) atomicMax(&words.slots[kSlotSize], 1ull);
-    wrote_slots = true;
+    if (remainder) atomicMax(&words.slot[kSlotFound], static_cast<unsigned long long>(remainder));
+    if (publish_remainder_size && remainder) atomicMax(&words.slot[kSlotSize], 1ull);
+    wrote_slot = true;
   }
   if (q && !publish_remainder_size && pos == 0 && threadIdx.x == (n - 1 - base) / Policy::kItems) {
-    atomicMax(&words.slots[kSlotSize], a[n - 1] >= v.d << twos ? n : n - 1);
-    wrote_slots = true;
+    atomicMax(&words.slot[kSlotSize], a[n - 1] >= v.d << twos ? n : n - 1);
+    wrote_slot = true;
   }
   __syncthreads();
   if (q) store_tile<Policy>(q + base, buf, n - base, fast);
-  words.publish_when_last(wrote_slots);
+  words.publish_when_last(wrote_slot);
 }
 
 }  // namespace mpgpu::device

@@ -28,9 +28,9 @@ struct LimbSearchPolicy {
 /// Predicate results: 0 = no hit; 1 or 2 = hit, carrying one bit (result-1).
 /// Highest search: *out = max over hits of 2*(i+1) + bit (0 if none).
 /// Lowest search:  *out = max over hits of 2*(n-i) + bit (0 if none).
-/// The result goes to words.slots[slot]; with `publish`, this kernel ends
+/// The result goes to words.slot[slot]; with `publish`, this kernel ends
 /// the operation and publishes the slots; with `ready` (a search whose key
-/// is the operation's only result, the host waiting on OpWords::
+/// is the operation's only result, the host waiting on ResultWordsLease::
 /// wait_ready), it ends the operation and hands the key to the host through
 /// the ready word instead (ResultWords::publish_ready), leaving the slot
 /// and the arrival count zero: at once when the search's first index hits
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
                        bool ready) {
   wait_for_prior_grids();
   allow_dependent_grids();
-  unsigned long long* out = &words.slots[slot];
+  unsigned long long* out = &words.slot[slot];
   __shared__ bool skip;
   const std::size_t all_chunks = (n + Policy::kChunk - 1) / Policy::kChunk;
   std::size_t chunks = all_chunks < max_chunks ? all_chunks : max_chunks;
@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(Policy::kThreads)
   if (threadIdx.x == 0) words.publish_ready(best);
 }
 
-/// Queues a search over [0, n) (n >= 1) on `stream` into words.slots[slot],
+/// Queues a search over [0, n) (n >= 1) on `stream` into words.slot[slot],
 /// which must be zero. Returns the launch error, if any. At most
 /// kMaxBlocks blocks (about one resident wave on an H100 or H200): a search
 /// that ends early then costs one short launch, not a grid over the whole number.

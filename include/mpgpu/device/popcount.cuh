@@ -18,7 +18,7 @@ inline constexpr int kPopcountThreads = 256;
 /// loads, less than the slots' atomics, fences and arrival count.
 inline constexpr std::size_t kPopcountOneBlockLimbs = 8192;
 
-/// words.slots[slot] += popcount(a[0..n)); publishes when the last block is
+/// words.slot[slot] += popcount(a[0..n)); publishes when the last block is
 /// done. `ready`: a grid of one block publishing through the ready word.
 __global__ void __launch_bounds__(kPopcountThreads)
     popcount_kernel(const limb_t* __restrict__ a, std::size_t n, ResultWords words, int slot, bool ready) {
@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(kPopcountThreads)
 #pragma unroll
     for (int w = 0; w < kPopcountThreads / 32; ++w) total += warp_count[w];
     if (ready) words.publish_ready(total);
-    else if (total) atomicAdd(&words.slots[slot], total);
+    else if (total) atomicAdd(&words.slot[slot], total);
   }
   if (!ready) words.publish_when_last();
 #endif

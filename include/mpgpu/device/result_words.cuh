@@ -1,12 +1,12 @@
 // Result words: how device-wide algorithms hand small results (sizes, signs,
 // found indices) to the host with one kernel launch, no memset and no copy:
-// kernels combine their results in device "slots" with atomicMax; the last
-// block to finish the final kernel of an operation moves the slots into
-// host-mapped pinned memory, zeroes them (and the arrival counter) for the
+// kernels combine their results in the words of a device "slot" with
+// atomicMax; the last block to finish the final kernel of an operation moves
+// the slot's words into host-mapped pinned memory, zeroes them (and the arrival counter) for the
 // next operation, and then writes the operation's sequence number, which
 // the host polls: cheaper than a stream synchronize for small operations.
-// This file is the device side; the host side (the word slots, OpWords,
-// PendingWords) is in src/cuda/, and docs/architecture.md ("Result words")
+// This file is the device side; the host side (the slots, ResultWordsLease,
+// DeferredResultWords) is in src/cuda/, and docs/architecture.md ("Result words")
 // names every part.
 #pragma once
 
@@ -14,9 +14,10 @@
 
 namespace mpgpu::device {
 
-/// Slot indices. Every slot is zero between operations; results are
-/// combined with atomicMax, so 0 means "nothing found".
-enum ResultSlot : int {
+/// The words of a slot (one operation's result words). Every word of a
+/// device slot is zero between operations; results are combined with
+/// atomicMax, so 0 means "nothing found".
+enum SlotWord : int {
   kSlotSize = 0,   ///< 1 + index of the highest nonzero result limb
   kSlotOrder = 1,  ///< comparison key of two operands (see limb_search.cuh)
   kSlotLowA = 2,   ///< lowest-nonzero search over operand a
@@ -31,14 +32,14 @@ enum ResultSlot : int {
 inline constexpr int kReadyWord = kSlotCount + 1;
 
 struct ResultWords {
-  unsigned long long* slots;      ///< device memory, kSlotCount words
+  unsigned long long* slot;       ///< device memory, kSlotCount words (indexed by SlotWord)
   unsigned int* arrivals;         ///< device memory, counts finished blocks
   unsigned long long* published;  ///< host-mapped pinned memory, kSlotCount + 1 words
   unsigned long long sequence;    ///< written to published[kSlotCount] last: "done"
 
 #if defined(__CUDACC__)
   /// Called by every thread of every block at the end of an operation's
-  /// final kernel (after the block's atomics); `wrote_slots`: whether this
+  /// final kernel (after the block's atomics); `wrote_slot`: whether this
   /// thread updated a slot.
   ///
   /// Only thread 0 goes on after one barrier, and fences only when a
@@ -53,8 +54,8 @@ struct ResultWords {
   /// A grid of one block is last by itself: no count and no fences before
   /// its reads (the barrier already ordered its own slot updates before
   /// them), a microsecond less for every small operation.
-  __device__ void publish_when_last(bool wrote_slots = true) const {
-    const bool any_wrote = __syncthreads_or(wrote_slots);
+  __device__ void publish_when_last(bool wrote_slot = true) const {
+    const bool any_wrote = __syncthreads_or(wrote_slot);
     if (threadIdx.x != 0) return;
     const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
     if (blocks > 1) {
@@ -63,16 +64,16 @@ struct ResultWords {
       __threadfence();  // every block's updates, each fenced before its arrival, before the reads
     }
     if (blocks > 1) atomicExch(arrivals, 0u);
-    publish_slots();
+    publish_slot();
   }
 
-  /// Moves the slots to the host, zeroes them and writes "done". Called by
-  /// one thread that knows every update of the operation's slots is over
+  /// Moves the slot's words to the host, zeroes them and writes "done".
+  /// Called by one thread that knows every update of the operation's slot is over
   /// and visible to it (publish_when_last's last block; a kernel whose
   /// prior grids wrote them and which alone ends the operation).
-  __device__ void publish_slots() const {
-    for (int k = 0; k < kSlotCount; ++k) published[k] = atomicExch(&slots[k], 0ull);
-    __threadfence_system();  // the slots reach the host before "done"
+  __device__ void publish_slot() const {
+    for (int k = 0; k < kSlotCount; ++k) published[k] = atomicExch(&slot[k], 0ull);
+    __threadfence_system();  // the slot's words reach the host before "done"
     *static_cast<volatile unsigned long long*>(&published[kSlotCount]) = sequence;
   }
 
@@ -84,7 +85,7 @@ struct ResultWords {
   /// per-block fence, so "done" can precede the end of the kernel's other
   /// blocks. Hence the contract: the kernel's other blocks touch no slot,
   /// and it is used only on the context's own stream, where the host reads
-  /// results and frees operands in stream order (cuda/words.cuh orders
+  /// results and frees operands in stream order (cuda/result_words.cuh orders
   /// other streams after it). Call from one thread.
   __device__ void publish_now(unsigned long long size, unsigned long long order_key = 0) const {
     for (int k = 0; k < kSlotCount; ++k) published[k] = k == kSlotSize ? size : k == kSlotOrder ? order_key : 0;
@@ -93,11 +94,11 @@ struct ResultWords {
   }
 
   /// The fast path of a one-block operation whose only result is `value`
-  /// (< 2^63) and that the host waits for (OpWords::arm_ready/wait_ready):
+  /// (< 2^63) and that the host waits for (ResultWordsLease::arm_ready/wait_ready):
   /// one 8-byte store of 2 value + 1 to the word the host cleared before
   /// the launch. No device slot, no atomics and no system fence, since the
   /// host reads nothing else: a small compare returns about a fifth sooner
-  /// than through the slots (docs/tuning-history.md, "Result publication and
+  /// than through the slot (docs/tuning-history.md, "Result publication and
   /// searches"). Call from one thread.
   __device__ void publish_ready(unsigned long long value) const {
     *static_cast<volatile unsigned long long*>(&published[kReadyWord]) = 2 * value + 1;

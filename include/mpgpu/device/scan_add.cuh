@@ -98,9 +98,9 @@ __device__ __forceinline__ unsigned long long order_from_top(const limb_t* a, co
                                                           ResultWords words) {
   __shared__ unsigned long long claimed;
   const std::size_t tiles = (an + Policy::kTile - 1) / Policy::kTile;
-  volatile unsigned long long* order = &words.slots[kSlotOrder];
-  volatile unsigned long long* claims = &words.slots[kSlotLowA];
-  volatile unsigned long long* done = &words.slots[kSlotLowB];
+  volatile unsigned long long* order = &words.slot[kSlotOrder];
+  volatile unsigned long long* claims = &words.slot[kSlotLowA];
+  volatile unsigned long long* done = &words.slot[kSlotLowB];
   for (;;) {
     if (threadIdx.x == 0)
       claimed = *order != 0 ? tiles : atomicAdd(const_cast<unsigned long long*>(claims), 1ull);
@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     if (key) atomicMax(&block_key, key);
     __syncthreads();
     key = block_key;
-    if (threadIdx.x == 0 && key) words.slots[kSlotOrder] = key;  // the only block
+    if (threadIdx.x == 0 && key) words.slot[kSlotOrder] = key;  // the only block
     order_by_tops = false;
     if (key != 0 && (key & 1) == 0) {  // |a| < |b|: compute b - a
       const limb_t* t = a;
@@ -339,8 +339,8 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSM)
     return;
   }
   if (kSubtract && order_by_tops && !tops_equal && threadIdx.x == 0 && tile == 0)
-    atomicMax(&words.slots[kSlotOrder], 2ull * an + a_above);
-  block_max_into<Policy::kWarps>(top, &words.slots[kSlotSize]);
+    atomicMax(&words.slot[kSlotOrder], 2ull * an + a_above);
+  block_max_into<Policy::kWarps>(top, &words.slot[kSlotSize]);
   words.publish_when_last();
 }
 

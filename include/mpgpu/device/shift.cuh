@@ -14,7 +14,7 @@ namespace mpgpu::device {
 /// or left in the slot for the last block (publish_when_last).
 __device__ __forceinline__ void publish_size(const ResultWords& words, std::size_t size, bool publish_early) {
   if (publish_early) words.publish_now(size);
-  else atomicMax(&words.slots[kSlotSize], size);
+  else atomicMax(&words.slot[kSlotSize], size);
 }
 
 /// Threads own pairs of output limbs (16-byte stores and loads, as the scan

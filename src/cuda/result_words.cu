@@ -1,19 +1,19 @@
-// Result words, host side: the context's word slots (cuda/pending_words.hpp,
-// cuda/words.cuh), a pool of result-word areas, one per operation in flight,
-// and the unread results (PendingWords) that hold them until the host reads
-// them.
+// Result words, host side: the context's slots (cuda/result_words.hpp,
+// cuda/result_words.cuh), a pool of result-word areas, one per operation in
+// flight, the leases that queue an operation on one, and the deferred results
+// (DeferredResultWords) that hold them until the host reads them.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <thread>
 
-#include "cuda/words.cuh"
+#include "cuda/result_words.cuh"
 
 namespace mpgpu::detail::cuda {
 
 namespace {
 
-constexpr std::size_t kPoolBytes = std::size_t{kWordSlots} * kSlotStride * sizeof(std::uint64_t);
+constexpr std::size_t kPoolBytes = std::size_t{kSlotsPerContext} * kSlotStride * sizeof(std::uint64_t);
 
 bool is_done(const ContextState& st, int slot, std::uint64_t sequence) {
   return published_words(st, slot)[kSlotCount] == sequence;
@@ -30,18 +30,18 @@ void sweep_retired(ContextState& st) {
 
 }  // namespace
 
-void init_word_slots(ContextState& st) {
+void init_result_words(ContextState& st) {
   MPGPU_CUDA_CHECK(cudaHostAlloc(&st.pinned_words, kPoolBytes, cudaHostAllocMapped));
   MPGPU_CUDA_CHECK(cudaHostGetDevicePointer(&st.mapped_words, st.pinned_words, 0));
   std::memset(st.pinned_words, 0, kPoolBytes);  // "done" = 0; sequences start at 1
   MPGPU_CUDA_CHECK(cudaMalloc(&st.device_words, kPoolBytes));
   MPGPU_CUDA_CHECK(cudaMemset(st.device_words, 0, kPoolBytes));
-  st.slot_owner.assign(kWordSlots, nullptr);
+  st.slot_owner.assign(kSlotsPerContext, nullptr);
   st.free_slots.clear();
-  for (int i = kWordSlots - 1; i >= 0; --i) st.free_slots.push_back(i);
+  for (int i = kSlotsPerContext - 1; i >= 0; --i) st.free_slots.push_back(i);
 }
 
-void free_word_slots(ContextState& st) noexcept {
+void free_result_words(ContextState& st) noexcept {
   if (st.device_words) cudaFree(st.device_words);
   if (st.pinned_words) cudaFreeHost(st.pinned_words);
   st.device_words = st.pinned_words = st.mapped_words = nullptr;
@@ -98,14 +98,14 @@ int acquire_slot(ContextState& st) {
   }
   if (st.free_slots.empty()) {
     // Every slot holds an unread result: read the oldest one now.
-    PendingWords* pick = nullptr;
+    DeferredResultWords* pick = nullptr;
     std::uint64_t best = UINT64_MAX;
-    for (PendingWords* p : st.slot_owner)
+    for (DeferredResultWords* p : st.slot_owner)
       if (p && p->sequence() < best) {
         best = p->sequence();
         pick = p;
       }
-    if (!pick) throw Error("mpgpu: internal error: no word slot is free, retired or owned");
+    if (!pick) throw Error("mpgpu: internal error: no result-word slot is free, retired or owned");
     pick->settle_locked();
   }
   const int slot = st.free_slots.back();
@@ -115,7 +115,7 @@ int acquire_slot(ContextState& st) {
 
 void release_slot(ContextState& st, int slot) { st.free_slots.push_back(slot); }
 
-OpWords::~OpWords() {
+ResultWordsLease::~ResultWordsLease() {
   if (state_ == State::deferred) return;
   if (state_ == State::queued) {
     // An exception between the first launch and the read: let the queued
@@ -129,15 +129,15 @@ OpWords::~OpWords() {
   release_slot(st_, slot_);
 }
 
-// ---- PendingWords -------------------------------------------------------------------
+// ---- DeferredResultWords -------------------------------------------------------------------
 
-PendingWords::PendingWords(ContextState& st, int slot, std::uint64_t sequence, Stream stream)
+DeferredResultWords::DeferredResultWords(ContextState& st, int slot, std::uint64_t sequence, Stream stream)
     : st_(st), slot_(slot), sequence_(sequence), stream_(stream) {
   std::lock_guard<std::recursive_mutex> lock(st_.mutex);
   st_.slot_owner[slot_] = this;
 }
 
-PendingWords::~PendingWords() {
+DeferredResultWords::~DeferredResultWords() {
   std::lock_guard<std::recursive_mutex> lock(st_.mutex);
   if (slot_ < 0) return;
   st_.slot_owner[slot_] = nullptr;
@@ -145,13 +145,13 @@ PendingWords::~PendingWords() {
   else st_.retired_slots.emplace_back(slot_, sequence_);
 }
 
-const std::uint64_t* PendingWords::wait() {
+const std::uint64_t* DeferredResultWords::wait() {
   std::lock_guard<std::recursive_mutex> lock(st_.mutex);
   if (slot_ >= 0) settle_locked();
   return words_;
 }
 
-void PendingWords::settle_locked() {
+void DeferredResultWords::settle_locked() {
   wait_for_done(st_, slot_, sequence_, static_cast<cudaStream_t>(stream_));
   const volatile std::uint64_t* w = published_words(st_, slot_);
   for (int i = 0; i < kSlotCount; ++i) words_[i] = w[i];

@@ -1,11 +1,11 @@
-// Result words, host side: the word slots and the unread results (g++; the
-// code is in cuda/word_slots.cu; docs/architecture.md, "Result words").
+// Result words, host side: the slots' layout and the deferred results (g++;
+// the code is in cuda/result_words.cu; docs/architecture.md, "Result words").
 //
 // Every device operation that returns small results (a size, a comparison
-// key) owns one word slot of its context while it runs
+// key) owns one slot of its context's result words while it runs
 // (include/mpgpu/device/result_words.cuh). An operation queued on the
 // context's own stream does not wait for them: it hands the slot to a
-// PendingWords, which the result Integer keeps until someone asks for its
+// DeferredResultWords, which the result Integer keeps until someone asks for its
 // size or sign. A chain of additions then costs one launch per operation and
 // no host-device round trip; the read-back (several microseconds) is paid
 // once, when the value is looked at.
@@ -23,7 +23,7 @@ namespace mpgpu::detail::cuda {
 /// read, which waits for it) and the words each occupies: kSlotCount result
 /// words and one more, the arrival counter on the device and "done" on the
 /// host; 8 words keep slots on separate 64-byte lines.
-inline constexpr int kWordSlots = 4096;
+inline constexpr int kSlotsPerContext = 4096;
 inline constexpr std::size_t kSlotStride = 8;
 static_assert(device::kReadyWord < static_cast<int>(kSlotStride));
 
@@ -35,15 +35,15 @@ inline int order_of(const std::uint64_t* words) {
 }
 
 /// The result words an operation's final kernel will publish, owned until
-/// read (`Pending` below owns one).
+/// read (`Deferred` below owns one).
 /// Not movable: the context's pool points at it while it holds a slot.
-class PendingWords {
+class DeferredResultWords {
  public:
-  PendingWords(ContextState& st, int slot, std::uint64_t sequence, Stream stream);
-  PendingWords(const PendingWords&) = delete;
-  PendingWords& operator=(const PendingWords&) = delete;
+  DeferredResultWords(ContextState& st, int slot, std::uint64_t sequence, Stream stream);
+  DeferredResultWords(const DeferredResultWords&) = delete;
+  DeferredResultWords& operator=(const DeferredResultWords&) = delete;
   /// Gives the slot back (retired until the operation is done, if unread).
-  ~PendingWords();
+  ~DeferredResultWords();
 
   /// Waits for the operation (polling its "done" word; a failed kernel
   /// raises its CUDA error) and returns its kSlotCount words.
@@ -63,6 +63,6 @@ class PendingWords {
   std::uint64_t words_[device::kSlotCount] = {};
 };
 
-using Pending = std::unique_ptr<PendingWords>;
+using Deferred = std::unique_ptr<DeferredResultWords>;
 
 }  // namespace mpgpu::detail::cuda

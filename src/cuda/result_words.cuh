@@ -1,7 +1,8 @@
 // Result words, host side (include/mpgpu/device/result_words.cuh is the
-// device side): one OpWords per operation holds the context's lock and a
-// word slot, hands kernels the slot's ResultWords, and waits for the
-// published words or defers them to a PendingWords (cuda/pending_words.hpp).
+// device side): one ResultWordsLease per operation holds the context's lock
+// and a slot, hands kernels the slot's ResultWords, and waits for the
+// published words or defers them to a DeferredResultWords
+// (cuda/result_words.hpp, which g++ code includes).
 #pragma once
 
 #include <atomic>
@@ -10,7 +11,7 @@
 
 #include "context_state.hpp"
 #include "cuda/check.cuh"
-#include "cuda/pending_words.hpp"
+#include "cuda/result_words.hpp"
 #include "mpgpu/device/result_words.cuh"
 
 namespace mpgpu::detail::cuda {
@@ -31,9 +32,9 @@ inline void use_device(int device) {
   if (current != device) MPGPU_CUDA_CHECK(cudaSetDevice(device));
 }
 
-// The word-slot pool (word_slots.cu); callers hold st.mutex.
-void init_word_slots(ContextState& st);
-void free_word_slots(ContextState& st) noexcept;
+// The context's pool of slots (result_words.cu); callers hold st.mutex.
+void init_result_words(ContextState& st);
+void free_result_words(ContextState& st) noexcept;
 int acquire_slot(ContextState& st);
 void release_slot(ContextState& st, int slot);
 /// Host view of a slot's published words (kSlotCount + "done").
@@ -61,22 +62,22 @@ inline void order_after_context_stream(const ContextState& st, cudaStream_t s) {
   MPGPU_CUDA_CHECK(cudaStreamWaitEvent(s, event, 0));
 }
 
-/// One operation's use of a word slot: holds the context's lock while the
+/// One operation's lease of a slot: holds the context's lock while the
 /// operation queues its kernels, hands them the slot's ResultWords, and then
 /// either waits for the published words or hands them, unread, to a
-/// PendingWords (defer).
-class OpWords {
+/// DeferredResultWords (defer).
+class ResultWordsLease {
  public:
-  OpWords(ContextState& st, cudaStream_t s)
+  ResultWordsLease(ContextState& st, cudaStream_t s)
       : st_(st),
         lock_(st.mutex),
         stream_(s),
         // The cross-stream wait before the slot: if it throws, no slot is held.
         slot_((use_device(st.device), order_after_context_stream(st, s), acquire_slot(st))),
         sequence_(++st.sequence) {}
-  OpWords(const OpWords&) = delete;
-  OpWords& operator=(const OpWords&) = delete;
-  ~OpWords();
+  ResultWordsLease(const ResultWordsLease&) = delete;
+  ResultWordsLease& operator=(const ResultWordsLease&) = delete;
+  ~ResultWordsLease();
 
   ResultWords words() const {
     auto* base = static_cast<unsigned long long*>(st_.device_words) + slot_ * kSlotStride;
@@ -112,8 +113,8 @@ class OpWords {
   }
   /// Call after queueing the final (publishing) kernel: the words will be
   /// read later, through the returned object.
-  Pending defer() {
-    Pending p = std::make_unique<PendingWords>(st_, slot_, sequence_, stream_);
+  Deferred defer() {
+    Deferred p = std::make_unique<DeferredResultWords>(st_, slot_, sequence_, stream_);
     state_ = State::deferred;
     return p;
   }
