@@ -1,13 +1,17 @@
 // Montgomery arithmetic and modular exponentiation on one instance, with
 // R = 2^(32W) and an odd modulus n > 1 of at most W words.
 //
-// REDC is done with whole products (a wide product, a low product for m and
-// a wide product m*n): simple and load-balanced on every group size. The
-// constants need no division: R mod n and R^2 mod n come from doubling 1
-// modulo n, and -n^{-1} mod R from Newton's iteration with low products.
+// Groups of up to a warp multiply by interleaved rows in registers
+// (montgomery/rows.cuh); larger groups do REDC with whole products (a wide
+// product, a low product for m and a wide product m*n), load-balanced on
+// every group size, as does montgomery_reduce everywhere. The constants
+// need no division: R mod n comes from doubling n's top bit modulo n, R^2
+// mod n from doublings and squarings, and -n^{-1} mod R from Newton's
+// iteration with low products.
 #pragma once
 
 #include "mpgpu/batch/divide.cuh"  // uniform_max
+#include "mpgpu/batch/montgomery/rows.cuh"
 #include "mpgpu/batch/mul.cuh"
 
 namespace mpgpu::batch {
@@ -18,6 +22,7 @@ struct Modulus {
   typename E::Num n_inv;   ///< -n^{-1} mod R
   typename E::Num r_mod;   ///< R mod n: Montgomery form of 1
   typename E::Num r2_mod;  ///< R^2 mod n
+  word_t np0 = 0;          ///< -n^{-1} mod 2^32, the low word of n_inv
 };
 
 /// r = 2a mod n for a < n.
@@ -33,6 +38,16 @@ MPGPU_HD void double_mod(const E& env, typename E::Num& r, const typename E::Num
   swap_if(env, reduce, r, d);
 }
 
+/// Exponent s of the squarings that take 2^(32W >> s) R mod n to R^2 mod n:
+/// as many as leave at least 32 doublings before them (a doubling costs
+/// about as much as a word step of a product by rows, a squaring W steps).
+template <class E>
+constexpr int r2_squarings() {
+  int s = 0;
+  while (((E::words * word_bits) >> (s + 1)) >= word_bits && ((E::words * word_bits) >> (s + 1) << (s + 1)) == E::words * word_bits) ++s;
+  return s;
+}
+
 /// Sets up the constants for modulus n (odd; n > 1 for meaningful results).
 template <class E>
 MPGPU_HD void setup_modulus(const E& env, Modulus<E>& m, const typename E::Num& n) {
@@ -40,8 +55,9 @@ MPGPU_HD void setup_modulus(const E& env, Modulus<E>& m, const typename E::Num& 
   // n^{-1} mod 2^32 from one word, then Newton: y <- y (2 - n y) doubles the
   // correct low words each step.
   word_t n0 = env.group.broadcast(n.w[0], 0);
+  m.np0 = negated_inverse_word(n0);
   typename E::Num y, t, two;
-  set_ui32(env, y, static_cast<word_t>(0u - negated_inverse_word(n0)));
+  set_ui32(env, y, static_cast<word_t>(0u - m.np0));
   set_ui32(env, two, 2);
   for (int bits = word_bits; bits < E::words * word_bits; bits *= 2) {
     mul(env, t, n, y);
@@ -51,12 +67,34 @@ MPGPU_HD void setup_modulus(const E& env, Modulus<E>& m, const typename E::Num& 
   typename E::Num zero;
   set_zero(env, zero);
   sub(env, m.n_inv, zero, y);
-  // R mod n: 1 doubled 32W times; R^2 mod n: 32W more doublings.
+  // R mod n: n's top bit 2^(len-1) < n doubled 32W - len + 1 times (once
+  // for a modulus of the full width). The count differs between instances
+  // and the loop must be uniform over the warp: an instance done keeps x.
+  constexpr int bits = E::words * word_bits;
+  const int len = bits - count_leading_zeros(env, n);
+  const int top = len > 0 ? len - 1 : 0;
   typename E::Num x;
-  set_ui32(env, x, 1);
-  for (int i = 0; i < E::words * word_bits; ++i) double_mod(env, x, x, n);
+  set_zero(env, x);
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i)
+    if (env.first_word() + i == top / word_bits) x.w[i] = word_t{1} << (top % word_bits);
+  const int doublings = bits - top;
+  const int most = uniform_max(env, doublings);
+  for (int i = 0; i < most; ++i) {
+    typename E::Num d;
+    double_mod(env, d, x, n);
+    swap_if(env, i < doublings, x, d);
+  }
   m.r_mod = x;
-  for (int i = 0; i < E::words * word_bits; ++i) double_mod(env, x, x, n);
+  if constexpr (montgomery_by_rows<E>) {
+    // R^2 = 2^(32W) R: 2^d R by d doublings, then s exact squarings
+    // (x^2 / R each), d 2^s = 32W.
+    constexpr int s = r2_squarings<E>();
+    for (int i = 0; i < (bits >> s); ++i) double_mod(env, x, x, n);
+    for (int i = 0; i < s; ++i) montgomery_mul_rows<E, true>(env, x, x, x, n, m.np0);
+  } else {
+    for (int i = 0; i < bits; ++i) double_mod(env, x, x, n);
+  }
   m.r2_mod = x;
 }
 
@@ -81,16 +119,40 @@ MPGPU_HD void redc(const E& env, typename E::Num& r, const typename E::Num& lo, 
 template <class E>
 MPGPU_HD void montgomery_mul(const E& env, typename E::Num& r, const typename E::Num& a,
                              const typename E::Num& b, const Modulus<E>& m) {
-  typename E::Num lo, hi;
-  mul_wide(env, lo, hi, a, b);
-  redc(env, r, lo, hi, m);
+  if constexpr (montgomery_by_rows<E>) {
+    montgomery_mul_rows<E, true>(env, r, a, b, m.n, m.np0);
+  } else {
+    typename E::Num lo, hi;
+    mul_wide(env, lo, hi, a, b);
+    redc(env, r, lo, hi, m);
+  }
 }
 
+/// r = a^2 / R mod n (a^2 < n R). By rows a square costs a product.
 template <class E>
 MPGPU_HD void montgomery_sqr(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
-  typename E::Num lo, hi;
-  sqr_wide(env, lo, hi, a);
-  redc(env, r, lo, hi, m);
+  if constexpr (montgomery_by_rows<E>) {
+    montgomery_mul_rows<E, true>(env, r, a, a, m.n, m.np0);
+  } else {
+    typename E::Num lo, hi;
+    sqr_wide(env, lo, hi, a);
+    redc(env, r, lo, hi, m);
+  }
+}
+
+/// The products inside powm: r = a b / R mod n for a, b below R, with r
+/// below R (by rows, the product that skips the comparison with n), or
+/// below n (REDC by whole products).
+template <class E>
+MPGPU_HD void montgomery_mul_step(const E& env, typename E::Num& r, const typename E::Num& a,
+                                  const typename E::Num& b, const Modulus<E>& m) {
+  if constexpr (montgomery_by_rows<E>) montgomery_mul_rows<E, false>(env, r, a, b, m.n, m.np0);
+  else montgomery_mul(env, r, a, b, m);
+}
+template <class E>
+MPGPU_HD void montgomery_sqr_step(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
+  if constexpr (montgomery_by_rows<E>) montgomery_mul_rows<E, false>(env, r, a, a, m.n, m.np0);
+  else montgomery_sqr(env, r, a, m);
 }
 
 /// r = (hi:lo) / R mod n for any hi, lo < R: hi mod n first (hi r_mod / R, one
@@ -109,12 +171,18 @@ MPGPU_HD void to_montgomery(const E& env, typename E::Num& r, const typename E::
   montgomery_mul(env, r, a, m.r2_mod, m);
 }
 
-/// r = a / R mod n.
+/// r = a / R mod n, for any a < R.
 template <class E>
 MPGPU_HD void from_montgomery(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
-  typename E::Num zero;
-  set_zero(env, zero);
-  redc(env, r, a, zero, m);
+  if constexpr (montgomery_by_rows<E>) {
+    typename E::Num one;
+    set_ui32(env, one, 1);
+    montgomery_mul_rows<E, true>(env, r, a, one, m.n, m.np0);  // a * 1 < R <= n R: exact
+  } else {
+    typename E::Num zero;
+    set_zero(env, zero);
+    redc(env, r, a, zero, m);
+  }
 }
 
 /// Highest set bit of e + 1 over the instance, made uniform over everything
@@ -149,16 +217,16 @@ MPGPU_HD void powm(const E& env, typename E::Num& r, const typename E::Num& base
   typename E::Num table[1 << window];
   table[0] = m.r_mod;
   to_montgomery(env, table[1], base, m);
-  for (int i = 2; i < (1 << window); ++i) montgomery_mul(env, table[i], table[i - 1], table[1], m);
+  for (int i = 2; i < (1 << window); ++i) montgomery_mul_step(env, table[i], table[i - 1], table[1], m);
   stage_exponent(env, e);
   const int len = uniform_bit_length(env, e);
   const int windows = (len + window - 1) / window;
   typename E::Num acc = m.r_mod;
   for (int k = windows - 1; k >= 0; --k) {
-    for (int s = 0; s < window; ++s) montgomery_sqr(env, acc, acc, m);
+    for (int s = 0; s < window; ++s) montgomery_sqr_step(env, acc, acc, m);
     const int bit = k * window;  // a window never straddles a word: 32 % 4 == 0
     const word_t digit = (env.exponent[bit / word_bits] >> (bit % word_bits)) & ((1u << window) - 1u);
-    montgomery_mul(env, acc, acc, table[digit], m);
+    montgomery_mul_step(env, acc, acc, table[digit], m);
   }
   from_montgomery(env, r, acc, m);
 }
@@ -205,8 +273,8 @@ MPGPU_HD void powm_sliding(const E& env, typename E::Num& r, const typename E::N
   to_montgomery(env, table[0], base, m);
   if constexpr (k > 1) {
     typename E::Num square;
-    montgomery_sqr(env, square, table[0], m);
-    for (int j = 1; j < (1 << (k - 1)); ++j) montgomery_mul(env, table[j], table[j - 1], square, m);
+    montgomery_sqr_step(env, square, table[0], m);
+    for (int j = 1; j < (1 << (k - 1)); ++j) montgomery_mul_step(env, table[j], table[j - 1], square, m);
   }
   stage_exponent(env, e);
   // The schedule's state (the same in every thread of the instance): bits
@@ -257,7 +325,7 @@ MPGPU_HD void powm_sliding(const E& env, typename E::Num& r, const typename E::N
       digit = 0;
     }
     typename E::Num t;
-    montgomery_mul(env, t, acc, x, m);
+    montgomery_mul_step(env, t, acc, x, m);
     if (active) acc = t;
   }
   from_montgomery(env, r, acc, m);

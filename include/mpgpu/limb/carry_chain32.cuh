@@ -7,10 +7,10 @@
 // of one chain: volatile keeps them in program order, and nothing the
 // compiler puts between them touches the flag. A chain starts with an
 // instruction that sets the flag without reading it (set_carry_flag,
-// set_borrow_flag, mad_lo_cc, mad_hi_cc), continues with ones that read and
+// set_borrow_flag, add_cc, mad_lo_cc, mad_hi_cc), continues with ones that read and
 // set it (addc_cc, subc_cc, propagate_carry, propagate_borrow, madc_*_cc)
 // and ends with one that only reads it (carry_flag, borrow_flag, add_carry,
-// madc_lo, madc_hi). The caller must not put anything that could touch the
+// addc, madc_lo, madc_hi). The caller must not put anything that could touch the
 // flag (another chain, a function call) inside a chain.
 #pragma once
 
@@ -30,6 +30,18 @@ __device__ __forceinline__ void set_borrow_flag(std::uint32_t bin) {
   asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(unused) : "r"(bin));
 }
 
+/// a + b, carry out to CF (starts a chain).
+__device__ __forceinline__ std::uint32_t add_cc(std::uint32_t a, std::uint32_t b) {
+  std::uint32_t r;
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+/// a + b + CF (ends the chain).
+__device__ __forceinline__ std::uint32_t addc(std::uint32_t a, std::uint32_t b) {
+  std::uint32_t r;
+  asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
 /// a + b + CF, carry out to CF.
 __device__ __forceinline__ std::uint32_t addc_cc(std::uint32_t a, std::uint32_t b) {
   std::uint32_t r;

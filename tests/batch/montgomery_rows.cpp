@@ -1,0 +1,161 @@
+// The Montgomery product by rows (batch/montgomery/rows.cuh) against GMP, on
+// the host: G == 1 directly, 1 < G <= 32 on the warp emulation (lanes as
+// fibers, every shuffle checked to be reached by all lanes). Both forms:
+// the "almost" product (any a, b < R; y < R and y = a b / R mod n) and the
+// exact one (a, b < n; y = a b / R mod n). The moduli are the ones where
+// the delayed carries and the final subtraction matter: all ones (every
+// q n is largest), 2^(bits-1) + 1 and R - 2^k + 1 (just above and below a
+// power of two), 3 (tiny: y stays far above n), random ones of full and
+// short length, and, for every other instance, one in [R/2, 3R/4), where
+// the result lands in [n, R) often and only the exact form's comparison
+// with n reduces it; the operands 0, 1, n - 1, R - 1 (all ones: every row's
+// carries run the whole width), single high bits and random ones. Several
+// instances share each warp with different moduli.
+#include "group_emulation.hpp"  // first: it specializes Group<G> before any use
+
+#include <gmp.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mpgpu/batch/montgomery.cuh"
+#include "support/mpz.hpp"
+#include "support/operands.hpp"
+
+namespace {
+
+namespace mb = mpgpu::batch;
+using mb::word_t;
+using mpgpu_test::Mpz;
+using mpgpu_test::Operands;
+
+template <int W>
+std::vector<word_t> words_of(const Mpz& x) {
+  std::vector<word_t> r(W, 0);
+  Mpz y;
+  mpz_fdiv_r_2exp(y, x, 32 * W);
+  std::size_t n = 0;
+  mpz_export(r.data(), &n, -1, sizeof(word_t), 0, 0, y);
+  return r;
+}
+
+template <int W>
+Mpz mpz_of(const std::vector<word_t>& w) {
+  Mpz r;
+  mpz_import(r, W, -1, sizeof(word_t), 0, 0, w.data());
+  return r;
+}
+
+Mpz modulus_of_kind(Operands& gen, int kind, int bits) {
+  Mpz n;
+  switch (kind % 7) {
+    case 6: {  // in [R/2, 3R/4): V = (a b + q n) / R < 1.75 n < R, so only the exact form's own subtraction reduces
+      n = gen.uniform(bits - 2);
+      mpz_setbit(n, bits - 1);
+      break;
+    }
+    case 0: n = Mpz::all_ones(bits); break;
+    case 1: n = Mpz::pow2(bits - 1); mpz_add_ui(n, n, 1); break;
+    case 2: n = Mpz::pow2(bits); mpz_sub(n, n, Mpz::pow2(gen.below(bits - 1) + 1)); mpz_add_ui(n, n, 1); break;
+    case 3: n = Mpz::from_ui(3); break;
+    case 4: n = gen.runs(bits); break;
+    default: n = gen.random_bits(2 + gen.below(bits - 1)); break;
+  }
+  mpz_setbit(n, 0);
+  if (mpz_cmp_ui(n.get(), 1) == 0) n = Mpz::from_ui(3);
+  return n;
+}
+
+/// An operand below `bound` (n for the exact product, R for the almost one).
+Mpz operand_of_kind(Operands& gen, int kind, const Mpz& bound, int bits) {
+  Mpz x;
+  switch (kind % 6) {
+    case 0: return Mpz();
+    case 1: x = Mpz::from_ui(1); break;
+    case 2: x = bound; mpz_sub_ui(x, x, 1); return x;  // n - 1 or R - 1
+    case 3: x = Mpz::pow2(gen.below(bits)); break;
+    case 4: x = gen.runs(1 + gen.below(bits)); break;
+    default: x = gen.uniform(bits); break;
+  }
+  mpz_mod(x, x, bound);
+  return x;
+}
+
+/// Runs `rounds` warps of 32 / G instances through montgomery_mul_rows<E,
+/// Exact> and checks each result.
+template <int W, int G, bool Exact>
+void check(int rounds, unsigned long salt) {
+  using E = mb::Env<W, G>;
+  constexpr int bits = 32 * W, per_warp = G == 1 ? 4 : 32 / G, L = E::per_thread;
+  Operands gen(salt);
+  const Mpz R = Mpz::pow2(bits);
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<Mpz> a(per_warp), b(per_warp), n(per_warp);
+    for (int i = 0; i < per_warp; ++i) {
+      const int k = round * per_warp + i;
+      n[i] = modulus_of_kind(gen, k % 2 == 0 ? 6 : k / 2, bits);
+      const Mpz& bound = Exact ? n[i] : R;
+      // Kinds drawn, with large operands (n - 1 or R - 1, random) most
+      // often: they are what takes V = (a b + q n) / R past n.
+      a[i] = operand_of_kind(gen, gen.below(3) == 0 ? gen.below(6) : 2 + 3 * gen.below(2), bound, bits);
+      b[i] = operand_of_kind(gen, gen.below(3) == 0 ? gen.below(6) : 2 + 3 * gen.below(2), bound, bits);
+    }
+    std::vector<std::vector<word_t>> A(per_warp), B(per_warp), N(per_warp), Y(per_warp, std::vector<word_t>(W));
+    std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(E::scratch_words, 0xdeadbeefu));
+    for (int i = 0; i < per_warp; ++i) A[i] = words_of<W>(a[i]), B[i] = words_of<W>(b[i]), N[i] = words_of<W>(n[i]);
+    auto lane_body = [&](int inst, int rank) {
+      E env(rank, scratch[inst].data());
+      typename E::Num x, y, m, r;
+      for (int k = 0; k < L; ++k)
+        x.w[k] = A[inst][rank * L + k], y.w[k] = B[inst][rank * L + k], m.w[k] = N[inst][rank * L + k];
+      const word_t np0 = mb::negated_inverse_word(N[inst][0]);
+      if ((inst + round) % 3 == 0) {
+        mb::montgomery_mul_rows<E, Exact>(env, x, x, y, m, np0);  // the result aliases a
+        r = x;
+      } else {
+        mb::montgomery_mul_rows<E, Exact>(env, r, x, y, m, np0);
+      }
+      for (int k = 0; k < L; ++k) Y[inst][rank * L + k] = r.w[k];
+    };
+    if constexpr (G == 1) {
+      for (int i = 0; i < per_warp; ++i) lane_body(i, 0);
+    } else {
+      const bool ok = group_emulation::run_warp([&](int lane) { lane_body(lane / G, lane % G); });
+      ASSERT_TRUE(ok) << "Env<" << W << ", " << G << ">: the lanes diverged in montgomery_mul_rows";
+    }
+    for (int i = 0; i < per_warp; ++i) {
+      Mpz r_inv, want, got_mod;
+      ASSERT_NE(mpz_invert(r_inv, R, n[i]), 0);
+      mpz_mul(want, a[i], b[i]);
+      mpz_mul(want, want, r_inv);
+      mpz_mod(want, want, n[i]);
+      const Mpz got = mpz_of<W>(Y[i]);
+      mpz_mod(got_mod, got, n[i]);
+      const std::string where = std::string(Exact ? "exact" : "almost") + " product, Env<" + std::to_string(W) +
+                                ", " + std::to_string(G) + ">, round " + std::to_string(round) + ", instance " +
+                                std::to_string(i) + ": a " + a[i].describe() + ", b " + b[i].describe() + ", n " +
+                                n[i].describe();
+      if (Exact) {
+        ASSERT_TRUE(got == want) << where << ": got " << got << ", want " << want;
+      } else {
+        // y < R holds by its width; the class is what must be right.
+        ASSERT_TRUE(got_mod == want) << where << ": got " << got << ", which is not " << want << " mod n";
+      }
+    }
+  }
+}
+
+TEST(MontgomeryRows, Exact256BitsG1) { check<8, 1, true>(50, 901); }
+TEST(MontgomeryRows, Almost256BitsG1) { check<8, 1, false>(50, 902); }
+TEST(MontgomeryRows, Exact1024BitsG1) { check<32, 1, true>(20, 903); }
+TEST(MontgomeryRows, Almost512BitsG2) { check<16, 2, false>(4, 904); }
+TEST(MontgomeryRows, Exact512BitsG4) { check<16, 4, true>(6, 905); }
+TEST(MontgomeryRows, Almost1024BitsG8) { check<32, 8, false>(10, 906); }
+TEST(MontgomeryRows, Exact1024BitsG8) { check<32, 8, true>(10, 907); }
+TEST(MontgomeryRows, Almost2048BitsG16) { check<64, 16, false>(12, 908); }
+TEST(MontgomeryRows, Exact3072BitsG8) { check<96, 8, true>(6, 909); }
+TEST(MontgomeryRows, Almost4096BitsG32) { check<128, 32, false>(24, 910); }
+TEST(MontgomeryRows, Exact4096BitsG32) { check<128, 32, true>(24, 911); }
+
+}  // namespace
