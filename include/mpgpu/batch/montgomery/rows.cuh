@@ -30,8 +30,14 @@ namespace mpgpu::batch {
 /// Group sizes that multiply Montgomery products by rows: the shuffles of
 /// one warp. (Larger groups would exchange through shared memory with a
 /// block barrier at each of the W steps; they keep REDC by whole products.)
+/// (-DMPGPU_MONTGOMERY_BY_REDC keeps REDC everywhere, for A/B measurements:
+/// bench/probes/powm_rows.cu.)
 template <class E>
+#if defined(MPGPU_MONTGOMERY_BY_REDC)
+inline constexpr bool montgomery_by_rows = false;
+#else
 inline constexpr bool montgomery_by_rows = E::threads <= 32;
+#endif
 
 namespace mont_rows_detail {
 
@@ -93,7 +99,7 @@ MPGPU_HD void montgomery_mul_rows(const E& env, typename E::Num& y, const typena
         top2 = c.end(top2);
       }
       {
-        MadChain c;  // x = (x + hi(q n) R-word up) / 2^32: the shift
+        MadChain c;  // x = (x + hi(q n) a word up) / 2^32: the shift
 #pragma unroll
         for (int j = 0; j + 1 < L; ++j) x[j] = c.mad_hi(n.w[j], q, x[j + 1]);
         x[L - 1] = c.mad_hi(n.w[L - 1], q, top);
