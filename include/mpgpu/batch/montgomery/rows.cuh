@@ -123,4 +123,151 @@ MPGPU_HD void montgomery_mul_rows(const E& env, typename E::Num& y, const typena
   swap_if(env, reduce, y, d);
 }
 
+
+/// The same product as montgomery_mul_rows, two words of b a step, with
+/// every 32x32 product's low and high halves adjacent in one carry chain,
+/// so that ptxas fuses each pair into one IMAD.WIDE (which holds the
+/// multiply pipe for 4 cycles a warp, against 2 + 4 for IMAD + IMAD.HI):
+/// the accumulator is two arrays, `al` with word k at position k (the
+/// products that land on an even position, low half first) and `un` with
+/// word k at position k + 1 (those that land on an odd one). A step adds
+/// a (b0 + b1 2^32) and (q0 + q1 2^32) n in eight such chains (CGBN's
+/// "wmad" layout), merges positions 0 and 1 and shifts two words down.
+/// Same contract as montgomery_mul_rows.
+template <class E, bool exact = false>
+MPGPU_HD void montgomery_mul_pairs(const E& env, typename E::Num& y, const typename E::Num& a,
+                                   const typename E::Num& b, const typename E::Num& n, word_t np0) {
+  static_assert(montgomery_by_rows<E>, "rows need a group of at most a warp");
+  constexpr int L = E::per_thread;  // even (Env)
+  word_t al[L + 2], un[L + 1];
+#pragma unroll
+  for (int j = 0; j < L + 2; ++j) al[j] = 0;
+#pragma unroll
+  for (int j = 0; j < L + 1; ++j) un[j] = 0;
+  word_t top = 0;  // position L + 2
+  const int next = env.rank() + 1;
+  // a_odd * f into `un` (positions 2p+1, 2p+2), or a_even * f (the same positions): pairs p.
+  auto into_un = [&](const word_t* x, int first, word_t f, MadChain& c) {
+#pragma unroll
+    for (int p = 0; p < L / 2; ++p) {
+      un[2 * p] = c.mad_lo(x[2 * p + first], f, un[2 * p]);
+      un[2 * p + 1] = c.mad_hi(x[2 * p + first], f, un[2 * p + 1]);
+    }
+    un[L] = c.end(un[L]);
+  };
+  // x_even * f into `al` at positions (2p, 2p+1).
+  auto into_al_even = [&](const word_t* x, word_t f) {
+    MadChain c;
+#pragma unroll
+    for (int p = 0; p < L / 2; ++p) {
+      al[2 * p] = c.mad_lo(x[2 * p], f, al[2 * p]);
+      al[2 * p + 1] = c.mad_hi(x[2 * p], f, al[2 * p + 1]);
+    }
+    al[L] = c.add(al[L], 0);
+    al[L + 1] = c.add(al[L + 1], 0);
+    top = c.end(top);
+  };
+  // x_odd * f into `al` at positions (2p+2, 2p+3).
+  auto into_al_odd = [&](const word_t* x, word_t f) {
+    MadChain c;
+#pragma unroll
+    for (int p = 0; p < L / 2; ++p) {
+      al[2 * p + 2] = c.mad_lo(x[2 * p + 1], f, al[2 * p + 2]);
+      al[2 * p + 3] = c.mad_hi(x[2 * p + 1], f, al[2 * p + 3]);
+    }
+    top = c.end(top);
+  };
+#pragma unroll 1
+  for (int s = 0; s < E::threads; ++s) {
+#pragma unroll
+    for (int k = 0; k < L; k += 2) {
+      const word_t b0 = env.group.broadcast(b.w[k], s);
+      const word_t b1 = env.group.broadcast(b.w[k + 1], s);
+      {
+        MadChain c;
+        into_un(a.w, 1, b0, c);
+      }
+      into_al_even(a.w, b0);
+      const word_t q0 = env.group.broadcast(al[0], 0) * np0;  // position 0 is final
+      {
+        MadChain c;
+        into_un(a.w, 0, b1, c);
+      }
+      into_al_odd(a.w, b1);
+      into_al_even(n.w, q0);
+      {
+        MadChain c;
+        into_un(n.w, 1, q0, c);
+      }
+      // Position 0 is 0 in rank 0; position 1 is al[1] + un[0] there.
+      const word_t q1 = env.group.broadcast(al[1] + un[0], 0) * np0;
+      {
+        MadChain c;
+        into_un(n.w, 0, q1, c);
+      }
+      into_al_odd(n.w, q1);
+      // Merge `un` into `al` at positions 1 and 2 (the words that leave
+      // `un` with the shift; the carry runs up `al`, on the integer pipe,
+      // which the products leave idle), and hand positions 0 and 1 to the
+      // thread below, as its positions L and L + 1; rank 0's are 0, which
+      // the top thread shifts in.
+      word_t s0 = al[0], s1;
+      {
+        MadChain c;
+        s1 = c.add(al[1], un[0]);
+        al[2] = c.add(al[2], un[1]);
+#pragma unroll
+        for (int j = 3; j < L + 2; ++j) al[j] = c.add(al[j], 0);
+        top = c.end(top);
+      }
+      s0 = mont_rows_detail::from_rank(env, s0, next);
+      s1 = mont_rows_detail::from_rank(env, s1, next);
+#pragma unroll
+      for (int j = 0; j + 2 < L; ++j) al[j] = al[j + 2];
+      {
+        MadChain c;
+        al[L - 2] = c.add(al[L], s0);
+        al[L - 1] = c.add(al[L + 1], s1);
+        al[L] = c.end(top);
+      }
+      al[L + 1] = 0;
+      top = 0;
+#pragma unroll
+      for (int j = 0; j + 2 <= L; ++j) un[j] = un[j + 2];
+      un[L - 1] = 0;
+      un[L] = 0;
+    }
+  }
+  // The thread's value: al + un a word up, with al[L] (position L) as the
+  // delayed carry into the next thread (un[L-1], un[L] and al[L+1] are 0
+  // after the last shift).
+  LazySum<E> sum;
+  {
+    MadChain c;
+    sum.n.w[0] = al[0];
+#pragma unroll
+    for (int j = 1; j < L; ++j) sum.n.w[j] = c.add(al[j], un[j - 1]);  // the chain starts at j = 1
+    sum.hi = c.end(al[L]);
+  }
+  const word_t over_low = normalize(env, y, sum);
+  const word_t over = over_low + env.group.broadcast(sum.hi, E::threads - 1);
+  typename E::Num d;
+  const word_t borrow = sub(env, d, y, n);
+  const bool reduce = over != 0 || (exact && borrow == 0);
+  swap_if(env, reduce, y, d);
+}
+
+/// The row product the library uses: two words a step (pairs), or, built
+/// with -DMPGPU_MONTGOMERY_SPLIT_ROWS, one (for A/B measurements:
+/// bench/probes/powm_rows.cu).
+template <class E, bool exact = false>
+MPGPU_HD void montgomery_rows(const E& env, typename E::Num& y, const typename E::Num& a, const typename E::Num& b,
+                              const typename E::Num& n, word_t np0) {
+#if defined(MPGPU_MONTGOMERY_SPLIT_ROWS)
+  montgomery_mul_rows<E, exact>(env, y, a, b, n, np0);
+#else
+  montgomery_mul_pairs<E, exact>(env, y, a, b, n, np0);
+#endif
+}
+
 }  // namespace mpgpu::batch
