@@ -23,7 +23,7 @@ using mb::word_t;
 
 namespace {
 
-enum class Kind { powm, powm_sliding, chain };
+enum class Kind { powm, powm_sliding, powm_sliding6, chain };
 constexpr int kChainLength = 64;
 
 template <Kind K>
@@ -49,6 +49,8 @@ struct Body {
       mb::powm(env, r, x, e, m);
     } else if constexpr (K == Kind::powm_sliding) {
       mb::powm_sliding(env, r, x, e, m);
+    } else if constexpr (K == Kind::powm_sliding6) {
+      mb::powm_sliding<E, 6>(env, r, x, e, m);
     } else {
       r = x;
       for (int k = 0; k < kChainLength; ++k) mb::montgomery_mul_step(env, r, r, e, m);
@@ -131,13 +133,14 @@ void row(std::size_t count, const char* name) {
 }
 
 template <int W, int G>
-void rows_for(std::size_t count, bool chain) {
+void rows_for(std::size_t count, bool chain, bool fixed = false, bool six = false) {
   if (chain) {
     row<W, G, Kind::chain>(count, "mont chain x64");
-  } else {
-    row<W, G, Kind::powm>(count, "powm fixed");
-    row<W, G, Kind::powm_sliding>(count, "powm sliding");
+    return;
   }
+  if (fixed) row<W, G, Kind::powm>(count, "powm fixed");
+  row<W, G, Kind::powm_sliding>(count, "powm sliding");
+  if (six) row<W, G, Kind::powm_sliding6>(count, "powm sliding k=6");
 }
 
 }  // namespace
@@ -150,21 +153,27 @@ int main(int argc, char** argv) {
   std::printf("products: rows\n\n");
 #endif
   std::printf("| kernel | bits | G | instances | ms | instances/s | verified |\n| --- | --- | --- | --- | --- | --- | --- |\n");
-  rows_for<8, 1>(131072, chain);
+  rows_for<8, 1>(131072, chain, true);
   rows_for<8, 2>(131072, chain);
-  rows_for<16, 1>(32768, chain);
+  rows_for<16, 1>(32768, chain, true);
   rows_for<16, 2>(32768, chain);
-  rows_for<16, 4>(32768, chain);
   rows_for<32, 1>(16384, chain);
-  rows_for<32, 4>(16384, chain);
-  rows_for<32, 8>(16384, chain);
+  rows_for<32, 2>(16384, chain);
+  rows_for<32, 4>(16384, chain, true, true);
+  rows_for<32, 4>(65536, chain);
   rows_for<32, 8>(65536, chain);
-  rows_for<64, 8>(4096, chain);
-  rows_for<64, 16>(4096, chain);
+  rows_for<64, 4>(4096, chain);
+  rows_for<64, 8>(4096, chain, true, true);
+  rows_for<64, 8>(16384, chain);
   rows_for<64, 16>(16384, chain);
-  rows_for<128, 16>(1024, chain);
+  rows_for<96, 8>(2048, chain, false, true);
+  rows_for<96, 16>(2048, chain);
+  rows_for<128, 8>(1024, chain);
+  rows_for<128, 16>(1024, chain, true, true);
   rows_for<128, 32>(1024, chain);
+  rows_for<128, 16>(4096, chain);
   rows_for<128, 32>(4096, chain);
+  rows_for<256, 16>(1024, chain, false, true);
   rows_for<256, 32>(1024, chain);
   return 0;
 }

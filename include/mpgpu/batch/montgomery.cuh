@@ -265,10 +265,10 @@ constexpr int sliding_window_bits() {
 /// its squarings are full products, not montgomery_sqr.) The step count is
 /// the warp's largest b + windows, and the result does not depend on the
 /// other instances.
-template <class E>
+template <class E, int k = sliding_window_bits<E>()>
 MPGPU_HD void powm_sliding(const E& env, typename E::Num& r, const typename E::Num& base, const typename E::Num& e,
                            const Modulus<E>& m) {
-  constexpr int k = sliding_window_bits<E>();
+  static_assert(k >= 1 && k <= 8, "sliding windows of 1 to 8 bits");
   typename E::Num table[1 << (k - 1)];  // table[j] = base^(2j + 1), Montgomery form
   to_montgomery(env, table[0], base, m);
   if constexpr (k > 1) {
