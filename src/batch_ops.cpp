@@ -350,7 +350,7 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream 
   // windows").
   const int words = static_cast<int>(2 * m.stride_limbs());
   const bool slide = m.stride_limbs() * 64 >= static_cast<std::size_t>(tuning::table::kBatchPowmSlidingMinBits) &&
-                     mpgpu::batch::tuned_group_size(words) > 1;
+                     mpgpu::batch::tuned_modular_group_size(words) > 1;
   powm(r, base, exp, m, slide ? PowmWindow::sliding : PowmWindow::fixed, s);
 }
 

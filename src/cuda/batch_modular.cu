@@ -5,11 +5,11 @@ namespace mpgpu::detail::batch::cuda {
 
 void run_modular(const Args& args, cudaStream_t stream) {
   switch (args.op) {
-    case Op::to_mont: return launch_op<ModularBody, Op::to_mont, Scratch::full>(args, stream);
-    case Op::from_mont: return launch_op<ModularBody, Op::from_mont, Scratch::full>(args, stream);
-    case Op::mont_mul: return launch_op<ModularBody, Op::mont_mul, Scratch::full>(args, stream);
-    case Op::mont_sqr: return launch_op<ModularBody, Op::mont_sqr, Scratch::full>(args, stream);
-    case Op::mont_reduce: return launch_op<ModularBody, Op::mont_reduce, Scratch::full>(args, stream);
+    case Op::to_mont: return launch_op<ModularBody, Op::to_mont, Scratch::full, Tuning::modular>(args, stream);
+    case Op::from_mont: return launch_op<ModularBody, Op::from_mont, Scratch::full, Tuning::modular>(args, stream);
+    case Op::mont_mul: return launch_op<ModularBody, Op::mont_mul, Scratch::full, Tuning::modular>(args, stream);
+    case Op::mont_sqr: return launch_op<ModularBody, Op::mont_sqr, Scratch::full, Tuning::modular>(args, stream);
+    case Op::mont_reduce: return launch_op<ModularBody, Op::mont_reduce, Scratch::full, Tuning::modular>(args, stream);
     default: throw InvalidArgument("batch: operation is not a modular one");
   }
 }

@@ -9,7 +9,7 @@ namespace mpgpu::detail::batch::cuda {
 
 void run_powm(const Args& args, cudaStream_t stream) {
   if (args.op == Op::powm_sliding) return run_powm_sliding_windows(args, stream);
-  launch_op<ModularBody, Op::powm, Scratch::full>(args, stream);
+  launch_op<ModularBody, Op::powm, Scratch::full, Tuning::modular>(args, stream);
 }
 
 }  // namespace mpgpu::detail::batch::cuda

@@ -6,7 +6,7 @@
 namespace mpgpu::detail::batch::cuda {
 
 void run_powm_sliding_windows(const Args& args, cudaStream_t stream) {
-  launch_op<ModularBody, Op::powm_sliding, Scratch::full>(args, stream);
+  launch_op<ModularBody, Op::powm_sliding, Scratch::full, Tuning::modular>(args, stream);
 }
 
 }  // namespace mpgpu::detail::batch::cuda

@@ -38,6 +38,9 @@ namespace mpgpu::batch {
 constexpr int tuned_product_group_size(int W) { return ::mpgpu::tuning::table::tuned_product_group_size(W); }
 constexpr int tuned_linear_group_size(int W) { return ::mpgpu::tuning::table::tuned_linear_group_size(W); }
 constexpr int tuned_group_size(int W) { return ::mpgpu::tuning::table::tuned_group_size(W); }
+/// Montgomery operations and powm (not from the sweep: written by hand
+/// from the probe that the table cites).
+constexpr int tuned_modular_group_size(int W) { return ::mpgpu::tuning::table::tuned_modular_group_size(W); }
 
 /// Whether a chain of carry-resolving linear operations (such as six
 /// additions in a row) at W words, in the tuned linear class, runs faster

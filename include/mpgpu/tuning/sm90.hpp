@@ -189,6 +189,27 @@ constexpr int tuned_group_size(int W) {
 }
 // END GENERATED
 
+/// Threads per instance for Montgomery operations and powm (the batch
+/// classes of up to a warp multiply by rows in registers,
+/// batch/montgomery/rows.cuh): 6 to 16 words a thread from 1024 bits, a
+/// thread an instance below. NVIDIA H200, 2026-11-28, commit 3779855's
+/// probe (bench/probes/powm_rows.cu; bench/results/
+/// 2026-11-28-nvidia-h200-3779855-powm-rows.md): powm by sliding windows at
+/// 1024 bits G = 2 2.31e6/s against G = 4 2.15e6 (16384 instances; G = 8
+/// 1.98e6 with 65536); 2048 bits G = 8 2.94e5 against G = 16 2.61e5 (16384);
+/// 3072 bits G = 16 7.98e4 against G = 8 6.92e4; 4096 bits G = 16 3.72e4
+/// against G = 32 3.17e4 (4096 instances; with 1024 instances G = 32
+/// 2.88e4 against 2.77e4); 8192 bits G = 32 4655 against G = 16 3977.
+/// Classes beyond the probe keep the general table.
+constexpr int tuned_modular_group_size(int W) {
+  if (W <= 16) return 1;
+  if (W == 32) return 2;
+  if (W == 64) return 8;
+  if (W == 96 || W == 128) return 16;
+  if (W == 256) return 32;
+  return tuned_group_size(W);
+}
+
 /// Chains of carry-resolving operations staged from 2^18 bits; a minimum of
 /// 3 resident blocks at 2^17 bits. H100 80GB HBM3, 2026-11-24 (probes
 /// ...-staged-linear.md and ...-linear-chains.md, built from commit
