@@ -91,7 +91,7 @@ MPGPU_HD void setup_modulus(const E& env, Modulus<E>& m, const typename E::Num& 
     // (x^2 / R each), d 2^s = 32W.
     constexpr int s = r2_squarings<E>();
     for (int i = 0; i < (bits >> s); ++i) double_mod(env, x, x, n);
-    for (int i = 0; i < s; ++i) montgomery_rows<E, true>(env, x, x, x, n, m.np0);
+    for (int i = 0; i < s; ++i) montgomery_mul_rows<E, true>(env, x, x, x, n, m.np0);
   } else {
     for (int i = 0; i < bits; ++i) double_mod(env, x, x, n);
   }
@@ -120,7 +120,7 @@ template <class E>
 MPGPU_HD void montgomery_mul(const E& env, typename E::Num& r, const typename E::Num& a,
                              const typename E::Num& b, const Modulus<E>& m) {
   if constexpr (montgomery_by_rows<E>) {
-    montgomery_rows<E, true>(env, r, a, b, m.n, m.np0);
+    montgomery_mul_rows<E, true>(env, r, a, b, m.n, m.np0);
   } else {
     typename E::Num lo, hi;
     mul_wide(env, lo, hi, a, b);
@@ -132,7 +132,7 @@ MPGPU_HD void montgomery_mul(const E& env, typename E::Num& r, const typename E:
 template <class E>
 MPGPU_HD void montgomery_sqr(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
   if constexpr (montgomery_by_rows<E>) {
-    montgomery_rows<E, true>(env, r, a, a, m.n, m.np0);
+    montgomery_mul_rows<E, true>(env, r, a, a, m.n, m.np0);
   } else {
     typename E::Num lo, hi;
     sqr_wide(env, lo, hi, a);
@@ -146,12 +146,12 @@ MPGPU_HD void montgomery_sqr(const E& env, typename E::Num& r, const typename E:
 template <class E>
 MPGPU_HD void montgomery_mul_step(const E& env, typename E::Num& r, const typename E::Num& a,
                                   const typename E::Num& b, const Modulus<E>& m) {
-  if constexpr (montgomery_by_rows<E>) montgomery_rows<E, false>(env, r, a, b, m.n, m.np0);
+  if constexpr (montgomery_by_rows<E>) montgomery_mul_rows<E, false>(env, r, a, b, m.n, m.np0);
   else montgomery_mul(env, r, a, b, m);
 }
 template <class E>
 MPGPU_HD void montgomery_sqr_step(const E& env, typename E::Num& r, const typename E::Num& a, const Modulus<E>& m) {
-  if constexpr (montgomery_by_rows<E>) montgomery_rows<E, false>(env, r, a, a, m.n, m.np0);
+  if constexpr (montgomery_by_rows<E>) montgomery_mul_rows<E, false>(env, r, a, a, m.n, m.np0);
   else montgomery_sqr(env, r, a, m);
 }
 
@@ -177,7 +177,7 @@ MPGPU_HD void from_montgomery(const E& env, typename E::Num& r, const typename E
   if constexpr (montgomery_by_rows<E>) {
     typename E::Num one;
     set_ui32(env, one, 1);
-    montgomery_rows<E, true>(env, r, a, one, m.n, m.np0);  // a * 1 < R <= n R: exact
+    montgomery_mul_rows<E, true>(env, r, a, one, m.n, m.np0);  // a * 1 < R <= n R: exact
   } else {
     typename E::Num zero;
     set_zero(env, zero);

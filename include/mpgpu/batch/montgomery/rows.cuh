@@ -1,25 +1,32 @@
 // The Montgomery product a b / R mod n by interleaved rows, in registers,
 // for groups of up to a warp (G <= 32): the operand-scanning form (CIOS)
-// spread over the group the way CGBN and Emmart's XMP spread it. Thread
-// `rank` owns words [rank L, rank L + L) of a, n and the accumulator x;
-// each of the W steps
-//   - broadcasts one word b_i of b (a shuffle),
-//   - adds b_i a to x (two chains: low halves, high halves),
-//   - takes q = x_0 (-n^{-1}) mod 2^32 from rank 0 (a shuffle) and adds
-//     q n, which makes x_0 zero,
-//   - shifts x down a word: each thread takes the next thread's lowest
-//     word (a shuffle), fused into the chain of the high halves of q n.
-// So a product costs 4 W L multiply-adds a thread (two 32x32 products a
-// word pair) and 3 W shuffles, with no shared memory and no
-// synchronization beyond the shuffles -- against three whole products
-// staged through shared memory for REDC (montgomery.cuh, redc).
+// spread over the group as CGBN spreads it (our code). Thread `rank` owns
+// words [rank L, rank L + L) of a, n and the accumulator; each of the W/2
+// steps
+//   - broadcasts two words b0, b1 of b (shuffles) and adds (b0 + b1 2^32) a,
+//   - takes q0, then q1 = (position 0, then 1) (-n^{-1}) mod 2^32 from
+//     rank 0 (shuffles) and adds (q0 + q1 2^32) n, which zeroes positions
+//     0 and 1,
+//   - hands its positions 0 and 1 to the thread below (shuffles): the
+//     accumulator moves two words down.
+// The low and high halves of each 32x32 product are adjacent links of one
+// carry chain, so ptxas makes each product one IMAD.WIDE, which holds the
+// multiply pipe 4 cycles a warp against 2 + 4 for IMAD + IMAD.HI (the
+// products by rows one word a step, measured 1.2-1.6x slower: bench/
+// results/2026-11-28-nvidia-h200-3779855-powm-rows.md). For that the
+// accumulator is two arrays: `al`, word k at position k, takes the
+// products that start on an even position, `un`, word k at position k + 1,
+// those that start on an odd one (CGBN's "wmad" layout).
 //
-// Carries between threads are never resolved inside the loop: each thread
-// keeps the words that its top word carried out (`top`, two words during a
-// step, at most 3 between steps) as a delayed carry into the next thread's
-// lowest word, the representation of LazySum (env/arith.cuh). Rank 0's
-// lowest word, the one q is computed from, has no delayed carry into it,
-// so it is exact at every step. One normalize at the end resolves them.
+// A product costs 2 W L 32x32 products a thread and 3 W shuffles, with no
+// shared memory and no synchronization beyond the shuffles -- against
+// three whole products staged through shared memory for REDC
+// (montgomery.cuh, redc). Carries between threads are never resolved in
+// the loop: each thread keeps its carries out past position L - 1 as a
+// delayed carry into the next thread (the representation of LazySum,
+// env/arith.cuh); rank 0's positions 0 and 1, which q comes from, get no
+// delayed carry, so they are exact at every step. One normalize at the end
+// resolves them.
 #pragma once
 
 #include "mpgpu/batch/env.cuh"
@@ -29,7 +36,7 @@ namespace mpgpu::batch {
 
 /// Group sizes that multiply Montgomery products by rows: the shuffles of
 /// one warp. (Larger groups would exchange through shared memory with a
-/// block barrier at each of the W steps; they keep REDC by whole products.)
+/// block barrier at each step; they keep REDC by whole products.)
 /// (-DMPGPU_MONTGOMERY_BY_REDC keeps REDC everywhere, for A/B measurements:
 /// bench/probes/powm_rows.cu.)
 template <class E>
@@ -58,85 +65,6 @@ MPGPU_HD word_t from_rank(const E& env, word_t v, int src) {
 template <class E, bool exact = false>
 MPGPU_HD void montgomery_mul_rows(const E& env, typename E::Num& y, const typename E::Num& a,
                                   const typename E::Num& b, const typename E::Num& n, word_t np0) {
-  static_assert(montgomery_by_rows<E>, "rows need a group of at most a warp");
-  constexpr int L = E::per_thread;
-  word_t x[L];
-#pragma unroll
-  for (int j = 0; j < L; ++j) x[j] = 0;
-  word_t top = 0;  // delayed carry into word L (the next thread's word 0)
-  const int next = env.rank() + 1;
-#pragma unroll 1
-  for (int s = 0; s < E::threads; ++s) {
-#pragma unroll
-    for (int k = 0; k < L; ++k) {
-      const word_t bi = env.group.broadcast(b.w[k], s);
-      word_t top2;  // carry into word L + 1 during the step
-      {
-        MadChain c;  // x += lo(a b_i), the carry into top
-#pragma unroll
-        for (int j = 0; j < L; ++j) x[j] = c.mad_lo(a.w[j], bi, x[j]);
-        top = c.end(top);
-      }
-      // Rank 0's word 0 is final for this step now: q goes out while the
-      // high halves are added.
-      const word_t q = env.group.broadcast(x[0], 0) * np0;
-      {
-        MadChain c;  // x += hi(a b_i) one word up
-#pragma unroll
-        for (int j = 0; j + 1 < L; ++j) x[j + 1] = c.mad_hi(a.w[j], bi, x[j + 1]);
-        top = c.mad_hi(a.w[L - 1], bi, top);
-        top2 = c.end(0);
-      }
-      word_t above;  // the next thread's word 0 after q n's low halves
-      {
-        MadChain c;  // x += lo(q n)
-#pragma unroll
-        for (int j = 0; j < L; ++j) x[j] = c.mad_lo(n.w[j], q, x[j]);
-        // Rank 0's word 0 is 0 now, so the top thread, which reads rank 0,
-        // shifts in a zero.
-        above = mont_rows_detail::from_rank(env, x[0], next);
-        top = c.add(top, above);
-        top2 = c.end(top2);
-      }
-      {
-        MadChain c;  // x = (x + hi(q n) a word up) / 2^32: the shift
-#pragma unroll
-        for (int j = 0; j + 1 < L; ++j) x[j] = c.mad_hi(n.w[j], q, x[j + 1]);
-        x[L - 1] = c.mad_hi(n.w[L - 1], q, top);
-        top = c.end(top2);
-      }
-    }
-  }
-  // x + top R-words up, over the group, is (a b + Q n) / R < R + n: resolve
-  // the delayed carries; the top thread's `top` is the bit R.
-  LazySum<E> sum;
-#pragma unroll
-  for (int j = 0; j < L; ++j) sum.n.w[j] = x[j];
-  sum.hi = top;
-  const word_t carry = normalize(env, y, sum);
-  const word_t over = carry + env.group.broadcast(top, E::threads - 1);
-  typename E::Num d;
-  const word_t borrow = sub(env, d, y, n);
-  // (over : y) >= n: over != 0, or no borrow. Without `exact`, only when
-  // over != 0, which is all that keeps y below R.
-  const bool reduce = over != 0 || (exact && borrow == 0);
-  swap_if(env, reduce, y, d);
-}
-
-
-/// The same product as montgomery_mul_rows, two words of b a step, with
-/// every 32x32 product's low and high halves adjacent in one carry chain,
-/// so that ptxas fuses each pair into one IMAD.WIDE (which holds the
-/// multiply pipe for 4 cycles a warp, against 2 + 4 for IMAD + IMAD.HI):
-/// the accumulator is two arrays, `al` with word k at position k (the
-/// products that land on an even position, low half first) and `un` with
-/// word k at position k + 1 (those that land on an odd one). A step adds
-/// a (b0 + b1 2^32) and (q0 + q1 2^32) n in eight such chains (CGBN's
-/// "wmad" layout), merges positions 0 and 1 and shifts two words down.
-/// Same contract as montgomery_mul_rows.
-template <class E, bool exact = false>
-MPGPU_HD void montgomery_mul_pairs(const E& env, typename E::Num& y, const typename E::Num& a,
-                                   const typename E::Num& b, const typename E::Num& n, word_t np0) {
   static_assert(montgomery_by_rows<E>, "rows need a group of at most a warp");
   constexpr int L = E::per_thread;  // even (Env)
   word_t al[L + 2], un[L + 1];
@@ -255,19 +183,6 @@ MPGPU_HD void montgomery_mul_pairs(const E& env, typename E::Num& y, const typen
   const word_t borrow = sub(env, d, y, n);
   const bool reduce = over != 0 || (exact && borrow == 0);
   swap_if(env, reduce, y, d);
-}
-
-/// The row product the library uses: two words a step (pairs), or, built
-/// with -DMPGPU_MONTGOMERY_SPLIT_ROWS, one (for A/B measurements:
-/// bench/probes/powm_rows.cu).
-template <class E, bool exact = false>
-MPGPU_HD void montgomery_rows(const E& env, typename E::Num& y, const typename E::Num& a, const typename E::Num& b,
-                              const typename E::Num& n, word_t np0) {
-#if defined(MPGPU_MONTGOMERY_SPLIT_ROWS)
-  montgomery_mul_rows<E, exact>(env, y, a, b, n, np0);
-#else
-  montgomery_mul_pairs<E, exact>(env, y, a, b, n, np0);
-#endif
 }
 
 }  // namespace mpgpu::batch
