@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mpgpu/batch/batch.cuh"
+#include "instance_words.hpp"
 #include "support/mpz.hpp"
 #include "support/operands.hpp"
 
@@ -32,21 +33,8 @@ Mpz mod2exp(const Mpz& x, int bits) {
   return r;
 }
 
-template <int W>
-std::vector<word_t> words_of(const Mpz& x) {
-  std::vector<word_t> r(W, 0);
-  const Mpz y = mod2exp(x, 32 * W);
-  std::size_t n = 0;
-  mpz_export(r.data(), &n, -1, sizeof(word_t), 0, 0, y);
-  return r;
-}
-
-template <int W>
-Mpz mpz_of(const std::vector<word_t>& w) {
-  Mpz r;
-  mpz_import(r, W, -1, sizeof(word_t), 0, 0, w.data());
-  return r;
-}
+using instance_words::mpz_of;
+using instance_words::words_of;
 
 enum class Op { invert, divide, gcd };
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "mpgpu/batch/montgomery.cuh"
+#include "instance_words.hpp"
 #include "support/mpz.hpp"
 #include "support/operands.hpp"
 
@@ -30,22 +31,8 @@ using mb::word_t;
 using mpgpu_test::Mpz;
 using mpgpu_test::Operands;
 
-template <int W>
-std::vector<word_t> words_of(const Mpz& x) {
-  std::vector<word_t> r(W, 0);
-  Mpz y;
-  mpz_fdiv_r_2exp(y, x, 32 * W);
-  std::size_t n = 0;
-  mpz_export(r.data(), &n, -1, sizeof(word_t), 0, 0, y);
-  return r;
-}
-
-template <int W>
-Mpz mpz_of(const std::vector<word_t>& w) {
-  Mpz r;
-  mpz_import(r, W, -1, sizeof(word_t), 0, 0, w.data());
-  return r;
-}
+using instance_words::mpz_of;
+using instance_words::words_of;
 
 Mpz modulus_of_kind(Operands& gen, int kind, int bits) {
   Mpz n;
