@@ -243,8 +243,8 @@ MPGPU_HD word_t staged_exponent_bits(const E& env, int lo, int count) {
 
 /// Window of powm_sliding for a class width b: near the minimum of its cost
 /// b / (k + 1) + 2^(k - 1) products beyond the b squarings; 6 bits from
-/// 2048 bits by rows (1-2% faster than 5 on the H200: the tuning table's
-/// probe), else capped at 5 so that REDC's table (products staged in
+/// 2048 bits by rows, where the 32-entry table is cheap (docs/batch.md,
+/// "PowmWindow"), else capped at 5 so that REDC's table (products staged in
 /// shared memory, larger Nums a thread) has no more entries than powm's
 /// fixed 4-bit one.
 template <class E>

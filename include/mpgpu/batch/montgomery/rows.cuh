@@ -12,8 +12,7 @@
 // The low and high halves of each 32x32 product are adjacent links of one
 // carry chain, so ptxas makes each product one IMAD.WIDE, which holds the
 // multiply pipe 4 cycles a warp against 2 + 4 for IMAD + IMAD.HI (the
-// products by rows one word a step, measured 1.2-1.6x slower: bench/
-// results/2026-11-28-nvidia-h200-3779855-powm-rows.md). For that the
+// measured difference: docs/batch.md, "Montgomery products"). For that the
 // accumulator is two arrays: `al`, word k at position k, takes the
 // products that start on an even position, `un`, word k at position k + 1,
 // those that start on an odd one (CGBN's "wmad" layout).
