@@ -20,7 +20,7 @@
 
 #include "cuda/check.cuh"
 #include "cuda/scoped_memory.cuh"
-#include "dot_backend.hpp"
+#include "dot/dot_backend.hpp"
 #include "mpgpu/dot/thread_dot.cuh"
 
 namespace mpgpu::detail::dot_cuda {
