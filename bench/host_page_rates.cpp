@@ -1,9 +1,9 @@
 // Host page-fault and memcpy rates: how fast fresh host memory can be
 // filled on this machine (the ceiling of a staged device -> host copy into
-// a new mpz, src/host_pages.hpp), with 4 KiB or huge pages, with or without
+// a new mpz, src/context/host_pages.hpp), with 4 KiB or huge pages, with or without
 // MADV_POPULATE_WRITE ahead of the copy, on 1-16 threads, and into warm
 // memory, each with memcpy and with the streaming stores of
-// src/stream_copy.hpp (the staged copies' fill of pinned buffers). 128 MiB
+// src/context/stream_copy.hpp (the staged copies' fill of pinned buffers). 128 MiB
 // (a 2^30-bit value), best of 5. Host only; no other mpgpu code.
 //
 //   host_page_rates
@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "stream_copy.hpp"
+#include "context/stream_copy.hpp"
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif

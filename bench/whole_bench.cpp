@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "integer_whole.hpp"
+#include "integer/integer_whole.hpp"
 #include "mpgpu/mpgpu.hpp"
 
 namespace {

@@ -47,7 +47,7 @@ class DeviceFft {
   void forward(std::uint64_t* data, Stream s = nullptr) const;
   void inverse(std::uint64_t* data, Stream s = nullptr) const;
 
-  /// Internal: the tables (src/gfp_fft_device.cpp). Public only so that
+  /// Internal: the tables (src/gfp/gfp_fft_device.cpp). Public only so that
   /// that file's helper functions can name it; it is incomplete outside
   /// the library, so there is nothing a user can do with it.
   struct Impl;

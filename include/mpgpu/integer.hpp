@@ -167,8 +167,8 @@ class Integer {
  private:
   // ---- internal (backends) ---------------------------------------------------
   // Not part of the API: the library's backends, bindings and tests reach
-  // these through detail::IntegerAccess (below the class), so that users
-  // see only the API above while the inline fast paths of
+  // these through detail::IntegerAccess (mpgpu/detail/integer_access.hpp),
+  // so that users see only the API above while the inline fast paths of
   // integer_inline.hpp still compile to the same direct member accesses.
   friend struct detail::IntegerAccess;
 
@@ -245,36 +245,6 @@ class Integer {
   // CPU storage (initialized for every Integer; unused by CUDA contexts).
   mpz_t cpu_;
 };
-
-namespace detail {
-
-/// The library's access to Integer's backend internals (the private
-/// "internal (backends)" members): src/, the Python bindings, tools and
-/// tests call these; user code has no business with them and no stability
-/// promise. Every function is an inline forward, so a call through it
-/// compiles to the member access itself (the inline fast paths of
-/// integer_inline.hpp depend on that).
-struct IntegerAccess {
-  static mpz_ptr cpu_mpz(Integer& x) { return x.cpu_mpz(); }
-  static mpz_srcptr cpu_mpz(const Integer& x) { return x.cpu_mpz(); }
-  static void adopt_device(Integer& x, const Context& ctx, limb_t* limbs, std::size_t capacity, std::size_t size,
-                           int sign) {
-    x.adopt_device(ctx, limbs, capacity, size, sign);
-  }
-  static limb_t* device_data(const Integer& x) { return x.device_data(); }
-  static limb_t* device_buffer(const Integer& x) { return x.device_buffer(); }
-  static bool host_valid(const Integer& x) { return x.host_valid(); }
-  static void adopt_device_size(Integer& x, std::size_t size) { x.adopt_device_size(size); }
-  // Out of line (integer_core.cpp): DeferredSize is incomplete here, and
-  // only device results, never the inline fast paths, come this way.
-  static void adopt_deferred(Integer& x, std::unique_ptr<DeferredSize> deferred);
-  static bool has_deferred(const Integer& x) { return x.has_deferred(); }
-  static std::size_t device_capacity(const Integer& x) { return x.device_capacity(); }
-  static void set_sign_internal(Integer& x, int s) { x.set_sign_internal(s); }
-  static void refresh_cpu_meta(Integer& x) { x.refresh_cpu_meta(); }
-};
-
-}  // namespace detail
 
 // ---- arithmetic (destination first, as GMP; results may alias operands) ----
 // add, sub, mul, and_, ior and xor_ are inline (mpgpu/integer_inline.hpp):
@@ -408,5 +378,6 @@ std::strong_ordering operator<=>(const Integer& a, const Integer& b);
 
 }  // namespace mpgpu
 
+#include "mpgpu/detail/integer_access.hpp"
 #include "mpgpu/integer_number_theory.hpp"
 #include "mpgpu/integer_inline.hpp"

@@ -40,7 +40,7 @@ void ntt_forward(const Context& ctx, std::uint32_t* data, std::size_t batch, int
 void ntt_inverse(const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n, std::uint32_t p,
                  NttOrder input = NttOrder::natural, Stream s = nullptr);
 
-// ---- pointwise and polynomial products mod p (src/ntt_poly_api.cpp) ---------------
+// ---- pointwise and polynomial products mod p (src/ntt/ntt_poly_api.cpp) -----------
 // Same primes as the transforms (checked the same way). Every coefficient of
 // an input must be a canonical residue < p: checked before anything is
 // written (on the device by a scan that synchronizes the stream); a failed

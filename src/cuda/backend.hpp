@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "cuda/result_words.hpp"
 #include "mpgpu/device/pow2_digits.cuh"
 #include "mpgpu/device/radix_leaves.cuh"

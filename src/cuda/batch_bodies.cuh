@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "batch_backend.hpp"
+#include "batch/batch_backend.hpp"
 #include "mpgpu/batch/batch.cuh"
 
 namespace mpgpu::detail::batch::cuda {

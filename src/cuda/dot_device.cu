@@ -1,4 +1,4 @@
-// Dot products mod p on the device (src/dot_backend.hpp): single, strided
+// Dot products mod p on the device (src/dot/dot_backend.hpp): single, strided
 // and batched, every method of mpgpu/dot/dot_host.hpp plus the
 // one-reduction-per-term baseline.
 //
@@ -20,7 +20,7 @@
 
 #include "cuda/check.cuh"
 #include "cuda/scoped_memory.cuh"
-#include "dot_backend.hpp"
+#include "dot/dot_backend.hpp"
 #include "mpgpu/dot/thread_dot.cuh"
 
 namespace mpgpu::detail::dot_cuda {
@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(kThreads)
     for (int u = 0; u < kUnroll; ++u) visit(x[u], y[u], i + u * step);
   }
   for (; i < n; i += step) visit(ak[Unit ? i : i * sa], bk[Unit ? i : i * sb], i);
-  // The host's order (src/dot_host.cpp): dot by dot, all of a before b.
+  // The host's order (src/dot/dot_host.cpp): dot by dot, all of a before b.
   // Code (2k + in_b) n + i < 2 count n < 2^63 (checked by the caller).
   if (bad_a != kNoIndex || bad_b != kNoIndex) {
     const bool in_b = bad_a == kNoIndex;

@@ -8,7 +8,7 @@
 #include <climits>
 #include <cstddef>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
 

@@ -1,4 +1,4 @@
-// Matrix products mod p on the device (src/dot_backend.hpp): the residue
+// Matrix products mod p on the device (src/dot/dot_backend.hpp): the residue
 // check of an operand, and the choice between the DGEMM path
 // (matmul_dgemm.cu) and the integer kernels (matmul_integer.cu).
 //

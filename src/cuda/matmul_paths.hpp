@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/check.cuh"
-#include "dot_backend.hpp"
+#include "dot/dot_backend.hpp"
 
 namespace mpgpu::detail::dot_cuda {
 

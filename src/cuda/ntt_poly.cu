@@ -1,5 +1,5 @@
 // Products mod a word-size prime on the device (include/mpgpu/ntt.hpp;
-// checks in src/ntt_poly_api.cpp): the residue scan, pointwise products,
+// checks in src/ntt/ntt_poly_api.cpp): the residue scan, pointwise products,
 // schoolbook polynomial products, and products through the public NTT
 // (zero-padded copies in pool scratch, forward with bit-reversed output,
 // pointwise, inverse with bit-reversed input, the low coefficients copied

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <mutex>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "cuda/check.cuh"
 #include "cuda/result_words.hpp"
 #include "mpgpu/device/result_words.cuh"

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "mpgpu/device/result_words.cuh"
 
 namespace mpgpu::detail::cuda {

@@ -4,7 +4,7 @@
 #include <memory>
 #include <thread>
 
-#include "copy_team.hpp"
+#include "context/copy_team.hpp"
 #include "cuda/check.cuh"
 #include "cuda/staging.hpp"
 

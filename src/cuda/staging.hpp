@@ -17,8 +17,8 @@
 #include <cstddef>
 #include <utility>
 
-#include "context_state.hpp"
-#include "host_pages.hpp"
+#include "context/context_state.hpp"
+#include "context/host_pages.hpp"
 #include "mpgpu/tuning/table.hpp"
 
 namespace mpgpu::detail::cuda {

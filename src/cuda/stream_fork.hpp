@@ -17,7 +17,7 @@
 // wrongly) there. Host-only declarations (plain C++).
 #pragma once
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 
 namespace mpgpu::detail::cuda {
 

@@ -17,7 +17,7 @@
 #include <deque>
 #include <vector>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "mpgpu/tuning/table.hpp"
 
 namespace mpgpu::detail::cuda {

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/context.hpp"
 #include "support/mpz.hpp"

@@ -25,7 +25,7 @@ constexpr std::uint64_t kLargeWork = std::uint64_t{1} << 22;  // na * nb above w
 // 8 warps, so more than 16384 columns stride); the three column vectors are
 // summed in one block while a.size + b.size <= 2046 (sum_abs: width + 1 <=
 // 2048), by the column sum and a scan add above. schoolbook_max_work
-// (src/integer_mul.cpp) = 2^27 limb products is where the host API turns to
+// (src/integer/integer_mul.cpp) = 2^27 limb products is where the host API turns to
 // mul_abs.
 const std::vector<Shape> kColumnShapes = {
     {1, 1, "1 x 1"},

@@ -1,4 +1,4 @@
-// The Newton division algorithm of src/integer_div_newton.cpp, run on the
+// The Newton division algorithm of src/integer/integer_div_newton.cpp, run on the
 // CPU context (GMP performs each of its Integer operations) against
 // mpz_tdiv_qr, fdiv and cdiv. The reciprocal's seed comes from GMP on the
 // host, up to kHostSeedBits = 32768 bits, and Newton steps take it from
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "integer_div_paths.hpp"  // private to the library (src/)
+#include "integer/integer_div_paths.hpp"  // private to the library (src/)
 #include "integer_test.hpp"
 
 namespace {

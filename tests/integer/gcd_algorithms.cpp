@@ -1,4 +1,4 @@
-// The gcd of huge integers (detail::gcd_by_half_gcd, src/integer_gcd.cpp:
+// The gcd of huge integers (detail::gcd_by_half_gcd, src/integer/integer_gcd.cpp:
 // a half-gcd recursion of Integer operations above host_max_limbs limbs,
 // GMP's mpn_hgcd below) run on the CPU context, where GMP performs each of
 // its Integer operations, with host_max_limbs of 4, 8, 16 and 33 instead of
@@ -20,7 +20,7 @@
 
 #include "integer_test.hpp"
 #include "support/mpz_arith.hpp"
-#include "integer_whole.hpp"  // private to the library (src/)
+#include "integer/integer_whole.hpp"  // private to the library (src/)
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Radix conversion by divide and conquer (src/integer_radix.cpp) against
+// Radix conversion by divide and conquer (src/integer/integer_radix.cpp) against
 // GMP's mpz_get_str / mpz_set_str. The detail entry points take the leaf
 // size, so the CPU backend runs the whole tree (GMP doing its products and
 // divisions) with leaves of a few limbs; the public to_string / from_string
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "../../src/integer_radix.hpp"
-#include "../../src/digit_values.hpp"
-#include "../../src/integer_rows.hpp"
+#include "../../src/integer/integer_radix.hpp"
+#include "../../src/integer/digit_values.hpp"
+#include "../../src/integer/integer_rows.hpp"
 #include "mpgpu/device/pow2_digits.cuh"
 #include "integer_test.hpp"
 

@@ -1,7 +1,7 @@
-// The host side of staged copies, without a GPU: the copy team (src/copy_team.hpp)
+// The host side of staged copies, without a GPU: the copy team (src/context/copy_team.hpp)
 // with and without pages to fault in ahead, the fault-ahead windows and the
 // chunk pipelines of src/cuda/staging.hpp driven by a ring whose transfers
-// are memcpys, and the page advice of src/host_pages.hpp (contents never
+// are memcpys, and the page advice of src/context/host_pages.hpp (contents never
 // change). Destinations are fresh anonymous mappings, as a new mpz of many
 // MiB is, with guard bytes around every copy.
 #include <gtest/gtest.h>
@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "copy_team.hpp"
+#include "context/copy_team.hpp"
+#include "context/host_pages.hpp"
+#include "context/stream_copy.hpp"
 #include "cuda/staging.hpp"
-#include "host_pages.hpp"
-#include "stream_copy.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The whole-number algorithms of src/integer_whole.hpp (pow_ui_split,
+// The whole-number algorithms of src/integer/integer_whole.hpp (pow_ui_split,
 // root_newton, fib_lucas_doubling, range_product, binomial_by_products,
 // digits_by_comparison) run on the CPU context, where GMP performs each of
 // their Integer operations, with crossovers of 0 .. 64 limbs instead of the
@@ -20,9 +20,9 @@
 
 #include "integer_test.hpp"
 #include "support/mpz_arith.hpp"
-#include "integer_whole.hpp"   // private to the library (src/)
-#include "host_parallel.hpp"  // private to the library (src/)
-#include "prime_sieve.hpp"    // private to the library (src/)
+#include "integer/integer_whole.hpp"  // private to the library (src/)
+#include "context/host_parallel.hpp"  // private to the library (src/)
+#include "integer/prime_sieve.hpp"    // private to the library (src/)
 
 namespace {
 

@@ -28,7 +28,7 @@ endfunction()
 
 expect_failure(${RULES} 4
   "include/mpgpu/limb/limb_includes_api.cuh: #include \"mpgpu/context.hpp\": limb (layer 0) -> api (layer 4)"
-  "src/host_includes_device_api.cpp: #include \"mpgpu/batch/env.cuh\": src (layer 4) -> batch (layer 2)"
+  "src/batch/host_includes_device_api.cpp: #include \"mpgpu/batch/env.cuh\": src_batch (layer 4) -> batch (layer 2)"
   "include/mpgpu/gfp/missing_include.hpp: #include \"mpgpu/gfp/no_such_header.hpp\": no such header"
   "include/mpgpu/unruled/ has no rule")
 # (The planted folders that outward_rules.txt leaves out are reported too.)

@@ -20,7 +20,7 @@ constexpr std::size_t kColumnsMaxLimbs = 8192;            // mul_columns_warp_ke
 constexpr std::size_t kColumnsWorkLimbs = tuning::table::kSchoolbookMaxWork / kColumnsMaxLimbs;
 constexpr std::size_t kDivScanTileLimbs = 4096;           // src/cuda/div_limb.cu: a tile per block
 constexpr std::size_t kDivScanThreadLimbs = 16;           // and 16 limbs a thread
-// The tuning table's radix crossover and leaves (src/integer_radix.hpp).
+// The tuning table's radix crossover and leaves (src/integer/integer_radix.hpp).
 constexpr std::size_t kRadixDeviceMinLimbs = tuning::table::kRadixDeviceMinLimbs;
 constexpr std::size_t kRadixToStringLeafLimbs = tuning::table::kRadixToStringLeafLimbs;
 constexpr std::size_t kRadixFromStringLeafLimbs = tuning::table::kRadixFromStringLeafLimbs;

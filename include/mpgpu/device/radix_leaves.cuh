@@ -1,4 +1,4 @@
-// The leaves of the level-at-once radix conversion (src/integer_radix.cpp)
+// The leaves of the level-at-once radix conversion (src/integer/integer_radix.cpp)
 // as text, on the device: a thread per leaf takes chunks of `digits` digits
 // off its limbs by division by chunk = base^digits (one limb, 2-by-1 steps
 // with a precomputed reciprocal: div_limb_math.cuh), then each chunk's

@@ -2,7 +2,7 @@
 // vector, piece i at limbs [i pitch, (i + 1) pitch), so that one product of
 // the whole row by a number c multiplies every piece by c (when each
 // piece's product fits in its slot, the slots never interact). The radix
-// conversion (src/integer_radix.cpp) divides all the pieces of a tree level
+// conversion (src/integer/integer_radix.cpp) divides all the pieces of a tree level
 // at once this way. Two maps build and correct such rows; each output limb
 // is computed on its own from at most three input limbs, so the same
 // functions serve the device kernels and the CPU backend's loops.
@@ -50,7 +50,7 @@ MPGPU_HD limb_t gathered_limb(const SlotSource* sources, int groups, std::size_t
   return slot_field_limb(sources[g], s / static_cast<std::size_t>(groups), l);
 }
 
-/// The correction step of a row division (see src/integer_radix.cpp): with
+/// The correction step of a row division (see src/integer/integer_radix.cpp): with
 /// T = R + (B^(pitch-1) - D) per slot, the top limb of T's slot is 1 exactly
 /// when that slot of R is >= D. Then R's slot becomes T's without its top
 /// limb (R - D) and the slot's count (limb 0 of C's slot) goes up by one.

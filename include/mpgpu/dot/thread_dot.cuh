@@ -149,7 +149,7 @@ struct FpNaive {
 
 // ---- fp_lambda (Jean & Graillat, Sec. IV-B) -----------------------------------------
 
-/// As src/dot_host.cpp's kernel_lambda: with l = floor(log2(p-1)),
+/// As src/dot/dot_host.cpp's kernel_lambda: with l = floor(log2(p-1)),
 /// ab = h + r (TwoProduct, 0 <= r < 2^l), h = alpha + beta (ExtractScalar
 /// with sigma = 2^(l+53)), alpha' = alpha 2^-(l+1) < 2^(l+1), beta < 2^(l+1);
 /// terms >= 2^l lose 2^l and are counted, so every summed term is < 2^l <= p-1
@@ -196,7 +196,7 @@ struct FpLambda {
 
 // ---- fp_abcd (Jean & Graillat, Sec. IV-C, Algorithm 3) ----------------------------
 
-/// As src/dot_host.cpp's kernel_abcd (M = 53, s1 = 26; sigmas 2^131, 2^105,
+/// As src/dot/dot_host.cpp's kernel_abcd (M = 53, s1 = 26; sigmas 2^131, 2^105,
 /// 2^78): each product splits exactly into alpha = A 2^79 (A < 2^25),
 /// beta = B 2^53 (B < 2^26), gamma = C 2^26 (C < 2^27 + 2^25), delta < 2^27;
 /// with n <= 2^25 each of the four sums, in its unit, stays below

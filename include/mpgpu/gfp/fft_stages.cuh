@@ -2,7 +2,7 @@
 // ("transposed", as Chen et al. lay it out) data: digit d of element i at x[d * N + i], so
 // that consecutive threads touching consecutive elements read consecutive
 // words. One source for the device kernels (fft_kernels.cuh) and the host
-// twin that runs the same stages on a CPU context (src/gfp_fft_device.cpp).
+// twin that runs the same stages on a CPU context (src/gfp/gfp_fft_device.cpp).
 //
 // The schedule is a radix-K Stockham decimation in frequency (natural order
 // in and out, no bit-reversal pass, one ping-pong buffer). Stage t (s = K^t)

@@ -1,7 +1,7 @@
 // How the gfp/ host code (convert_host.hpp, fft_host.hpp) reports a bad
 // argument without including the host API's error.hpp, an outer layer:
 // these throw mpgpu::InvalidArgument and mpgpu::DivisionByZero with the
-// message given, and are defined out of line in src/gfp_roots.cpp, as
+// message given, and are defined out of line in src/gfp/gfp_roots.cpp, as
 // roots.hpp's functions are. The checks themselves stay inline at the call
 // sites; only the throw is out of line.
 #pragma once

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "batch_backend.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/batch.hpp"

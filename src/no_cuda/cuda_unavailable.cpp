@@ -1,8 +1,8 @@
 // The CUDA backend's entry points in a build without CUDA: no device exists,
 // and every device operation explains why it cannot run.
-#include "batch_backend.hpp"
+#include "batch/batch_backend.hpp"
 #include "cuda/backend.hpp"
-#include "dot_backend.hpp"
+#include "dot/dot_backend.hpp"
 #include "mpgpu/error.hpp"
 
 namespace mpgpu::detail::cuda {
@@ -118,7 +118,7 @@ std::size_t first_zero_instance(ContextState&, Stream, const limb_t*, std::size_
 
 namespace mpgpu::detail::dot_cuda {
 
-// Dot and matrix products mod p on a CUDA context (src/dot_backend.hpp).
+// Dot and matrix products mod p on a CUDA context (src/dot/dot_backend.hpp).
 BadElement dot(ContextState&, Stream, const DotArgs&, std::uint64_t*, std::uint64_t*) {
   throw BackendUnavailable("mpgpu: dot products on a CUDA context need the CUDA backend, which this build does not have");
 }

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "context_state.hpp"
-#include "host_parallel.hpp"
+#include "context/context_state.hpp"
+#include "context/host_parallel.hpp"
 #include "integer_host_gmp.hpp"
 #include "integer_whole.hpp"
 #include "prime_sieve.hpp"

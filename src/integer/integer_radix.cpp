@@ -39,8 +39,8 @@
 #include <utility>
 #include <vector>
 
+#include "context/host_parallel.hpp"
 #include "digit_values.hpp"
-#include "host_parallel.hpp"
 #include "integer_div_paths.hpp"
 #include "integer_rows.hpp"
 #include "mpgpu/device/radix_leaves.cuh"

@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/integer.hpp"

@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
+#include "context/host_parallel.hpp"
 #include "digit_values.hpp"
-#include "host_parallel.hpp"
 #include "integer_internal.hpp"
 #include "integer_radix.hpp"
 #include "text_buffer.hpp"

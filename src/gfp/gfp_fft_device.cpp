@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/gfp/fft_host.hpp"

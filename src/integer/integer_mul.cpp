@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "integer_internal.hpp"
 
 namespace mpgpu {

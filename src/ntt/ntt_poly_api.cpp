@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/prime_field64.cuh"

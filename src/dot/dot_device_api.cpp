@@ -1,12 +1,12 @@
 // Dot products mod p in a Context (mpgpu/dot.hpp): parameter
 // checks (dot_host.hpp's check_admissible and the host's messages), then the
 // host implementation (CPU context) or the device kernels (CUDA context,
-// src/cuda/dot_device.cu through src/dot_backend.hpp).
+// src/cuda/dot_device.cu through src/dot/dot_backend.hpp).
 #include <limits>
 #include <string>
 #include <type_traits>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "dot_backend.hpp"
 #include "mpgpu/dot.hpp"
 #include "dot_checks.hpp"

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "mpgpu/limb/config.cuh"
 
 namespace mpgpu::detail::batch {

@@ -1,8 +1,8 @@
 // The CUDA backend of the dot and matrix products mod p, as the host API
-// (src/dot_device_api.cpp, src/matmul_device_api.cpp) sees it: plain
+// (src/dot/dot_device_api.cpp, src/dot/matmul_device_api.cpp) sees it: plain
 // functions over device pointers, declared for g++ and defined in
 // src/cuda/dot_device.cu, src/cuda/matmul_device.cu (or, without CUDA, by
-// src/cuda_unavailable.cpp, which throws BackendUnavailable).
+// src/no_cuda/cuda_unavailable.cpp, which throws BackendUnavailable).
 //
 // Callers have checked every parameter (method admissible for p and n,
 // strides, pointers, extents); these functions check the elements on the
@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "mpgpu/dot/dot_host.hpp"
 
 namespace mpgpu::detail::dot_cuda {

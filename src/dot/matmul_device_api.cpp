@@ -1,7 +1,7 @@
 // Matrix products mod p in a Context (mpgpu/dot.hpp): the
-// host's checks and messages (src/matmul_host.cpp), then the host product
+// host's checks and messages (src/dot/matmul_host.cpp), then the host product
 // (CPU context) or the device paths (CUDA context, src/cuda/matmul_*.cu
-// through src/dot_backend.hpp): element check of A and B on the device,
+// through src/dot/dot_backend.hpp): element check of A and B on the device,
 // then the product.
 #include <climits>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <string>
 #include <type_traits>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "dot_backend.hpp"
 #include "mpgpu/dot.hpp"
 #include "dot_checks.hpp"

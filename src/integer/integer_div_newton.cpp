@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "context_state.hpp"
+#include "context/context_state.hpp"
 #include "integer_div_paths.hpp"
 
 namespace mpgpu::detail {

@@ -1,0 +1,35 @@
+// detail::IntegerAccess: the library's access to Integer's backend
+// internals. Part of mpgpu/integer.hpp, which includes it after class
+// Integer (the forwards below need the class complete): include
+// mpgpu/integer.hpp, not this header.
+#pragma once
+
+namespace mpgpu::detail {
+
+/// The library's access to Integer's backend internals (the private
+/// "internal (backends)" members): src/, the Python bindings, tools and
+/// tests call these; user code has no business with them and no stability
+/// promise. Every function is an inline forward, so a call through it
+/// compiles to the member access itself (the inline fast paths of
+/// integer_inline.hpp depend on that).
+struct IntegerAccess {
+  static mpz_ptr cpu_mpz(Integer& x) { return x.cpu_mpz(); }
+  static mpz_srcptr cpu_mpz(const Integer& x) { return x.cpu_mpz(); }
+  static void adopt_device(Integer& x, const Context& ctx, limb_t* limbs, std::size_t capacity, std::size_t size,
+                           int sign) {
+    x.adopt_device(ctx, limbs, capacity, size, sign);
+  }
+  static limb_t* device_data(const Integer& x) { return x.device_data(); }
+  static limb_t* device_buffer(const Integer& x) { return x.device_buffer(); }
+  static bool host_valid(const Integer& x) { return x.host_valid(); }
+  static void adopt_device_size(Integer& x, std::size_t size) { x.adopt_device_size(size); }
+  // Out of line (integer_core.cpp): DeferredSize is incomplete here, and
+  // only device results, never the inline fast paths, come this way.
+  static void adopt_deferred(Integer& x, std::unique_ptr<DeferredSize> deferred);
+  static bool has_deferred(const Integer& x) { return x.has_deferred(); }
+  static std::size_t device_capacity(const Integer& x) { return x.device_capacity(); }
+  static void set_sign_internal(Integer& x, int s) { x.set_sign_internal(s); }
+  static void refresh_cpu_meta(Integer& x) { x.refresh_cpu_meta(); }
+};
+
+}  // namespace mpgpu::detail
