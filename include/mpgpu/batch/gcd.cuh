@@ -1,18 +1,22 @@
-// Greatest common divisor and modular inverse of one instance, by binary
-// (Stein) steps with a uniform trip count: every step runs every operation
-// and selects the results, so instances sharing a warp stay on one path.
+// Greatest common divisor and modular inverse of one instance.
 //
-// One step on (u, v), u != 0, shrinks bits(u) + bits(v) by at least one:
+// Both run Bernstein and Yang's divsteps, 30 at a time (divsteps.cuh): about
+// (2 to 3) x 32W / 30 matrix steps of a few whole-number operations each.
+// -DMPGPU_GCD_BY_BINARY_STEPS keeps the binary (Stein) steps below instead,
+// for A/B measurements (bench/cgbn_side_by_side.cu): one step per bit,
+// every step running every operation and selecting the results, so
+// instances sharing a warp stay on one path. One binary step on (u, v),
+// u != 0, shrinks bits(u) + bits(v) by at least one:
 //   u even: u /= 2;  else v even: v /= 2;
-//   both odd: u >= v ? u = (u - v) / 2 : v = (v - u) / 2.
-// So bits(u0) + bits(v0) <= 64W steps leave u == 0 (or v == 0 when it started
-// so), each O(W/G) work and a few synchronizations: O(64 W^2 / G) per thread.
-// The extended form carries x1, x2 with x1 x = u, x2 x = v (mod n), halving
-// them mod n, which needs n odd; invert reaches even moduli through the odd
-// one (see invert).
+//   both odd: u >= v ? u = (u - v) / 2 : v = (v - u) / 2,
+// so 64W steps leave u == 0 (or v == 0 when it started so). The extended
+// form carries x1, x2 with x1 x = u, x2 x = v (mod n), halving them mod n,
+// which needs n odd; invert reaches even moduli through the odd one (see
+// invert).
 #pragma once
 
 #include "mpgpu/batch/divide.cuh"
+#include "mpgpu/batch/divsteps.cuh"
 #include "mpgpu/batch/mul.cuh"
 
 namespace mpgpu::batch {
@@ -82,6 +86,21 @@ MPGPU_HD void binary_step(const E& env, typename E::Num& u, typename E::Num& v, 
 template <class E>
 MPGPU_HD void extended_odd(const E& env, typename E::Num& g, typename E::Num& y, const typename E::Num& x,
                            const typename E::Num& n) {
+#if !defined(MPGPU_GCD_BY_BINARY_STEPS)
+  // f = n, g = x, with f = d x and g = e x (mod n) all along; at the end
+  // f = +-gcd, so y = +-d.
+  typename E::Num f = n, h = x, d, e, zero;
+  set_zero(env, d);
+  set_ui32(env, e, 1);
+  bool f_negative = false;
+  const word_t np0 = negated_inverse_word(env.group.broadcast(n.w[0], 0) | 1u);
+  run_divsteps<true>(env, f, f_negative, h, d, e, n, np0);
+  set_zero(env, zero);
+  sub_mod(env, e, zero, d, n);
+  select(env, y, f_negative, e, d);
+  sub(env, h, zero, f);
+  select(env, g, f_negative, h, f);
+#else
   typename E::Num u = x, v = n, x1, x2;
   set_ui32(env, x1, 1);
   set_zero(env, x2);
@@ -89,6 +108,7 @@ MPGPU_HD void extended_odd(const E& env, typename E::Num& g, typename E::Num& y,
   for (int s = 0; s < steps; ++s) binary_step<true>(env, u, v, x1, x2, n);
   g = v;  // u == 0
   y = x2;
+#endif
 }
 
 /// r = a^-1 mod 2^(32W) for odd a (Newton: y <- y (2 - a y) doubles the
@@ -109,7 +129,8 @@ MPGPU_HD void inverse_mod_radix(const E& env, typename E::Num& r, const typename
 }  // namespace gcd_detail
 
 /// g = gcd(a, b); gcd(a, 0) = a, gcd(0, 0) = 0. g may be a or b.
-/// Common factors of two come out first (one shift), then binary steps.
+/// Common factors of two come out first (one shift); then divsteps from
+/// the odd one of the two as f (both zero: g = 0 from the start, no step).
 template <class E>
 MPGPU_HD void gcd(const E& env, typename E::Num& g, const typename E::Num& a, const typename E::Num& b) {
   typename E::Num u, v;
@@ -118,10 +139,23 @@ MPGPU_HD void gcd(const E& env, typename E::Num& g, const typename E::Num& a, co
   if (k >= E::words * word_bits) k = 0;  // both zero; keeps shifts off their early return
   shift_right(env, u, a, k);
   shift_right(env, v, b, k);
+#if !defined(MPGPU_GCD_BY_BINARY_STEPS)
+  const bool u_odd = low_bit(env, u) != 0;
+  typename E::Num f, h, unused;
+  select(env, f, u_odd, u, v);
+  select(env, h, u_odd, v, u);
+  bool f_negative = false;
+  run_divsteps<false>(env, f, f_negative, h, unused, unused, unused, 0);
+  set_zero(env, h);
+  sub(env, h, h, f);
+  select(env, g, f_negative, h, f);
+  shift_left(env, g, g, k);
+#else
   const int steps = uniform_max(env, bit_length(env, u) + bit_length(env, v));
   for (int s = 0; s < steps; ++s) gcd_detail::binary_step<false>(env, u, v, u, v, v);
   bit_or(env, g, u, v);  // one of them is zero
   shift_left(env, g, g, k);
+#endif
 }
 
 /// r = a^-1 mod m for any a and any m >= 1 (a >= m too; a^-1 mod 1 = 0).
@@ -133,7 +167,7 @@ MPGPU_HD void gcd(const E& env, typename E::Num& g, const typename E::Num& a, co
 /// and r = (1 + m (a1 - y)) / a1, an exact quotient below 2^(32W), so it is
 /// computed mod 2^(32W) as a product with a1^-1 mod 2^(32W). Both ways share
 /// one run of the steps; the rest is computed for every instance and selected.
-/// Cost: two divides, 64W binary steps, 2 log2(W) + 2 low products.
+/// Cost: two divides, the divsteps of extended_odd, 2 log2(W) + 2 low products.
 template <class E>
 MPGPU_HD word_t invert(const E& env, typename E::Num& r, const typename E::Num& a, const typename E::Num& m) {
   using Num = typename E::Num;
