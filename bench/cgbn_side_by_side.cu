@@ -27,7 +27,7 @@
 // with at most 32 words a thread (so G = 1 up to 1024 bits), as the tuning sweep
 // does. The tables give each library's best configuration, and mpgpu's at the
 // G of its tuning tables (tuned_modular_group_size(W) for powm and Montgomery
-// products, tuned_group_size(W) for invert and gcd). 128-thread blocks
+// products, tuned_gcd_group_size(W) for invert and gcd). 128-thread blocks
 // for both (CGBN's sample's default; mpgpu's launch for G <= 32). Timing: CUDA
 // events, one warm-up, the median of --reps runs (7). Every instance of every
 // configuration is checked against GMP (mpz_powm, mpz_invert, mpz_gcd; the
@@ -949,7 +949,7 @@ std::vector<std::pair<int, std::size_t>> sets(const Results& res, const std::str
 
 /// The G the host API runs: the modular table's for powm and Montgomery
 /// products, the general one's for invert and gcd.
-int tuned_g(int bits) { return mb::tuned_group_size(bits / 32); }
+int tuned_g(int bits) { return mb::tuned_gcd_group_size(bits / 32); }
 int tuned_modular_g(int bits) { return mb::tuned_modular_group_size(bits / 32); }
 
 void print_tables(const Options& opt, const Results& res) {
@@ -1128,7 +1128,7 @@ int main(int argc, char** argv) {
       "CGBN: our kernels through CGBN's public API (powm_odd as its sample_03_powm, fixed windows of %s bits), "
       "cgbn_no_checks; TPI in {4, 8, 16, 32} with at most 32 words a thread. mpgpu: mpgpu::batch device API, "
       "setup_modulus per instance, G in {1, .., 32} with 4 .. 32 words a thread (even); tuned G = "
-      "tuned_modular_group_size(W) for powm and Montgomery products, tuned_group_size(W) for invert and gcd. Ratios: mpgpu's rate over CGBN's best. Montgomery rates: (k products - none) per "
+      "tuned_modular_group_size(W) for powm and Montgomery products, tuned_gcd_group_size(W) for invert and gcd. Ratios: mpgpu's rate over CGBN's best. Montgomery rates: (k products - none) per "
       "instance; CGBN's mont_mul results are checked mod n (they may lie in [n, 2^bits)).\n\n",
       "5 (4 at 256 and 512)");
   if (!res.failures.empty()) {

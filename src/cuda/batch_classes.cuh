@@ -11,14 +11,16 @@
 namespace mpgpu::detail::batch::cuda {
 
 /// Which tuning table picks the group size: products, streaming operations
-/// of one pass, or everything else.
-enum class Tuning { general, products, linear, modular };
+/// of one pass, Montgomery operations and powm, gcd and invert, or
+/// everything else.
+enum class Tuning { general, products, linear, modular, gcd };
 
 template <int W, Tuning T>
 constexpr int group_size() {
   if constexpr (T == Tuning::products) return mpgpu::batch::tuned_product_group_size(W);
   else if constexpr (T == Tuning::linear) return mpgpu::batch::tuned_linear_group_size(W);
   else if constexpr (T == Tuning::modular) return mpgpu::batch::tuned_modular_group_size(W);
+  else if constexpr (T == Tuning::gcd) return mpgpu::batch::tuned_gcd_group_size(W);
   else return mpgpu::batch::tuned_group_size(W);
 }
 

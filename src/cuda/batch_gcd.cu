@@ -31,8 +31,8 @@ struct GcdBody {
 
 void run_gcd(const Args& args, cudaStream_t stream) {
   switch (args.op) {
-    case Op::gcd: return launch_op<GcdBody, Op::gcd, Scratch::linear>(args, stream);
-    case Op::invert: return launch_op<GcdBody, Op::invert, Scratch::full>(args, stream);
+    case Op::gcd: return launch_op<GcdBody, Op::gcd, Scratch::linear, Tuning::gcd>(args, stream);
+    case Op::invert: return launch_op<GcdBody, Op::invert, Scratch::full, Tuning::gcd>(args, stream);
     default: throw InvalidArgument("batch: operation is not gcd or invert");
   }
 }

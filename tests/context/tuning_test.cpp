@@ -91,6 +91,7 @@ TEST_F(Tuning, PublicNamesReadTheTable) {
     EXPECT_EQ(mpgpu::batch::tuned_product_group_size(w), table::tuned_product_group_size(w)) << w;
     EXPECT_EQ(mpgpu::batch::tuned_linear_group_size(w), table::tuned_linear_group_size(w)) << w;
     EXPECT_EQ(mpgpu::batch::tuned_group_size(w), table::tuned_group_size(w)) << w;
+    EXPECT_EQ(mpgpu::batch::tuned_gcd_group_size(w), table::tuned_gcd_group_size(w)) << w;
     EXPECT_EQ(mpgpu::batch::tuned_staged_chain(w), table::tuned_staged_chain(w)) << w;
     EXPECT_EQ(mpgpu::batch::tuned_chain_min_blocks(w), table::tuned_chain_min_blocks(w)) << w;
   }

@@ -17,5 +17,7 @@ template <int W>
 using TunedLinearEnv = Env<W, tuned_linear_group_size(W)>;
 template <int W>
 using TunedModularEnv = Env<W, tuned_modular_group_size(W)>;
+template <int W>
+using TunedGcdEnv = Env<W, tuned_gcd_group_size(W)>;
 
 }  // namespace mpgpu::batch

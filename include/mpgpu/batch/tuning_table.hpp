@@ -41,6 +41,8 @@ constexpr int tuned_group_size(int W) { return ::mpgpu::tuning::table::tuned_gro
 /// Montgomery operations and powm (not from the sweep: written by hand
 /// from the probe that the table cites).
 constexpr int tuned_modular_group_size(int W) { return ::mpgpu::tuning::table::tuned_modular_group_size(W); }
+/// gcd and the modular inverse (by hand, from the measurements the table cites).
+constexpr int tuned_gcd_group_size(int W) { return ::mpgpu::tuning::table::tuned_gcd_group_size(W); }
 
 /// Whether a chain of carry-resolving linear operations (such as six
 /// additions in a row) at W words, in the tuned linear class, runs faster

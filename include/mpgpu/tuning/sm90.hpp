@@ -210,6 +210,23 @@ constexpr int tuned_modular_group_size(int W) {
   return tuned_group_size(W);
 }
 
+/// Threads per instance for gcd and the modular inverse (divsteps,
+/// batch/divsteps.cuh): 16 words a thread, a thread an instance up to 512
+/// bits. Every thread of a group repeats the scalar divsteps, so smaller
+/// groups than the general table's win. NVIDIA H200, 2026-11-29, commit
+/// c142e60 (bench/results/2026-11-29-nvidia-h200-c142e60-divsteps.md, every
+/// G measured): invert at 1024 bits G = 2 4.28e7/s against G = 8 3.46e7
+/// (16384 instances); 2048 bits G = 4 1.28e7 against G = 16 9.13e6 (8192);
+/// 3072 bits G = 8 5.48e6 against G = 4 4.63e6 (4096); 4096 bits G = 8
+/// 3.42e6 against G = 32 2.55e6 (4096); 8192 bits G = 16 8.92e5 against
+/// G = 32 8.04e5 (2048); gcd within 3% of its own best at these G (1024
+/// bits G = 1 1.09e8 against G = 2 1.06e8).
+constexpr int tuned_gcd_group_size(int W) {
+  if (W <= 16) return 1;
+  if (W == 96) return 8;  // 12 words a thread: 6 threads are no group size
+  return W / 16;
+}
+
 /// Chains of carry-resolving operations staged from 2^18 bits; a minimum of
 /// 3 resident blocks at 2^17 bits. H100 80GB HBM3, 2026-11-24 (probes
 /// ...-staged-linear.md and ...-linear-chains.md, built from commit
