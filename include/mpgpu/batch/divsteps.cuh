@@ -165,14 +165,16 @@ MPGPU_HD int combine_shift30(const E& env, typename E::Num& r, const typename E:
 }
 
 /// y in [0, n) from y + h 2^(32W) in (-n, 2n) (n may be as large as
-/// 2^(32W) - 1, so 2n needs the word h).
+/// 2^(32W) - 1, so 2n needs the word h): y + n when h < 0, else y - n
+/// (y + ~n + 1) unless that borrows with h = 0. One carry resolve.
 template <class E>
 MPGPU_HD void reduce_once(const E& env, typename E::Num& y, int h, const typename E::Num& n) {
-  typename E::Num up, down;
-  add(env, up, y, n);
-  const bool below_n = sub(env, down, y, n) != 0;
-  select(env, down, h == 0 && below_n, y, down);
-  select(env, y, h < 0, up, down);
+  typename E::Num t;
+  const word_t mask = h < 0 ? 0u : ~word_t{0};
+#pragma unroll
+  for (int i = 0; i < E::per_thread; ++i) t.w[i] = n.w[i] ^ mask;
+  const word_t carry = add(env, t, y, t, h < 0 ? 0u : 1u);
+  select(env, y, h != 0 || carry != 0, t, y);
 }
 
 }  // namespace divsteps_detail

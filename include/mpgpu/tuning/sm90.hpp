@@ -133,7 +133,7 @@ inline constexpr std::size_t kUploadRingBytes = std::size_t{8} << 20;
 // ---- the batch layer (batch/tuning_table.hpp, batch/ntt_sizes.cuh) ---------------------
 /// Classes of at least this many 32-bit words multiply through the NTT
 /// inside the group (2^16 bits). H100 80GB HBM3, 2026-11-23, commit 15be3e7
-/// (2026-11-23-nvidia-h100-80gb-hbm3-0af9630-ntt-products.md: 1-Mul at 2^16
+/// (2026-11-23-nvidia-h100-80gb-hbm3-0af9630-ntt-products.md: one product an instance at 2^16
 /// bits 3.27 against 2.74 M/s by staged runs); smaller classes through the
 /// NTT were never measured, so the crossover below is an estimate.
 inline constexpr int kBatchNttProductMinWords = 2048;
