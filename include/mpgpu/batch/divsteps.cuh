@@ -91,22 +91,30 @@ MPGPU_HD int divsteps30(int eta, word_t f, word_t g, Matrix& m) {
   return eta;
 }
 
-/// acc + hi 2^(32L) += c (x ^ mask): one row of products by the word c,
-/// low halves in one carry chain, high halves a word up in another. hi must
-/// not overflow: the caller's bound.
+/// (even, odd) += c (x ^ mask): one row of products by the word c, the
+/// products of even words into `even` (positions i, i + 1; carry out at L),
+/// those of odd words into `odd` (positions i, i + 1 up to L). Each
+/// product's halves are adjacent links of one carry chain, which ptxas
+/// makes one IMAD.WIDE (as montgomery/rows.cuh does). odd's carry out past
+/// position L is dropped: the caller's sum is below 2^32 at positions L and
+/// up, so it is exact mod 2^32 there.
 template <int L>
-MPGPU_HD void mad_row(word_t (&acc)[L], word_t& hi, const word_t (&x)[L], word_t c, word_t mask) {
+MPGPU_HD void mad_row(word_t (&even)[L + 1], word_t (&odd)[L + 1], const word_t (&x)[L], word_t c, word_t mask) {
   {
-    MadChain low;
+    MadChain chain;
 #pragma unroll
-    for (int i = 0; i < L; ++i) acc[i] = low.mad_lo(x[i] ^ mask, c, acc[i]);
-    hi = low.end(hi);
+    for (int i = 0; i < L; i += 2) {
+      even[i] = chain.mad_lo(x[i] ^ mask, c, even[i]);
+      even[i + 1] = chain.mad_hi(x[i] ^ mask, c, even[i + 1]);
+    }
+    even[L] = chain.end(even[L]);
   }
-  MadChain high;
+  MadChain chain;
 #pragma unroll
-  for (int i = 0; i + 1 < L; ++i) acc[i + 1] = high.mad_hi(x[i] ^ mask, c, acc[i + 1]);
-  // The last link: no carry leaves hi (the caller's bound), so none is read.
-  hi = high.mad_hi(x[L - 1] ^ mask, c, hi);
+  for (int i = 1; i < L; i += 2) {
+    odd[i] = chain.mad_lo(x[i] ^ mask, c, odd[i]);
+    odd[i + 1] = chain.mad_hi(x[i] ^ mask, c, odd[i + 1]);
+  }
 }
 
 /// The word v of rank + 1, in rank G - 1 `top` (G <= 32: a shuffle).
@@ -125,9 +133,10 @@ MPGPU_HD word_t word_from_next(const E& env, word_t v, word_t top) {
 /// Everything is computed mod 2^(32(W+1)) with unsigned products: c x for
 /// c < 0 is |c| (~x + 1) over W + 1 words, so each term is |c| times the W
 /// words of x or ~x, plus |c| at word 0 for the +1, plus |c| times the term's
-/// sign word (0 or ~0) at word W. The delayed carry of each thread stays
-/// below 2^32 (the tops of the rows are below |c[k]|), so one normalize
-/// resolves the whole sum.
+/// sign word (0 or ~0) at word W. Each thread's part of the sum at its
+/// positions L and up (its delayed carry) stays below 2^32 (the tops of the
+/// rows are below |c[k]|, plus a carry each), so one normalize resolves the
+/// whole sum.
 template <class E, int K>
 MPGPU_HD int combine_shift30(const E& env, typename E::Num& r, const typename E::Num* const (&x)[K],
                               const bool (&negative)[K], const std::int32_t (&c)[K]) {
@@ -142,13 +151,20 @@ MPGPU_HD int combine_shift30(const E& env, typename E::Num& r, const typename E:
     if (minus) plus_one += a[k];
     if (minus != negative[k]) top -= a[k];  // |c| times the sign word ~0
   }
+  word_t even[L + 1], odd[L + 1];
+#pragma unroll
+  for (int i = 0; i <= L; ++i) even[i] = 0, odd[i] = 0;
+  if (env.rank() == 0) even[0] = plus_one;
+#pragma unroll
+  for (int k = 0; k < K; ++k) mad_row<L>(even, odd, x[k]->w, a[k], mask[k]);
   LazySum<E> sum;
+  {
+    MadChain chain;
+    sum.n.w[0] = even[0];
 #pragma unroll
-  for (int i = 0; i < L; ++i) sum.n.w[i] = 0;
-  if (env.rank() == 0) sum.n.w[0] = plus_one;
-  sum.hi = 0;
-#pragma unroll
-  for (int k = 0; k < K; ++k) mad_row<L>(sum.n.w, sum.hi, x[k]->w, a[k], mask[k]);
+    for (int i = 1; i < L; ++i) sum.n.w[i] = chain.add(even[i], odd[i]);
+    sum.hi = chain.end(even[L], odd[L]);
+  }
   typename E::Num t;
   top += normalize(env, t, sum) + env.group.broadcast(sum.hi, E::threads - 1);
   // t + top 2^(32W) is the sum; its quotient by 2^30 keeps top's low 30 bits.
