@@ -26,8 +26,8 @@
 // group size G in {1, 2, 4, 8, 16, 32} that Env allows (W / G >= 4 and even)
 // with at most 32 words a thread (so G = 1 up to 1024 bits), as the tuning sweep
 // does. The tables give each library's best configuration, and mpgpu's at the
-// G of its tuning tables (tuned_modular_group_size(W) for powm and Montgomery
-// products, tuned_gcd_group_size(W) for invert and gcd). 128-thread blocks
+// G of its tuning tables (tuned_modular_group_size(W, instances) for powm and
+// Montgomery products, tuned_gcd_group_size(W) for invert and gcd). 128-thread blocks
 // for both (CGBN's sample's default; mpgpu's launch for G <= 32). Timing: CUDA
 // events, one warm-up, the median of --reps runs (7). Every instance of every
 // configuration is checked against GMP (mpz_powm, mpz_invert, mpz_gcd; the
@@ -950,7 +950,7 @@ std::vector<std::pair<int, std::size_t>> sets(const Results& res, const std::str
 /// The G the host API runs: the modular table's for powm and Montgomery
 /// products, the general one's for invert and gcd.
 int tuned_g(int bits) { return mb::tuned_gcd_group_size(bits / 32); }
-int tuned_modular_g(int bits) { return mb::tuned_modular_group_size(bits / 32); }
+int tuned_modular_g(int bits, std::size_t count) { return mb::tuned_modular_group_size(bits / 32, count); }
 
 void print_tables(const Options& opt, const Results& res) {
   if (opt.powm) {
@@ -963,7 +963,7 @@ void print_tables(const Options& opt, const Results& res) {
       const Record* c = best(res, bits, count, "powm", "CGBN", "powm_odd");
       const Record* cl = best(res, bits, count, "powm", "CGBN", "modular_power");
       const Record* m = best(res, bits, count, "powm", "mpgpu", "powm");
-      const Record* t = at_config(res, bits, count, "powm", "mpgpu", tuned_modular_g(bits));
+      const Record* t = at_config(res, bits, count, "powm", "mpgpu", tuned_modular_g(bits, count));
       std::printf("| %d | %zu | %s | %s | %s | %s | %s | %s | %s |\n", bits, count, cell(c).c_str(), cell(cl).c_str(),
                   cell(m).c_str(), cell(t).c_str(), ratio(m, c).c_str(), ratio(t, c).c_str(),
                   verdict(all_verified(res, bits, count, "powm")));
@@ -980,10 +980,10 @@ void print_tables(const Options& opt, const Results& res) {
     for (auto [bits, count] : sets(res, "mont_mul")) {
       const Record* cm = best(res, bits, count, "mont_mul", "CGBN", "mont_mul");
       const Record* mm = best(res, bits, count, "mont_mul", "mpgpu", "montgomery_mul");
-      const Record* tm = at_config(res, bits, count, "mont_mul", "mpgpu", tuned_modular_g(bits));
+      const Record* tm = at_config(res, bits, count, "mont_mul", "mpgpu", tuned_modular_g(bits, count));
       const Record* cs = best(res, bits, count, "mont_sqr", "CGBN", "mont_sqr");
       const Record* ms = best(res, bits, count, "mont_sqr", "mpgpu", "montgomery_sqr");
-      const Record* ts = at_config(res, bits, count, "mont_sqr", "mpgpu", tuned_modular_g(bits));
+      const Record* ts = at_config(res, bits, count, "mont_sqr", "mpgpu", tuned_modular_g(bits, count));
       const bool ok = all_verified(res, bits, count, "mont_mul") && all_verified(res, bits, count, "mont_sqr");
       std::printf("| %d | %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", bits, count, cell(cm).c_str(),
                   cell(mm).c_str(), cell(tm).c_str(), ratio(mm, cm).c_str(), cell(cs).c_str(), cell(ms).c_str(),
@@ -1128,7 +1128,7 @@ int main(int argc, char** argv) {
       "CGBN: our kernels through CGBN's public API (powm_odd as its sample_03_powm, fixed windows of %s bits), "
       "cgbn_no_checks; TPI in {4, 8, 16, 32} with at most 32 words a thread. mpgpu: mpgpu::batch device API, "
       "setup_modulus per instance, G in {1, .., 32} with 4 .. 32 words a thread (even); tuned G = "
-      "tuned_modular_group_size(W) for powm and Montgomery products, tuned_gcd_group_size(W) for invert and gcd. Ratios: mpgpu's rate over CGBN's best. Montgomery rates: (k products - none) per "
+      "tuned_modular_group_size(W, instances) for powm and Montgomery products, tuned_gcd_group_size(W) for invert and gcd. Ratios: mpgpu's rate over CGBN's best. Montgomery rates: (k products - none) per "
       "instance; CGBN's mont_mul results are checked mod n (they may lie in [n, 2^bits)).\n\n",
       "5 (4 at 256 and 512)");
   if (!res.failures.empty()) {

@@ -347,10 +347,11 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream 
   // an instance, but clearly slower with a thread an instance, where fixed
   // windows square with montgomery_sqr and sliding ones keep one product
   // call site (docs/batch.md; docs/tuning-history.md, "Batch powm
-  // windows").
+  // windows"). The G is the one the CUDA backend takes for this batch (by
+  // width and instance count).
   const int words = static_cast<int>(2 * m.stride_limbs());
   const bool slide = m.stride_limbs() * 64 >= static_cast<std::size_t>(tuning::table::kBatchPowmSlidingMinBits) &&
-                     mpgpu::batch::tuned_modular_group_size(words) > 1;
+                     mpgpu::batch::tuned_modular_group_size(words, m.count()) > 1;
   powm(r, base, exp, m, slide ? PowmWindow::sliding : PowmWindow::fixed, s);
 }
 

@@ -11,36 +11,60 @@
 namespace mpgpu::detail::batch::cuda {
 
 /// Which tuning table picks the group size: products, streaming operations
-/// of one pass, Montgomery operations and powm, gcd and invert, or
-/// everything else.
+/// of one pass, the modular family (by width and instance count), gcd and
+/// invert, or everything else.
 enum class Tuning { general, products, linear, modular, gcd };
 
 template <int W, Tuning T>
 constexpr int group_size() {
   if constexpr (T == Tuning::products) return mpgpu::batch::tuned_product_group_size(W);
   else if constexpr (T == Tuning::linear) return mpgpu::batch::tuned_linear_group_size(W);
-  else if constexpr (T == Tuning::modular) return mpgpu::batch::tuned_modular_group_size(W);
   else if constexpr (T == Tuning::gcd) return mpgpu::batch::tuned_gcd_group_size(W);
   else return mpgpu::batch::tuned_group_size(W);
 }
 
-/// Calls f.template operator()<W, G>() for the class of `words` 32-bit words.
+/// Calls f.template operator()<W, G>() with the G of the modular table for
+/// `count` instances: one call site per G that the table gives at W
+/// (modular_groups(W), at most kMaxModularGroups), so each is a kernel.
+template <int W, int I = 0, class F>
+void with_modular_group(std::size_t count, F& f) {
+  constexpr mpgpu::batch::ModularGroups groups = mpgpu::batch::modular_groups(W);
+  if constexpr (I < groups.count) {
+    constexpr int G = groups.sizes[I];
+    if (mpgpu::batch::tuned_modular_group_size(W, count) == G) return f.template operator()<W, G>();
+    return with_modular_group<W, I + 1>(count, f);
+  } else {
+    // modular_groups lists every G the table gives, so this is not reached.
+    throw mpgpu::Error("batch: the modular tuning table gave a group size with no kernel at " + std::to_string(W) +
+                " words");
+  }
+}
+
+template <int W, Tuning T, class F>
+void with_group(std::size_t count, F& f) {
+  if constexpr (T == Tuning::modular) with_modular_group<W>(count, f);
+  else f.template operator()<W, group_size<W, T>()>();
+}
+
+/// Calls f.template operator()<W, G>() for the class of `words` 32-bit
+/// words and a batch of `count` instances (only the modular family's G
+/// depends on the count).
 template <Tuning T, class F>
-void with_class(std::size_t words, F&& f) {
+void with_class(std::size_t words, std::size_t count, F&& f) {
   switch (words) {
-    case 4: return f.template operator()<4, group_size<4, T>()>();
-    case 8: return f.template operator()<8, group_size<8, T>()>();
-    case 16: return f.template operator()<16, group_size<16, T>()>();
-    case 32: return f.template operator()<32, group_size<32, T>()>();
-    case 64: return f.template operator()<64, group_size<64, T>()>();
-    case 96: return f.template operator()<96, group_size<96, T>()>();
-    case 128: return f.template operator()<128, group_size<128, T>()>();
-    case 256: return f.template operator()<256, group_size<256, T>()>();
-    case 512: return f.template operator()<512, group_size<512, T>()>();
-    case 1024: return f.template operator()<1024, group_size<1024, T>()>();
-    case 2048: return f.template operator()<2048, group_size<2048, T>()>();
-    case 4096: return f.template operator()<4096, group_size<4096, T>()>();
-    case 8192: return f.template operator()<8192, group_size<8192, T>()>();
+    case 4: return with_group<4, T>(count, f);
+    case 8: return with_group<8, T>(count, f);
+    case 16: return with_group<16, T>(count, f);
+    case 32: return with_group<32, T>(count, f);
+    case 64: return with_group<64, T>(count, f);
+    case 96: return with_group<96, T>(count, f);
+    case 128: return with_group<128, T>(count, f);
+    case 256: return with_group<256, T>(count, f);
+    case 512: return with_group<512, T>(count, f);
+    case 1024: return with_group<1024, T>(count, f);
+    case 2048: return with_group<2048, T>(count, f);
+    case 4096: return with_group<4096, T>(count, f);
+    case 8192: return with_group<8192, T>(count, f);
     default:
       throw InvalidArgument("batch: no width class of " + std::to_string(words) + " 32-bit words");
   }

@@ -8,14 +8,15 @@
 namespace mpgpu::detail::batch::cuda {
 
 /// How much shared memory a family needs per instance; products also take
-/// their group size from the product tuning table, the others from T.
+/// their group size from the product tuning table, the others from T (the
+/// modular family by the batch's instance count too: batch_classes.cuh).
 enum class Scratch { linear, products, full };
 
 template <template <Op> class Body, Op O, Scratch S, Tuning T = Tuning::general>
 void launch_op(const Args& args, cudaStream_t stream) {
   const Words w = to_words(args);
   constexpr Tuning tuning = S == Scratch::products ? Tuning::products : T;
-  with_class<tuning>(2 * args.stride, [&]<int W, int G>() {
+  with_class<tuning>(2 * args.stride, args.count, [&]<int W, int G>() {
     using E = mpgpu::batch::Env<W, G>;
     constexpr int words = S == Scratch::full       ? E::scratch_words
                           : S == Scratch::products ? E::product_scratch_words

@@ -2,10 +2,13 @@
 // batch) and powm, fixed and sliding windows, against GMP: adversarial moduli
 // (all ones, 3, 2^(bits-1)+1, short ones in a wide class), operands >= m,
 // m - 1, zero, exponents 0, 1, all ones and 2^(bits-1)+1, exponents of a
-// narrower class.
+// narrower class; on the GPU, every group size the tuning table picks by
+// instance count at 1024 .. 8192 bits.
 #include <algorithm>
+#include <string>
 
 #include "batch_test.hpp"
+#include "mpgpu/batch/tuning_table.hpp"
 
 namespace {
 
@@ -250,6 +253,98 @@ TEST_P(BatchModular, PowmInPlace) {
   Batch B2 = to_batch(base, bits, ctx());
   mpgpu::powm(B2, B2, E, M, mpgpu::PowmWindow::sliding);
   ASSERT_TRUE(equals(B2, bits, want, "powm(base, base, exp, m, sliding)", ops));
+}
+
+/// v[i % v.size()] for i < n.
+std::vector<Mpz> tile(const std::vector<Mpz>& v, std::size_t n) {
+  std::vector<Mpz> r;
+  r.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) r.push_back(v[i % v.size()]);
+  return r;
+}
+
+/// The fewest instances for which the modular table gives G at `words`
+/// (0 for a width without rows: every count takes its one G).
+std::size_t first_count_of(int words, int g) {
+  std::size_t n = 0;
+  bool found = false;
+  for (const auto& row : mpgpu::tuning::table::kModularGroupRows)
+    if (row.words == words && row.group_size == g && (!found || row.min_instances < n)) {
+      n = row.min_instances;
+      found = true;
+    }
+  return n;
+}
+
+TEST_P(BatchModular, EveryGroupSizeOfAWidth) {
+  // The CUDA backend takes the modular family's G by width and instance
+  // count (tuned_modular_group_size(W, n)): a batch at the fewest instances
+  // of each G the table gives at a width runs each of the width's modular
+  // kernels. Large batches repeat `period` distinct instances (a period
+  // prime to every group and block size), so GMP computes that many
+  // results; the CPU backend has no G and runs `period` instances only.
+  Operands gen(35);
+  const std::size_t period = 61;
+  for (std::size_t bits : {std::size_t{1024}, std::size_t{2048}, std::size_t{3072}, std::size_t{4096},
+                           std::size_t{8192}}) {
+    const int words = static_cast<int>(2 * mpgpu::batch_stride_limbs(bits));
+    const std::vector<Mpz> m = make_moduli(gen, bits, period);
+    const std::vector<Mpz> a = make_operands(gen, bits, period, 0);  // also >= m
+    const std::vector<Mpz> x = below_moduli(make_operands(gen, bits, period, 1), m);
+    const std::vector<Mpz> y = below_moduli(make_operands(gen, bits, period, 2), m);
+    const std::vector<Mpz> base = make_bases(gen, bits, m), e = make_exponents(gen, 64, period);
+    const Mpz R = Mpz::pow2(64 * mpgpu::batch_stride_limbs(bits));
+    std::vector<Mpz> to(period), prod(period), square(period), reduced(period), power(period);
+    for (std::size_t i = 0; i < period; ++i) {
+      Mpz rinv;
+      ASSERT_NE(mpz_invert(rinv, R, m[i]), 0);
+      mpz_mul(to[i], a[i], R);
+      mpz_mod(to[i], to[i], m[i]);
+      mpz_mul(prod[i], x[i], y[i]);
+      mpz_mul(reduced[i], prod[i], rinv);
+      mpz_mod(reduced[i], reduced[i], m[i]);
+      mpz_mod(prod[i], prod[i], m[i]);
+      mpz_mul(square[i], x[i], x[i]);
+      mpz_mod(square[i], square[i], m[i]);
+      mpz_powm(power[i], base[i], e[i], m[i]);
+    }
+    const mpgpu::batch::ModularGroups groups = mpgpu::batch::modular_groups(words);
+    for (int k = 0; k < groups.count; ++k) {
+      const int g = groups.sizes[k];
+      const std::size_t n = on_gpu() ? std::max(first_count_of(words, g), period) : period;
+      if (on_gpu()) {
+        ASSERT_EQ(mpgpu::batch::tuned_modular_group_size(words, n), g) << bits << " bits, " << n;
+      }
+      const std::string at = " (" + std::to_string(n) + " instances, G " + std::to_string(g) + ")";
+      const std::vector<Mpz> mn = tile(m, n), an = tile(a, n), xn = tile(x, n), yn = tile(y, n);
+      const std::vector<Mpz> basen = tile(base, n), en = tile(e, n);
+      const Batch M = to_batch(mn, bits, ctx()), X = to_batch(xn, bits, ctx()), Y = to_batch(yn, bits, ctx());
+      Batch r, XR, YR;
+      mpgpu::to_montgomery(r, to_batch(an, bits, ctx()), M);
+      ASSERT_TRUE(equals(r, bits, tile(to, n), "to_montgomery" + at, operands_of({{"a", &an}, {"m", &mn}})));
+      mpgpu::to_montgomery(XR, X, M);
+      mpgpu::to_montgomery(YR, Y, M);
+      const Describe xym = operands_of({{"x", &xn}, {"y", &yn}, {"m", &mn}});
+      mpgpu::montgomery_mul(r, XR, YR, M);
+      mpgpu::from_montgomery(r, r, M);
+      ASSERT_TRUE(equals(r, bits, tile(prod, n), "from(mul(to(x), to(y)))" + at, xym));
+      mpgpu::montgomery_sqr(r, XR, M);
+      mpgpu::from_montgomery(r, r, M);
+      ASSERT_TRUE(equals(r, bits, tile(square, n), "from(sqr(to(x)))" + at, xym));
+      Batch wide;
+      mpgpu::mul_wide(wide, X, Y);
+      mpgpu::montgomery_reduce(r, wide, M);
+      ASSERT_TRUE(equals(r, bits, tile(reduced, n), "montgomery_reduce(mul_wide(x, y))" + at, xym));
+      const Batch B = to_batch(basen, bits, ctx()), E = to_batch(en, 64, ctx());
+      const Describe bem = operands_of({{"base", &basen}, {"exp", &en}, {"m", &mn}});
+      mpgpu::powm(r, B, E, M);  // the window the G chosen asks for
+      ASSERT_TRUE(equals(r, bits, tile(power, n), "powm" + at, bem));
+      mpgpu::powm(r, B, E, M, mpgpu::PowmWindow::fixed);
+      ASSERT_TRUE(equals(r, bits, tile(power, n), "powm (fixed windows)" + at, bem));
+      mpgpu::powm(r, B, E, M, mpgpu::PowmWindow::sliding);
+      ASSERT_TRUE(equals(r, bits, tile(power, n), "powm (sliding windows)" + at, bem));
+    }
+  }
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(BatchModular);

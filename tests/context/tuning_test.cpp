@@ -5,6 +5,7 @@
 // read when a context is made without params (and only then).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -94,6 +95,9 @@ TEST_F(Tuning, PublicNamesReadTheTable) {
     EXPECT_EQ(mpgpu::batch::tuned_gcd_group_size(w), table::tuned_gcd_group_size(w)) << w;
     EXPECT_EQ(mpgpu::batch::tuned_staged_chain(w), table::tuned_staged_chain(w)) << w;
     EXPECT_EQ(mpgpu::batch::tuned_chain_min_blocks(w), table::tuned_chain_min_blocks(w)) << w;
+    EXPECT_EQ(mpgpu::batch::tuned_modular_group_size(w), table::tuned_modular_group_size(w)) << w;
+    for (std::size_t n : {std::size_t{0}, std::size_t{1000}, std::size_t{100000}})
+      EXPECT_EQ(mpgpu::batch::tuned_modular_group_size(w, n), table::tuned_modular_group_size(w, n)) << w;
   }
   EXPECT_EQ(mpgpu::batch::kNttProductMinWords, table::kBatchNttProductMinWords);
   // The cost model's floor of digit sizes is a transform length the NTT
@@ -101,6 +105,97 @@ TEST_F(Tuning, PublicNamesReadTheTable) {
   EXPECT_GE(table::kNttDigitModel.digits_min_log_n, 1);
   EXPECT_GT(table::kNttDigitModel.pass_point_ps, 0.0);
   EXPECT_GT(table::kNttDigitModel.column_bytes_per_s, 0.0);
+}
+
+/// The batch width classes (32-bit words) of widths 1 .. 2^18 bits.
+std::vector<int> batch_word_classes() {
+  std::vector<int> w;
+  for (std::size_t bits = 1; bits <= (std::size_t{1} << 18); ++bits) {
+    const int words = static_cast<int>(2 * mpgpu::batch_stride_limbs(bits));
+    if (w.empty() || w.back() != words) w.push_back(words);
+  }
+  return w;
+}
+
+/// Instance counts around every threshold of the modular rows, and powers of two.
+std::vector<std::size_t> modular_counts() {
+  std::vector<std::size_t> n = {0};
+  for (int k = 0; k <= 26; ++k) n.push_back(std::size_t{1} << k);
+  for (const auto& row : table::kModularGroupRows)
+    for (std::size_t d : {std::size_t{0}, std::size_t{1}})
+      if (row.min_instances >= d) n.push_back(row.min_instances - d);
+  std::sort(n.begin(), n.end());
+  return n;
+}
+
+TEST_F(Tuning, ModularGroupSizeByInstanceCount) {
+  namespace mb = mpgpu::batch;
+  for (int w : batch_word_classes()) {
+    const mb::ModularGroups groups = mb::modular_groups(w);
+    ASSERT_FALSE(groups.too_many) << w;
+    ASSERT_GE(groups.count, 1) << w;
+    ASSERT_LE(groups.count, mb::kMaxModularGroups) << w;
+    std::vector<bool> reached(static_cast<std::size_t>(groups.count), false);
+    int previous = 0;
+    for (std::size_t n : modular_counts()) {
+      const int g = mb::tuned_modular_group_size(w, n);
+      // Only a G with a kernel (the CUDA backend compiles modular_groups(W)).
+      const int* at = std::find(groups.sizes, groups.sizes + groups.count, g);
+      ASSERT_NE(at, groups.sizes + groups.count) << w << " words, " << n << " instances: G " << g;
+      reached[static_cast<std::size_t>(at - groups.sizes)] = true;
+      // A valid Env<W, G>: a power of two that leaves an even count >= 4 of words a thread.
+      EXPECT_TRUE(g >= 1 && (g & (g - 1)) == 0 && w % g == 0 && w / g >= 4 && (w / g) % 2 == 0) << w << " " << g;
+      // More instances never take more threads each (they fill the GPU with fewer).
+      if (previous) {
+        EXPECT_LE(g, previous) << w << " words, " << n << " instances";
+      }
+      previous = g;
+    }
+    // Every kernel compiled is reached by some count.
+    for (std::size_t k = 0; k < reached.size(); ++k) EXPECT_TRUE(reached[k]) << w << " words: G " << groups.sizes[k];
+    // Largest G first; one instance takes the largest.
+    for (int k = 1; k < groups.count; ++k) EXPECT_GT(groups.sizes[k - 1], groups.sizes[k]) << w;
+    EXPECT_EQ(mb::tuned_modular_group_size(w, 1), groups.sizes[0]) << w;
+  }
+  // The rows: per width, thresholds falling to 0 and G rising, each threshold
+  // the rule's kModularFillThreads / G (the table's comment).
+  std::vector<int> widths;
+  int width = 0;
+  std::size_t last_min = 0;
+  int last_g = 0;
+  for (const auto& row : table::kModularGroupRows) {
+    if (row.words != width) {
+      EXPECT_EQ(last_min, 0u) << "rows of " << width << " words end below a count";
+      EXPECT_EQ(std::count(widths.begin(), widths.end(), row.words), 0) << "rows of " << row.words << " words apart";
+      widths.push_back(width = row.words);
+    } else {
+      EXPECT_LT(row.min_instances, last_min) << width;
+      EXPECT_GT(row.group_size, last_g) << width;
+    }
+    if (row.min_instances > 0) {
+      EXPECT_EQ(row.min_instances * static_cast<std::size_t>(row.group_size), table::kModularFillThreads)
+          << width << " words, G " << row.group_size;
+    }
+    last_min = row.min_instances;
+    last_g = row.group_size;
+  }
+  EXPECT_EQ(last_min, 0u) << "rows of " << width << " words end below a count";
+  // Widths without rows keep the single G (measured at one count or none).
+  for (int w : {4, 8, 16, 512, 1024, 8192})
+    for (std::size_t n : modular_counts())
+      EXPECT_EQ(mb::tuned_modular_group_size(w, n), mb::tuned_modular_group_size(w)) << w;
+  // The measured crossings the rows come from (the table's provenance).
+  EXPECT_EQ(mb::tuned_modular_group_size(32, 16384), 2);
+  EXPECT_EQ(mb::tuned_modular_group_size(32, 65536), 1);
+  EXPECT_EQ(mb::tuned_modular_group_size(64, 4096), 8);
+  EXPECT_EQ(mb::tuned_modular_group_size(64, 16384), 2);
+  EXPECT_EQ(mb::tuned_modular_group_size(96, 2048), 16);
+  EXPECT_EQ(mb::tuned_modular_group_size(96, 8192), 4);
+  EXPECT_EQ(mb::tuned_modular_group_size(128, 1024), 32);
+  EXPECT_EQ(mb::tuned_modular_group_size(128, 4096), 8);
+  EXPECT_EQ(mb::tuned_modular_group_size(128, 16384), 4);
+  EXPECT_EQ(mb::tuned_modular_group_size(256, 1024), 32);
+  EXPECT_EQ(mb::tuned_modular_group_size(256, 8192), 8);
 }
 
 TEST_F(Tuning, AContextReportsItsParams) {

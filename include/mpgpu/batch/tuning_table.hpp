@@ -31,6 +31,8 @@
 // table's block matches the recorded sweep; rerun the program on a new GPU.
 #pragma once
 
+#include <cstddef>
+
 #include "mpgpu/tuning/table.hpp"
 
 namespace mpgpu::batch {
@@ -41,6 +43,52 @@ constexpr int tuned_group_size(int W) { return ::mpgpu::tuning::table::tuned_gro
 /// Montgomery operations and powm (not from the sweep: written by hand
 /// from the probe that the table cites).
 constexpr int tuned_modular_group_size(int W) { return ::mpgpu::tuning::table::tuned_modular_group_size(W); }
+/// The same by width and instance count: the G that the host API's
+/// Montgomery operations and powm take for a batch of `instances`
+/// (written by hand from the runs that the table cites).
+constexpr int tuned_modular_group_size(int W, std::size_t instances) {
+  return ::mpgpu::tuning::table::tuned_modular_group_size(W, instances);
+}
+
+/// The distinct G that tuned_modular_group_size(W, n) gives over all n,
+/// largest first: the CUDA backend compiles a kernel of each modular
+/// operation at each, so the table may name at most kMaxModularGroups per
+/// width (a static_assert below holds it to that).
+inline constexpr int kMaxModularGroups = 3;
+struct ModularGroups {
+  int count = 0;
+  int sizes[kMaxModularGroups] = {};
+  bool too_many = false;  ///< the table names more G for the width than fit
+};
+constexpr ModularGroups modular_groups(int W) {
+  ModularGroups g;
+  auto add = [&g](int size) {
+    for (int k = 0; k < g.count; ++k)
+      if (g.sizes[k] == size) return;
+    if (g.count == kMaxModularGroups) {
+      g.too_many = true;
+      return;
+    }
+    int k = g.count++;
+    for (; k > 0 && g.sizes[k - 1] < size; --k) g.sizes[k] = g.sizes[k - 1];
+    g.sizes[k] = size;
+  };
+  bool from_zero = false;  // a row for every count, or the single G below the smallest threshold
+  for (const auto& row : ::mpgpu::tuning::table::kModularGroupRows) {
+    if (row.words != W) continue;
+    add(row.group_size);
+    from_zero |= row.min_instances == 0;
+  }
+  if (!from_zero) add(tuned_modular_group_size(W));
+  return g;
+}
+static_assert(
+    [] {
+      for (const auto& row : ::mpgpu::tuning::table::kModularGroupRows)
+        if (modular_groups(row.words).too_many) return false;
+      return true;
+    }(),
+    "the modular tuning rows name more than kMaxModularGroups group sizes for a width");
 /// gcd and the modular inverse (by hand, from the measurements the table cites).
 constexpr int tuned_gcd_group_size(int W) { return ::mpgpu::tuning::table::tuned_gcd_group_size(W); }
 

@@ -210,6 +210,45 @@ constexpr int tuned_modular_group_size(int W) {
   return tuned_group_size(W);
 }
 
+/// Threads per instance for the modular family by width and instance count,
+/// for the host API's batch calls (TunedModularEnv keeps the single G of
+/// tuned_modular_group_size, which is also the G of every width without
+/// rows here). n instances at G make n G / 32 warps: a small G does more
+/// work a thread but, with few instances, leaves SMs idle. The rows follow
+/// one rule: the smallest G with n G >= kModularFillThreads (1024 warps,
+/// about 8 an SM on 132 SMs), chosen only among the G measured fastest at
+/// that width at some count; below every threshold, the largest of them.
+/// Each width keeps at most 3 G (each is a kernel per modular operation).
+/// NVIDIA H200, 2026-11-28, commit f8ff43b
+/// (2026-11-28-nvidia-h200-f8ff43b-cgbn-side-by-side.md, "Raw output":
+/// powm and Montgomery products at every G) and commit 3779855's probe
+/// (2026-11-28-nvidia-h200-3779855-powm-rows.md). The fastest G measured,
+/// each as the rule gives it: 1024 bits G 2 at 16384 instances, G 1 at
+/// 65536; 2048 bits G 8 at 4096, G 2 at 16384 and 32768; 3072 bits G 16
+/// at 2048, G 4 at 8192 and 16384; 4096 bits G 32 at 1024, G 8 at 4096,
+/// G 4 at 16384; 8192 bits G 32 at 1024, G 8 at 8192. Up to 512 bits G 1
+/// was fastest at the one count measured; from 16384 bits nothing was.
+inline constexpr std::size_t kModularFillThreads = 32768;
+struct ModularGroupRow {
+  int words;                  ///< the width class W
+  std::size_t min_instances;  ///< the row holds from this many instances up
+  int group_size;             ///< G
+};
+/// Per width, thresholds falling (the first row that holds wins); the
+/// thresholds are kModularFillThreads / G (a CPU test checks the rule).
+inline constexpr ModularGroupRow kModularGroupRows[] = {
+    {32, 32768, 1}, {32, 0, 2},                   // 1024 bits
+    {64, 16384, 2}, {64, 0, 8},                   // 2048 bits
+    {96, 8192, 4},  {96, 0, 16},                  // 3072 bits
+    {128, 8192, 4}, {128, 4096, 8}, {128, 0, 32}, // 4096 bits
+    {256, 4096, 8}, {256, 0, 32},                 // 8192 bits
+};
+constexpr int tuned_modular_group_size(int W, std::size_t instances) {
+  for (const ModularGroupRow& row : kModularGroupRows)
+    if (row.words == W && instances >= row.min_instances) return row.group_size;
+  return tuned_modular_group_size(W);
+}
+
 /// Threads per instance for gcd and the modular inverse (divsteps,
 /// batch/divsteps.cuh): 16 words a thread, a thread an instance up to 512
 /// bits. Every thread of a group repeats the scalar divsteps, so smaller
