@@ -100,7 +100,11 @@ CudaArray import_interface(nb::handle obj, const std::string& fn) {
   const std::int64_t item = a.dtype.bits / 8;
   nb::object data = d["data"];
   a.data = reinterpret_cast<const void*>(nb::cast<std::uintptr_t>(data[0]));
-  for (nb::handle n : nb::cast<nb::tuple>(d["shape"])) a.shape.push_back(nb::cast<std::int64_t>(n));
+  for (nb::handle n : nb::cast<nb::tuple>(d["shape"])) {
+    a.shape.push_back(nb::cast<std::int64_t>(n));
+    if (a.shape.back() < 0)
+      raise(PyExc_ValueError, fn + ": __cuda_array_interface__ has a negative extent in its shape");
+  }
   if (d.contains("strides") && !d["strides"].is_none()) {
     for (nb::handle s : nb::cast<nb::tuple>(d["strides"])) {
       const auto bytes = nb::cast<std::int64_t>(s);

@@ -178,7 +178,6 @@ def test_cupy_bad_input(gpu, cupy):
         (ValueError, "shape \\(n, limbs\\).*not \\(2, 2, 2\\)", lambda: Batch(cupy.zeros((2, 2, 2), dtype=cupy.uint64))),
         (ValueError, "strides 4, 2 in limbs", lambda: Batch(cupy.zeros((3, 4), dtype=cupy.uint64)[:, ::2])),
         (ValueError, "strides 1, 3 in limbs", lambda: Batch(cupy.zeros((4, 3), dtype=cupy.uint64).T)),
-        (ValueError, "strides -2, 1 in limbs", lambda: Batch(good[::-1])),
         (ValueError, "row 1 of the array has bits at or above bit 65",
          lambda: Batch(cupy.asarray(np.array([[0, 1], [0, 2]], dtype=np.uint64)), 65)),
         (ValueError, "row 0 of the array has bits at or above bit 64",
@@ -269,7 +268,7 @@ def test_torch_round_trip(gpu, torch):
     assert b.context == gpu and b.to_list() == vals
     back = torch.from_dlpack(b)  # the storage, rows stride_limbs apart
     assert back.device.type == "cuda" and tuple(back.shape) == (21, 3)
-    got = back.contiguous().view(torch.int64).cpu().numpy().view(np.uint64)
+    got = back.view(torch.int64).contiguous().cpu().numpy().view(np.uint64)  # int64 kernels: uint64 has few
     assert ints_of(got) == vals
     assert Batch(back, 192).to_list() == vals  # the view straight back in
     assert Batch(t[:, 0]).to_list() == [v & (2**64 - 1) for v in vals]
