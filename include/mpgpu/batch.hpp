@@ -53,6 +53,26 @@ class Batch {
   /// contiguous; each is reduced mod 2^bits.
   static Batch from_limbs(const limb_t* host_limbs, std::size_t count, std::size_t limbs_per_instance,
                           std::size_t bits, const Context& ctx = Context::default_context());
+  /// From limbs already in device memory (a CuPy or PyTorch array, another
+  /// kernel's output), on a CUDA context: instance i is the
+  /// `limbs_per_instance` limbs at device_limbs + i * row_stride_limbs
+  /// (row_stride_limbs >= limbs_per_instance; 0 means limbs_per_instance),
+  /// reduced mod 2^bits as from_limbs does. One kernel repacks them into the
+  /// batch's layout: nothing passes through the host.
+  ///
+  /// `s` is the stream on which the limbs are ready (the producer's; nullptr:
+  /// the context's). The copy is queued on it after the context's queued
+  /// work, and the call returns with `s` synchronized, as the other
+  /// conversions in do: the batch is ready on every stream, and the source
+  /// may be freed or rewritten. `first_over_width`, if given, receives the
+  /// first instance that had a bit at or above `bits` (count if none), for
+  /// callers that refuse to drop bits.
+  ///
+  /// InvalidArgument on the CPU context (host memory goes to from_limbs), and
+  /// for memory that is not device (or managed) memory of the context's GPU.
+  static Batch from_device_limbs(const limb_t* device_limbs, std::size_t count, std::size_t limbs_per_instance,
+                                 std::size_t row_stride_limbs, std::size_t bits, const Context& ctx,
+                                 Stream s = nullptr, std::size_t* first_over_width = nullptr);
   /// From bytes: `count` instances of `bytes_per_instance` bytes in `order`.
   static Batch from_bytes(const void* data, std::size_t count, std::size_t bytes_per_instance,
                           Endian order, std::size_t bits, const Context& ctx = Context::default_context());

@@ -33,7 +33,8 @@ _ContextLike = Union["Context", str]
 class _Buffer(Protocol):
     def __buffer__(self, flags: int, /) -> memoryview: ...
 
-#: What Batch reads as limbs: a NumPy array, a buffer, or a DLPack producer (CuPy, PyTorch).
+#: What Batch reads as limbs: a NumPy array, a buffer, a DLPack producer (CuPy, PyTorch), or
+#: an object with __cuda_array_interface__.
 _ArrayLike = Any
 
 class ParseError(ValueError):
@@ -382,8 +383,11 @@ class Batch:
     of ints with `bits` given (0 <= v < 2**bits; signed=True stores -2**(bits-1) <= v <
     2**(bits-1) as two's complement), or an array of uint64 limbs of shape (n, limbs) or
     (n,), GMP's order (least significant limb first), C-contiguous: a NumPy array or any
-    buffer or DLPack producer; bits defaults to 64 * limbs. Values are never truncated:
-    one that does not fit raises ValueError. Immutable: operations give new batches.
+    buffer or DLPack producer; bits defaults to 64 * limbs. On a CUDA context a CUDA array
+    (CuPy, PyTorch: DLPack, or only __cuda_array_interface__) is read on the device, after
+    its producer's pending work, and its rows may be further apart than their limbs.
+    Values are never truncated: one that does not fit raises ValueError. Immutable:
+    operations give new batches.
     """
 
     def __init__(self, values: Iterable[_IntLike] | _ArrayLike | Batch, bits: int | None = None, *, signed: bool = False, context: _ContextLike | None = None) -> None: ...
@@ -405,7 +409,8 @@ class Batch:
     @staticmethod
     def from_numpy(array: _ArrayLike, bits: int | None = None, *, context: _ContextLike | None = None) -> Batch:
         """
-        From uint64 limbs of shape (n, limbs) or (n,) (NumPy, a buffer, or a DLPack producer).
+        From uint64 limbs of shape (n, limbs) or (n,) (NumPy, a buffer, a DLPack producer, or
+        __cuda_array_interface__), as Batch(array, bits) reads them.
         """
 
     @staticmethod

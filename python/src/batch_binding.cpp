@@ -4,6 +4,7 @@
 // list, a NumPy array, bytes, or a DLPack / __cuda_array_interface__ view.
 // A Python Batch is immutable: every operation gives a new one.
 #include "batch_common.hpp"
+#include "cuda_arrays.hpp"
 
 #include <cstring>
 #include <string>
@@ -96,12 +97,7 @@ Batch from_values(nb::handle values, std::size_t bits, bool is_signed, const Con
 
 std::string dtype_name(nb::handle obj, const nb::dlpack::dtype* dt) {
   if (nb::hasattr(obj, "dtype")) return py_str(obj.attr("dtype"));
-  if (!dt) return "unknown";
-  const char* kind = dt->code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Int)     ? "int"
-                     : dt->code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::UInt)  ? "uint"
-                     : dt->code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Float) ? "float"
-                                                                                           : "other";
-  return std::string(kind) + std::to_string(dt->bits);
+  return dt ? dtype_text(*dt) : "unknown";
 }
 
 [[noreturn]] void raise_dtype(nb::handle obj, const nb::dlpack::dtype* dt) {
@@ -115,10 +111,59 @@ bool is_array_like(nb::handle obj) {
          nb::hasattr(obj, "__array_interface__") || nb::hasattr(obj, "__cuda_array_interface__");
 }
 
+/// An array of limbs as rows: shape (n, limbs), or (n,) for one limb each,
+/// and the limbs between rows.
+struct LimbRows {
+  std::size_t count = 0, limbs = 0, row_stride = 0;
+};
+
+/// The rows of an array of `ndim` dimensions with these shape and strides
+/// (in limbs). Host arrays must be C-contiguous (from_limbs reads them so);
+/// device arrays (`spaced_rows`) may have rows further apart than their
+/// limbs, e.g. a batch's own view or a slice of columns, but a row's limbs
+/// must be adjacent.
+LimbRows limb_rows(std::size_t ndim, const std::int64_t* shape, const std::int64_t* strides, bool spaced_rows) {
+  if (ndim != 1 && ndim != 2) {
+    std::string text = "(";
+    for (std::size_t i = 0; i < ndim; ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    raise_value("mpgpu.Batch: an array of limbs has shape (n, limbs) (or (n,) for one limb each), not " + text +
+                (ndim == 1 ? ",)" : ")"));
+  }
+  LimbRows r;
+  r.count = static_cast<std::size_t>(shape[0]);
+  r.limbs = ndim == 2 ? static_cast<std::size_t>(shape[1]) : 1;
+  const std::int64_t row = strides[0], limb = ndim == 2 ? strides[1] : 1;
+  const auto limbs = static_cast<std::int64_t>(r.limbs);
+  const bool rows_ok = r.count <= 1 || (spaced_rows ? row >= limbs : row == limbs);
+  const bool limbs_ok = r.limbs <= 1 || limb == 1;
+  r.row_stride = r.count <= 1 ? r.limbs : static_cast<std::size_t>(row);
+  if (r.count * r.limbs == 0 || (rows_ok && limbs_ok)) return r;  // nothing to read, or readable
+  const std::string text = std::to_string(row) + (ndim == 2 ? ", " + std::to_string(limb) : std::string());
+  if (spaced_rows)
+    raise_value("mpgpu.Batch: the array of limbs has strides " + text + " in limbs: a row's limbs must be adjacent "
+                "and rows at least a row apart; pass cupy.ascontiguousarray(array) (PyTorch: tensor.contiguous())");
+  raise_value("mpgpu.Batch: the array of limbs is not C-contiguous (strides " + text +
+              " in limbs); pass numpy.ascontiguousarray(array)");
+}
+
+/// The batch's width: `bits=`, or 64 per limb of the array.
+std::size_t width_arg(nb::handle bits_arg, std::size_t limbs) {
+  const std::size_t bits = bits_arg.is_none() ? 64 * limbs : size_arg(bits_arg, "mpgpu.Batch");
+  if (bits == 0 || bits > Batch::max_bits)
+    raise_value("mpgpu.Batch: bits must be 1 to 2**18, not " + std::to_string(bits) +
+                (bits_arg.is_none() ? " (64 per limb of the array: pass bits=)" : ""));
+  return bits;
+}
+
+[[noreturn]] void raise_over_width(std::size_t row, std::size_t bits) {
+  raise_value("mpgpu.Batch: row " + std::to_string(row) + " of the array has bits at or above bit " +
+              std::to_string(bits) + " (the batch's width)");
+}
+
 Batch from_array(nb::handle obj, nb::handle bits_arg, const Context& ctx);
 
-// An array on a CUDA device: read through the host for now (numpy.from_dlpack
-// asking the producer for a CPU copy, else CuPy's .get()).
+// An array on a CUDA device given to a CPU context: read through the host
+// (numpy.from_dlpack asking the producer for a CPU copy, else CuPy's .get()).
 Batch from_device_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
   nb::module_ np = nb::module_::import_("numpy");
   nb::object host;
@@ -131,33 +176,66 @@ Batch from_device_array(nb::handle obj, nb::handle bits_arg, const Context& ctx)
   return from_array(host, bits_arg, ctx);
 }
 
+// An array on the CUDA context's device: its limbs are repacked on the
+// device (Batch::from_device_limbs), after the producer's pending writes.
+Batch from_cuda_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
+  const CudaArray a = import_cuda_array(obj, ctx, "mpgpu.Batch");
+  if (a.dtype != nb::dtype<std::uint64_t>() || !a.native_order)
+    raise_type("mpgpu.Batch: an array must hold uint64 limbs (dtype uint64, native byte order), not " +
+               (nb::hasattr(obj, "dtype") ? py_str(obj.attr("dtype")) : dtype_text(a.dtype)) +
+               (a.native_order ? "" : " of the other byte order") + "; convert with array.astype(cupy.uint64) "
+               "(PyTorch: tensor.to(torch.uint64)) for non-negative values below 2**64");
+  const LimbRows rows = limb_rows(a.shape.size(), a.shape.data(), a.strides.data(), /*spaced_rows=*/true);
+  const std::size_t bits = width_arg(bits_arg, rows.limbs);
+  std::size_t first = rows.count;
+  Batch r;
+  run_batch([&] {
+    r = Batch::from_device_limbs(static_cast<const limb_t*>(a.data), rows.count, rows.limbs, rows.row_stride, bits,
+                                 ctx, a.ready_on, &first);
+  });
+  if (first < rows.count) raise_over_width(first, bits);  // nothing is dropped silently
+  return r;
+}
+
+// An object with only __cuda_array_interface__ given to a CPU context: CuPy
+// can wrap it (no copy) and take it to the host; without CuPy say what works.
+Batch from_interface_on_cpu(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
+  nb::object cupy;
+  try {
+    cupy = nb::module_::import_("cupy");
+  } catch (nb::python_error&) {
+    raise_type(std::string("mpgpu.Batch: '") + Py_TYPE(obj.ptr())->tp_name +
+               "' has only __cuda_array_interface__, which a CPU context reads through CuPy (not installed); "
+               "pass context=mpgpu.Context('cuda') to read it on the device, or copy it to the host first");
+  }
+  return from_device_array(cupy.attr("asarray")(obj), bits_arg, ctx);
+}
+
 Batch from_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
+  const CudaArrayKind kind = cuda_array_kind(obj);
+  if (kind != CudaArrayKind::none && ctx.is_cuda()) return from_cuda_array(obj, bits_arg, ctx);
+  if (kind == CudaArrayKind::interface_only) return from_interface_on_cpu(obj, bits_arg, ctx);
   nb::ndarray<nb::ro> a;
   if (!nb::try_cast(obj, a, /*convert=*/false)) raise_dtype(obj, nullptr);
   const nb::dlpack::dtype dt = a.dtype();
   if (dt != nb::dtype<std::uint64_t>()) raise_dtype(obj, &dt);
-  if (a.device_type() == nb::device::cuda::value) return from_device_array(obj, bits_arg, ctx);
+  if (a.device_type() == nb::device::cuda::value || a.device_type() == nb::device::cuda_managed::value) {
+    // A producer that did not say where its memory is (no __dlpack_device__).
+    if (ctx.is_cuda()) raise_type("mpgpu.Batch: an array in CUDA memory must have __dlpack_device__ (DLPack) or "
+                                  "__cuda_array_interface__ to be read on a CUDA context");
+    return from_device_array(obj, bits_arg, ctx);
+  }
   if (a.device_type() != nb::device::cpu::value && a.device_type() != nb::device::cuda_host::value)
     raise_type("mpgpu.Batch: arrays must be in host memory or on a CUDA device (DLPack device type " +
                std::to_string(a.device_type()) + ")");
-  if (a.ndim() != 1 && a.ndim() != 2) {
-    std::string shape = "(";
-    for (std::size_t i = 0; i < a.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape(i));
-    raise_value("mpgpu.Batch: an array of limbs has shape (n, limbs) (or (n,) for one limb each), not " + shape +
-                (a.ndim() == 1 ? ",)" : ")"));
+  std::vector<std::int64_t> shape, strides;
+  for (std::size_t i = 0; i < a.ndim(); ++i) {
+    shape.push_back(static_cast<std::int64_t>(a.shape(i)));
+    strides.push_back(a.stride(i));
   }
-  const std::size_t count = a.shape(0), limbs = a.ndim() == 2 ? a.shape(1) : 1;
-  const bool contiguous = count * limbs == 0 ||  // nothing to read
-                          ((count <= 1 || a.stride(0) == static_cast<std::int64_t>(limbs)) &&
-                           (a.ndim() == 1 || limbs <= 1 || a.stride(1) == 1));
-  if (!contiguous)
-    raise_value("mpgpu.Batch: the array of limbs is not C-contiguous (strides " + std::to_string(a.stride(0)) +
-                (a.ndim() == 2 ? ", " + std::to_string(a.stride(1)) : std::string()) +
-                " in limbs); pass numpy.ascontiguousarray(array)");
-  const std::size_t bits = bits_arg.is_none() ? 64 * limbs : size_arg(bits_arg, "mpgpu.Batch");
-  if (bits == 0 || bits > Batch::max_bits)
-    raise_value("mpgpu.Batch: bits must be 1 to 2**18, not " + std::to_string(bits) +
-                (bits_arg.is_none() ? " (64 per limb of the array: pass bits=)" : ""));
+  const LimbRows rows = limb_rows(a.ndim(), shape.data(), strides.data(), /*spaced_rows=*/false);
+  const std::size_t count = rows.count, limbs = rows.limbs;
+  const std::size_t bits = width_arg(bits_arg, limbs);
   const auto* p = static_cast<const limb_t*>(a.data());
   // Limbs or bits at and above `bits` must be zero: nothing is dropped silently.
   if (bits < 64 * limbs) {
@@ -167,9 +245,7 @@ Batch from_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
       const limb_t* x = p + i * limbs;
       bool clear = (x[keep - 1] & top_mask) == 0;
       for (std::size_t j = keep; clear && j < limbs; ++j) clear = x[j] == 0;
-      if (!clear)
-        raise_value("mpgpu.Batch: row " + std::to_string(i) + " of the array has bits at or above bit " +
-                    std::to_string(bits) + " (the batch's width)");
+      if (!clear) raise_over_width(i, bits);
     }
   }
   Batch r;
@@ -380,8 +456,11 @@ void bind_batch(nb::module_& m) {
                       "of ints with `bits` given (0 <= v < 2**bits; signed=True stores -2**(bits-1) <= v <\n"
                       "2**(bits-1) as two's complement), or an array of uint64 limbs of shape (n, limbs) or\n"
                       "(n,), GMP's order (least significant limb first), C-contiguous: a NumPy array or any\n"
-                      "buffer or DLPack producer; bits defaults to 64 * limbs. Values are never truncated:\n"
-                      "one that does not fit raises ValueError. Immutable: operations give new batches.");
+                      "buffer or DLPack producer; bits defaults to 64 * limbs. On a CUDA context a CUDA array\n"
+                      "(CuPy, PyTorch: DLPack, or only __cuda_array_interface__) is read on the device, after\n"
+                      "its producer's pending work, and its rows may be further apart than their limbs.\n"
+                      "Values are never truncated: one that does not fit raises ValueError. Immutable:\n"
+                      "operations give new batches.");
 
   c.def("__init__",
         [](Batch* self, nb::handle values, nb::handle bits, bool is_signed, nb::handle context) {
@@ -415,7 +494,8 @@ void bind_batch(nb::module_& m) {
                },
                nb::arg("array"), nb::arg("bits").none() = nb::none(), nb::kw_only(),
                nb::arg("context").none() = nb::none(),
-               "From uint64 limbs of shape (n, limbs) or (n,) (NumPy, a buffer, or a DLPack producer).");
+               "From uint64 limbs of shape (n, limbs) or (n,) (NumPy, a buffer, a DLPack producer, or\n"
+               "__cuda_array_interface__), as Batch(array, bits) reads them.");
   c.def_static("from_bytes",
                [](nb::handle data, std::size_t each, nb::handle bits, std::string_view byteorder, nb::handle context) {
                  return from_bytes(data, each, bits, byteorder, context_arg(context));

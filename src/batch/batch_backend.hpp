@@ -94,6 +94,13 @@ bool any_bad_modulus(ContextState& st, Stream stream, const limb_t* m, std::size
 /// Used by the host API before divisions.
 std::size_t first_zero_instance(ContextState& st, Stream stream, const limb_t* x, std::size_t count,
                                 std::size_t stride);
+/// dst (count instances of `stride` limbs: a batch's layout) from device
+/// limbs: instance i is src[i * row_stride .. + limbs). Limbs beyond the
+/// class are dropped, bits at and above `bits` cleared, the padding zeroed
+/// (batch_repack.cu). Returns the first instance that had a bit at or above
+/// `bits` (count if none); synchronizes `stream`. dst and src must not overlap.
+std::size_t repack_device_limbs(ContextState& st, Stream stream, limb_t* dst, std::size_t stride, std::size_t bits,
+                                const limb_t* src, std::size_t count, std::size_t limbs, std::size_t row_stride);
 }  // namespace cuda
 
 }  // namespace mpgpu::detail::batch

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "batch_backend.hpp"
 #include "batch_layout.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/batch.hpp"
@@ -212,6 +213,45 @@ Batch Batch::from_limbs(const limb_t* host_limbs, std::size_t count, std::size_t
     mask_instance(x, stride, bits);
   }
   return Batch(count, bits, stride, ctx, image.finish());
+}
+
+Batch Batch::from_device_limbs(const limb_t* device_limbs, std::size_t count, std::size_t limbs_per_instance,
+                               std::size_t row_stride_limbs, std::size_t bits, const Context& ctx, Stream s,
+                               std::size_t* first_over_width) {
+  const char* fn = "Batch::from_device_limbs";
+  const std::size_t stride = stride_for(fn, bits);
+  if (!ctx.is_cuda())
+    invalid(fn, "the context is the CPU's, and device memory is read on a CUDA context (from_limbs takes host memory)");
+  const std::size_t row = row_stride_limbs ? row_stride_limbs : limbs_per_instance;
+  if (row < limbs_per_instance)
+    invalid(fn, "rows of " + std::to_string(limbs_per_instance) + " limbs cannot be " + std::to_string(row) +
+                    " limbs apart (row_stride_limbs >= limbs_per_instance)");
+  const std::size_t n = total_limbs(fn, count, stride);
+  if (first_over_width) *first_over_width = count;
+  if (!n) return Batch(count, bits, stride, ctx, {});
+  if (limbs_per_instance) {
+    if (!device_limbs) invalid(fn, "null pointer with count > 0");
+    // Both ends of the source, so that a host buffer, or one on another GPU, is
+    // refused here with a reason instead of faulting in the kernel.
+    const std::size_t last = total_limbs(fn, count - 1, row) + (limbs_per_instance - 1);
+    for (const limb_t* p : {device_limbs, device_limbs + last}) {
+      const int device = detail::cuda::pointer_device(p);
+      if (device != ctx.device())
+        invalid(fn, device < 0 ? "the limbs are not in device memory (host memory? from_limbs takes that)"
+                               : "the limbs are in the memory of CUDA device " + std::to_string(device) +
+                                     ", not of the context's device " + std::to_string(ctx.device()));
+    }
+  }
+  detail::ContextState& st = detail::ContextAccess::state(ctx);
+  const Stream stream = ctx.resolve(s);
+  std::shared_ptr<limb_t> storage = allocate_storage(ctx, n);
+  // The storage comes from the pool on the context's stream: the copy on
+  // `stream` must come after that.
+  detail::cuda::order_after_context(st, stream);
+  const std::size_t first = detail::batch::cuda::repack_device_limbs(st, stream, storage.get(), stride, bits,
+                                                                     device_limbs, count, limbs_per_instance, row);
+  if (first_over_width) *first_over_width = first;
+  return Batch(count, bits, stride, ctx, std::move(storage));
 }
 
 Batch Batch::from_bytes(const void* data, std::size_t count, std::size_t bytes_per_instance, Endian order,

@@ -38,6 +38,11 @@ DeviceInfo device_info(int device);
 /// and the bytes free.
 void* allocate(ContextState& st, Stream s, std::size_t bytes);
 void deallocate(ContextState& st, Stream s, void* p) noexcept;
+/// The CUDA device whose memory `p` points into (device memory, or managed
+/// memory: the device it was allocated on); -1 for host memory, pinned or
+/// not, and for addresses CUDA does not know. For checking pointers that
+/// callers hand in as device memory (Batch::from_device_limbs).
+int pointer_device(const void* p) noexcept;
 /// Host -> device copy; returns once the host buffer may be reused. A copy
 /// of fewer than the staging threshold (1 MiB) and at most a quarter of the
 /// context's upload ring (upload_ring.hpp, MPGPU_UPLOAD_RING_BYTES) does NOT

@@ -136,6 +136,18 @@ void deallocate(ContextState& st, Stream s, void* p) noexcept {
   cudaFreeAsync(p, s);
 }
 
+int pointer_device(const void* p) noexcept {
+  cudaPointerAttributes attributes{};
+  // CUDA 11 and later answer cudaSuccess with cudaMemoryTypeUnregistered for
+  // plain host memory; an error (an old driver, a bad address) means "not ours".
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  const bool on_device = attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+  return on_device ? attributes.device : -1;
+}
+
 namespace {
 /// Copies of at least this many bytes go through the pinned staging buffers
 /// (staging.hpp), smaller ones straight from or to pageable memory: the

@@ -20,6 +20,7 @@ void destroy_context(ContextState&) noexcept {}
 DeviceInfo device_info(int) { unavailable("device_info"); }
 void* allocate(ContextState&, Stream, std::size_t) { unavailable("allocate"); }
 void deallocate(ContextState&, Stream, void*) noexcept {}
+int pointer_device(const void*) noexcept { return -1; }
 void copy_to_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void copy_to_device_synchronous(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void order_after_context(ContextState&, Stream) {}
@@ -112,6 +113,10 @@ bool any_bad_modulus(ContextState&, Stream, const limb_t*, std::size_t, std::siz
 }
 std::size_t first_zero_instance(ContextState&, Stream, const limb_t*, std::size_t, std::size_t) {
   throw BackendUnavailable("mpgpu: batch divisors on a CUDA context need the CUDA backend, which this build does not have");
+}
+std::size_t repack_device_limbs(ContextState&, Stream, limb_t*, std::size_t, std::size_t, const limb_t*, std::size_t,
+                                std::size_t, std::size_t) {
+  throw BackendUnavailable("mpgpu: device limbs on a CUDA context need the CUDA backend, which this build does not have");
 }
 
 }  // namespace mpgpu::detail::batch::cuda
