@@ -207,6 +207,27 @@ class Integer {
   /// CUDA context the value now lives in host memory only (inline, in
   /// integer_inline.hpp: a small host operation is a GMP call and this).
   void refresh_cpu_meta();
+  /// refresh_cpu_meta without the test for device state: for a destination
+  /// that host_in_place admitted, which has none (integer_inline.hpp).
+  void read_cpu_meta();
+  /// Whether r = op(a, b) may be a GMP call into r's mpz followed by
+  /// read_cpu_meta and nothing else: r's value in host memory only (no
+  /// device copy or deferred size to drop afterwards), a's and b's in host
+  /// memory (on the CPU context always). Contexts and sizes are the
+  /// caller's to check. One branch for the three (see Placement).
+  static bool host_in_place(const Integer& r, const Integer& a, const Integer& b) {
+    // Relaxed: the only change another thread may make to an operand's
+    // placement is upload_to_device's host -> both, which leaves the host
+    // copy as it was; r belongs to the calling thread.
+    const auto bits = [](const Integer& x) {
+      return static_cast<unsigned>(x.placement_.load(std::memory_order_relaxed));
+    };
+    return (bits(r) | ((bits(a) | bits(b)) & static_cast<unsigned>(Placement::device))) == 0;
+  }
+  /// size() of a value whose host copy is valid (host_valid()): such a
+  /// value has no deferred size, so this reads no device word and makes no
+  /// call.
+  std::size_t host_size() const { return size_; }
 
   // ---- the class's own --------------------------------------------------------
   void assign_int64(std::int64_t v);
@@ -227,10 +248,14 @@ class Integer {
   mutable std::unique_ptr<detail::DeferredSize> deferred_;
   // Where a CUDA context's value is: in dev_, in cpu_ (host), or both (a
   // host value copied up for a device operation; either copy may be read).
-  // A zero made without data starts on the host. The CPU context ignores it.
+  // A zero made without data starts on the host; on the CPU context every
+  // value stays host. Only placement device has a deferred size (deferred_
+  // is set after placement device and dropped before any other).
   // Atomic because const readers on several threads may race to copy a host
   // value up (upload_to_device serializes them); mutators own the Integer.
-  enum class Placement : unsigned char { device, host, both };
+  // The values are bits so that host_in_place tests three Integers with one
+  // branch: host is 0, and only device has bit 1 (the host copy is stale).
+  enum class Placement : unsigned char { host = 0, both = 1, device = 2 };
   mutable std::atomic<Placement> placement_{Placement::host};
   void set_placement(Placement p) const { placement_.store(p, std::memory_order_release); }
   void swap_placement(Integer& other) noexcept {

@@ -4,13 +4,15 @@
 // one GMP call straight into the destination's mpz, from the caller's own
 // code: a loop of such operations makes the calls a loop of mpz calls would
 // make, and no others (no call into libmpgpu, no allocation of ours, no
-// atomic read-modify-write). Every other case goes to the library's
-// detail::*_general, which has the same semantics (aliasing, streams,
-// deferred sizes, errors).
+// atomic read-modify-write). The test that admits a call is the same
+// instructions on both backends (no branch on the backend). Every other
+// case goes to the library's detail::*_general, which has the same
+// semantics (aliasing, streams, deferred sizes, errors).
 #pragma once
 
 #include <climits>
 #include <cstdint>
+#include <limits>
 
 #include "mpgpu/integer.hpp"
 
@@ -19,15 +21,18 @@ namespace mpgpu {
 // Only a value that also had device state (a stale copy, a deferred size)
 // takes the call out of line.
 inline void Integer::refresh_cpu_meta() {
-  const int z = cpu_->_mp_size;  // GMP's size field: |z| limbs, z's sign
-  sign_ = (z > 0) - (z < 0);
-  size_ = static_cast<std::size_t>(z < 0 ? -static_cast<long>(z) : z);
-  // One test of the three, not three branches: in a loop of small
-  // operations this check runs once per GMP call.
+  read_cpu_meta();
+  // One test of the three, not three branches.
   const std::uintptr_t other_state = reinterpret_cast<std::uintptr_t>(dev_) |
                                      reinterpret_cast<std::uintptr_t>(deferred_.get()) |
                                      (placement_.load(std::memory_order_relaxed) != Placement::host);
   if (other_state != 0) [[unlikely]] drop_device_copy();
+}
+
+inline void Integer::read_cpu_meta() {
+  const int z = cpu_->_mp_size;  // GMP's size field: |z| limbs, z's sign
+  sign_ = (z > 0) - (z < 0);
+  size_ = static_cast<std::size_t>(z < 0 ? -static_cast<long>(z) : z);
 }
 
 namespace detail {
@@ -46,21 +51,31 @@ void and_general(Integer& r, const Integer& a, const Integer& b, Stream s);
 void ior_general(Integer& r, const Integer& a, const Integer& b, Stream s);
 void xor_general(Integer& r, const Integer& a, const Integer& b, Stream s);
 
-/// Whether GMP may compute r = op(a, b) into r's own mpz: one context for
+/// No bound: the unused one of gmp_in_place's two (add, sub and the
+/// bitwise operations bound each operand, products the two together).
+inline constexpr std::size_t kNoBound = std::numeric_limits<std::size_t>::max();
+// Within gmp_in_place's bounds GMP's room (the larger size + 1 for add, sub
+// and bitwise; the sum for products) needs no check.
+static_assert(kHostValueMaxLimbs + 1 < kGmpMaxLimbs && kHostProductMaxLimbs < kGmpMaxLimbs);
+
+/// Whether GMP may compute r = op(a, b) into r's mpz with nothing to do
+/// afterwards but read its size (Integer::read_cpu_meta): one context for
 /// all three (a destination of another context takes the general path,
-/// which moves it) and, on a CUDA context, both operands in host memory
-/// with at most `max_limbs` limbs each (add, sub, bitwise) or
-/// `max_sum_limbs` together (products). A destination that also has device
-/// state drops it afterwards (refresh_cpu_meta). On the CPU context operands
-/// of kGmpMaxLimbs or more together take the general path, which checks the
-/// room GMP would reserve (the larger size + 1, or the sum of the sizes).
+/// which moves it), r in host memory only and a and b in host memory
+/// (Integer::host_in_place; always so on the CPU context), and at most
+/// `max_limbs` limbs in each operand (add, sub, bitwise) or `max_sum_limbs`
+/// in both together (products). The bounds are those of a CUDA context's
+/// host operations, on both backends: on the CPU context larger operands
+/// take the general path, which also runs GMP (after checking the room GMP
+/// would reserve), so only the bookkeeping of operations of microseconds
+/// differs; and within these bounds that room is far below kGmpMaxLimbs.
+/// A destination with device state (a copy or a deferred size) also takes
+/// the general path, which drops it; the next operation is then inline.
 inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, std::size_t max_limbs,
                          std::size_t max_sum_limbs) {
   if (r.context() != a.context() || a.context() != b.context()) return false;
-  if (!a.context().is_cuda()) return a.size() + b.size() < kGmpMaxLimbs;
-  if (!a.in_host_memory() || !b.in_host_memory()) return false;
-  // In host memory a value's size is settled: size() reads no device word.
-  const std::size_t na = a.size(), nb = b.size();
+  if (!IntegerAccess::host_in_place(r, a, b)) return false;
+  const std::size_t na = IntegerAccess::host_size(a), nb = IntegerAccess::host_size(b);
   return na <= max_limbs && nb <= max_limbs && na + nb <= max_sum_limbs;
 }
 
@@ -69,54 +84,54 @@ inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, s
 // The fast paths reach the mpz of r, a and b through detail::IntegerAccess,
 // whose inline forwards compile to the member accesses themselves.
 inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, detail::kNoBound)) [[likely]] {
     mpz_add(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
-    detail::IntegerAccess::refresh_cpu_meta(r);
+    detail::IntegerAccess::read_cpu_meta(r);
     return;
   }
   detail::add_general(r, a, b, s);
 }
 
 inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, detail::kNoBound)) [[likely]] {
     mpz_sub(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
-    detail::IntegerAccess::refresh_cpu_meta(r);
+    detail::IntegerAccess::read_cpu_meta(r);
     return;
   }
   detail::sub_general(r, a, b, s);
 }
 
 inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (detail::gmp_in_place(r, a, b, kHostProductMaxLimbs, kHostProductMaxLimbs)) [[likely]] {
+  if (detail::gmp_in_place(r, a, b, detail::kNoBound, kHostProductMaxLimbs)) [[likely]] {
     mpz_mul(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
-    detail::IntegerAccess::refresh_cpu_meta(r);
+    detail::IntegerAccess::read_cpu_meta(r);
     return;
   }
   detail::mul_general(r, a, b, s);
 }
 
 inline void and_(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, detail::kNoBound)) [[likely]] {
     mpz_and(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
-    detail::IntegerAccess::refresh_cpu_meta(r);
+    detail::IntegerAccess::read_cpu_meta(r);
     return;
   }
   detail::and_general(r, a, b, s);
 }
 
 inline void ior(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, detail::kNoBound)) [[likely]] {
     mpz_ior(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
-    detail::IntegerAccess::refresh_cpu_meta(r);
+    detail::IntegerAccess::read_cpu_meta(r);
     return;
   }
   detail::ior_general(r, a, b, s);
 }
 
 inline void xor_(Integer& r, const Integer& a, const Integer& b, Stream s) {
-  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, 2 * kHostValueMaxLimbs)) [[likely]] {
+  if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, detail::kNoBound)) [[likely]] {
     mpz_xor(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
-    detail::IntegerAccess::refresh_cpu_meta(r);
+    detail::IntegerAccess::read_cpu_meta(r);
     return;
   }
   detail::xor_general(r, a, b, s);

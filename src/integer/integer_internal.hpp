@@ -146,11 +146,15 @@ class DeviceResult {
 /// host memory (Integer::host_valid) with at most max_limbs limbs. The
 /// result then stays in host memory too (on_cpu).
 /// Unrolled (operand lists are short and constant), so that the check of
-/// an operation on small host values keeps no array on the stack.
+/// an operation on small host values keeps no array on the stack. A value
+/// in host memory has no deferred size: its size is read without the test
+/// that size() makes.
 inline bool on_host(std::size_t max_limbs, std::initializer_list<const Integer*> operands) {
 #pragma GCC unroll 4
   for (const Integer* x : operands)
-    if (!detail::IntegerAccess::host_valid(*x) || (x->context().is_cuda() && x->size() > max_limbs)) return false;
+    if (!detail::IntegerAccess::host_valid(*x) ||
+        (x->context().is_cuda() && detail::IntegerAccess::host_size(*x) > max_limbs))
+      return false;
   return true;
 }
 

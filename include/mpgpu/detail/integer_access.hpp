@@ -30,6 +30,11 @@ struct IntegerAccess {
   static std::size_t device_capacity(const Integer& x) { return x.device_capacity(); }
   static void set_sign_internal(Integer& x, int s) { x.set_sign_internal(s); }
   static void refresh_cpu_meta(Integer& x) { x.refresh_cpu_meta(); }
+  static void read_cpu_meta(Integer& x) { x.read_cpu_meta(); }
+  static bool host_in_place(const Integer& r, const Integer& a, const Integer& b) {
+    return Integer::host_in_place(r, a, b);
+  }
+  static std::size_t host_size(const Integer& x) { return x.host_size(); }
 };
 
 }  // namespace mpgpu::detail
