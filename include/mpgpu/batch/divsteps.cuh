@@ -14,8 +14,8 @@
 // keeps gcd(f, g) up to sign and never raises max(|f|, |g|); g reaches 0 (and
 // f = +-gcd) within (49 d + 80) / 17 divsteps for |f|, |g| < 2^d (the paper's
 // bound), so f and g stay in (-2^(32W), 2^(32W)): W words and a sign. The
-// loop stops early once g = 0 in every instance of the warp: for random
-// inputs that is about 2/3 of the bound. Divsteps on g = 0 change nothing,
+// loop stops early once g = 0 in every instance of the warp, which for
+// random inputs comes well before the bound. Divsteps on g = 0 change nothing,
 // so an instance that is done early rides along unchanged.
 //
 // The 30 divsteps of a batch run in variable time per instance (zeros of g
