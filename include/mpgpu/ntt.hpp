@@ -40,6 +40,19 @@ void ntt_forward(const Context& ctx, std::uint32_t* data, std::size_t batch, int
 void ntt_inverse(const Context& ctx, std::uint32_t* data, std::size_t batch, int log_n, std::uint32_t p,
                  NttOrder input = NttOrder::natural, Stream s = nullptr);
 
+// ---- checking residues (src/ntt/ntt_poly_api.cpp) ---------------------------------
+/// The index of the first of x[0 .. count) that is not a canonical residue
+/// (x[i] >= p), or count when all are; that word goes to *value when given.
+/// The transforms above take residues unchecked (a check is one more pass
+/// over the data); a caller holding words it did not make checks them with
+/// this first (mpgpu's Python module does, for CuPy and PyTorch arrays). On
+/// a CUDA context x is device memory and the scan runs on the device, on
+/// `s` after its queued work, and synchronizes `s`.
+std::size_t ntt_first_unreduced(const Context& ctx, const std::uint64_t* x, std::size_t count, std::uint64_t p,
+                                std::uint64_t* value = nullptr, Stream s = nullptr);
+std::size_t ntt_first_unreduced(const Context& ctx, const std::uint32_t* x, std::size_t count, std::uint32_t p,
+                                std::uint32_t* value = nullptr, Stream s = nullptr);
+
 // ---- pointwise and polynomial products mod p (src/ntt/ntt_poly_api.cpp) -----------
 // Same primes as the transforms (checked the same way). Every coefficient of
 // an input must be a canonical residue < p: checked before anything is

@@ -1,7 +1,11 @@
 # Type stubs of mpgpu.dot (the functions of mpgpu._mpgpu._dot), written from
 # the bindings (python/src/dot_binding.cpp); python/tests/test_stubs.py checks
 # that they name exactly the module's public names.
-"""Dot and matrix products mod p on NumPy arrays (mpgpu.dot), exact."""
+"""Dot and matrix products mod p on NumPy arrays (mpgpu.dot), exact.
+
+CuPy arrays and PyTorch tensors in CUDA memory are taken too (on a CUDA context; results of
+their kind): the signatures name the NumPy types only.
+"""
 
 from typing import Any, Literal, SupportsIndex, TypeVar, Union
 

@@ -1,7 +1,11 @@
 # Type stubs of mpgpu.ntt (the functions of mpgpu._mpgpu._ntt), written from
 # the bindings (python/src/ntt_binding.cpp); python/tests/test_stubs.py checks
 # that they name exactly the module's public names.
-"""The number-theoretic transform and products mod p on NumPy arrays (mpgpu.ntt)."""
+"""The number-theoretic transform and products mod p on NumPy arrays (mpgpu.ntt).
+
+CuPy arrays and PyTorch tensors in CUDA memory are taken too (on a CUDA context; results of
+their kind): the signatures name the NumPy types only.
+"""
 
 from typing import Literal, SupportsIndex, TypeVar, Union
 

@@ -1,9 +1,11 @@
-// The public dot and matrix products mod p of include/mpgpu/dot.hpp on NumPy
-// arrays (module mpgpu._mpgpu._dot, re-exported as mpgpu.dot): dot (1-D,
-// any positive strides), dot_batched (rows of two 2-D arrays), matmul and
-// matvec (row-major, rows may be strided), with the library's methods by
-// name. The library checks the elements (a value >= p, or a negative,
-// fractional or NaN double, is a ValueError naming it) before writing.
+// The public dot and matrix products mod p of include/mpgpu/dot.hpp on NumPy,
+// CuPy and PyTorch arrays (module mpgpu._mpgpu._dot, re-exported as
+// mpgpu.dot): dot (1-D, any positive strides), dot_batched (rows of two 2-D
+// arrays), matmul and matvec (row-major, rows may be strided), with the
+// library's methods by name. The library checks the elements (a value >= p,
+// or a negative, fractional or NaN double, is a ValueError naming it) before
+// writing. CUDA arrays are computed on where they are, into results of
+// their framework (Result, modp_results.cpp).
 #include "modp_arrays.hpp"
 
 #include <mpgpu/dot.hpp>
@@ -37,7 +39,9 @@ Residue residue_arg(nb::handle dtype, const char* fn) {
   raise_type(std::string(fn) + ": dtype must be uint32, uint64 or float64, not " + s);
 }
 
+/// One dtype, and both in host memory or both on the device.
 void same_word(const ArrayIn& a, const ArrayIn& b, const char* fn, const char* an, const char* bn) {
+  require_same_memory(a, b, fn, an, bn);
   if (a.word != b.word)
     raise_type(std::string(fn) + ": " + an + " and " + bn + " must have the same dtype, not " + word_name(a.word) +
                " and " + word_name(b.word));
@@ -51,7 +55,7 @@ std::size_t stride_arg(const ArrayIn& a, const char* fn, const char* name) {
   if (a.shape[0] <= 1) return 1;
   if (a.strides[0] < 1)
     raise_value(std::string(fn) + ": " + name + " has stride " + std::to_string(a.strides[0]) +
-                " (elements); dot takes positive strides: pass numpy.ascontiguousarray(" + name + ")");
+                " (elements); dot takes positive strides: pass " + a.contiguous_hint(name));
   return static_cast<std::size_t>(a.strides[0]);
 }
 
@@ -61,12 +65,11 @@ std::size_t leading_dim(const ArrayIn& a, const char* fn, const char* name) {
   const std::size_t rows = a.shape[0], cols = a.shape[1];
   if (cols > 1 && a.strides[1] != 1)
     raise_value(std::string(fn) + ": the rows of " + name + " are not contiguous (column stride " +
-                std::to_string(a.strides[1]) + " elements); pass numpy.ascontiguousarray(" + name + ")");
+                std::to_string(a.strides[1]) + " elements); pass " + a.contiguous_hint(name));
   if (rows <= 1 || cols == 0) return cols;
   if (a.strides[0] < static_cast<std::int64_t>(cols))
     raise_value(std::string(fn) + ": " + name + " has row stride " + std::to_string(a.strides[0]) +
-                " elements, below its " + std::to_string(cols) + " columns; pass numpy.ascontiguousarray(" + name +
-                ")");
+                " elements, below its " + std::to_string(cols) + " columns; pass " + a.contiguous_hint(name));
   return static_cast<std::size_t>(a.strides[0]);
 }
 
@@ -75,7 +78,7 @@ std::uint64_t dot_words(const Context& ctx, const ArrayIn& a, std::size_t sa, co
                         std::size_t n, std::uint64_t p, Method m) {
   std::uint64_t r = 0;
   without_gil([&] {
-    ContextWords da(ctx, a.data(), span_1d(n, sa) * sizeof(T)), db(ctx, b.data(), span_1d(n, sb) * sizeof(T));
+    ContextWords da(ctx, a, span_1d(n, sa) * sizeof(T)), db(ctx, b, span_1d(n, sb) * sizeof(T));
     const auto* pa = static_cast<const T*>(da.data());
     const auto* pb = static_cast<const T*>(db.data());
     r = sa == 1 && sb == 1 ? dot::dot(ctx, pa, pb, n, p, m) : dot::dot_strided(ctx, pa, sa, pb, sb, n, p, m);
@@ -87,8 +90,8 @@ std::uint64_t dot_fn(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, std::
                      nb::handle context) {
   const char* fn = "mpgpu.dot.dot";
   const Context ctx = context_arg(context);
-  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64, Word::u32, Word::f64});
-  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64, Word::u32, Word::f64});
+  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64, Word::u32, Word::f64}, ctx);
+  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64, Word::u32, Word::f64}, ctx);
   same_word(a, b, fn, "a", "b");
   const Method m = method_arg(method, fn);
   if (a.ndim() != 1 || b.ndim() != 1)
@@ -108,24 +111,25 @@ std::uint64_t dot_fn(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, std::
 }
 
 template <class T>
-void dot_batched_words(const Context& ctx, std::uint64_t* out, const ArrayIn& a, const ArrayIn& b, std::uint64_t p,
-                       Method m) {
+nb::object dot_batched_words(const Context& ctx, const ArrayIn& a, const ArrayIn& b, std::uint64_t p, Method m,
+                             const char* fn) {
   const std::size_t count = a.shape[0], n = a.shape[1];
+  Result<std::uint64_t> out(ctx, a, {count}, fn);
   without_gil([&] {
-    ContextWords da(ctx, a.data(), count * n * sizeof(T)), db(ctx, b.data(), count * n * sizeof(T)),
-        dout(ctx, ctx.is_cuda() ? nullptr : out, count * 8);
-    dot::dot_batched(ctx, static_cast<std::uint64_t*>(dout.data()), static_cast<const T*>(da.data()),
-                     static_cast<const T*>(db.data()), count, n, p, m);
-    dout.download(out, count * 8);
+    ContextWords da(ctx, a, count * n * sizeof(T)), db(ctx, b, count * n * sizeof(T));
+    dot::dot_batched(ctx, out.data(), static_cast<const T*>(da.data()), static_cast<const T*>(db.data()), count, n, p,
+                     m);
+    out.finish();
   });
+  return out.array;
 }
 
 nb::object dot_batched_fn(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, std::string_view method,
                           nb::handle context) {
   const char* fn = "mpgpu.dot.dot_batched";
   const Context ctx = context_arg(context);
-  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64, Word::u32, Word::f64});
-  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64, Word::u32, Word::f64});
+  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64, Word::u32, Word::f64}, ctx);
+  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64, Word::u32, Word::f64}, ctx);
   same_word(a, b, fn, "a", "b");
   const Method m = method_arg(method, fn);
   if (a.ndim() != 2 || a.shape != b.shape)
@@ -134,13 +138,12 @@ nb::object dot_batched_fn(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, 
   require_contiguous(a, fn, "a");
   require_contiguous(b, fn, "b");
   const std::uint64_t p = modulus_arg(p_obj, fn);
-  NewArray<std::uint64_t> out = new_numpy<std::uint64_t>({a.shape[0]});
   switch (a.word) {
-    case Word::u32: dot_batched_words<std::uint32_t>(ctx, out.data, a, b, p, m); break;
-    case Word::u64: dot_batched_words<std::uint64_t>(ctx, out.data, a, b, p, m); break;
-    case Word::f64: dot_batched_words<double>(ctx, out.data, a, b, p, m); break;
+    case Word::u32: return dot_batched_words<std::uint32_t>(ctx, a, b, p, m, fn);
+    case Word::u64: return dot_batched_words<std::uint64_t>(ctx, a, b, p, m, fn);
+    case Word::f64: return dot_batched_words<double>(ctx, a, b, p, m, fn);
   }
-  return out.array;
+  return nb::none();
 }
 
 /// Elements from the first to one past the last of a rows x cols matrix with leading dimension ld.
@@ -150,15 +153,14 @@ std::size_t span_2d(std::size_t rows, std::size_t ld, std::size_t cols) {
 
 template <class T>
 nb::object matmul_words(const Context& ctx, const ArrayIn& A, std::size_t lda, const ArrayIn& B, std::size_t ldb,
-                        std::uint64_t p, Method method) {
+                        std::uint64_t p, Method method, const char* fn) {
   const std::size_t m = A.shape[0], k = A.shape[1], n = B.shape[1];
-  NewArray<T> C = new_numpy<T>({m, n});
+  Result<T> C(ctx, A, {m, n}, fn);
   without_gil([&] {
-    ContextWords dA(ctx, A.data(), span_2d(m, lda, k) * sizeof(T)), dB(ctx, B.data(), span_2d(k, ldb, n) * sizeof(T)),
-        dC(ctx, ctx.is_cuda() ? nullptr : C.data, m * n * sizeof(T));
-    dot::matmul(ctx, static_cast<T*>(dC.data()), n, static_cast<const T*>(dA.data()), lda,
-                static_cast<const T*>(dB.data()), ldb, m, n, k, p, method);
-    dC.download(C.data, m * n * sizeof(T));
+    ContextWords dA(ctx, A, span_2d(m, lda, k) * sizeof(T)), dB(ctx, B, span_2d(k, ldb, n) * sizeof(T));
+    dot::matmul(ctx, C.data(), n, static_cast<const T*>(dA.data()), lda, static_cast<const T*>(dB.data()), ldb, m, n,
+                k, p, method);
+    C.finish();
   });
   return C.array;
 }
@@ -167,8 +169,8 @@ nb::object matmul_fn(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, std::
                      nb::handle context) {
   const char* fn = "mpgpu.dot.matmul";
   const Context ctx = context_arg(context);
-  const ArrayIn A = array_arg(a_obj, fn, "A", {Word::u64, Word::f64});
-  const ArrayIn B = array_arg(b_obj, fn, "B", {Word::u64, Word::f64});
+  const ArrayIn A = array_arg(a_obj, fn, "A", {Word::u64, Word::f64}, ctx);
+  const ArrayIn B = array_arg(b_obj, fn, "B", {Word::u64, Word::f64}, ctx);
   same_word(A, B, fn, "A", "B");
   const Method m = method_arg(method, fn);
   if (A.ndim() != 2 || B.ndim() != 2)
@@ -179,21 +181,20 @@ nb::object matmul_fn(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, std::
                 " do not match (A's columns must be B's rows)");
   const std::size_t lda = leading_dim(A, fn, "A"), ldb = leading_dim(B, fn, "B");
   const std::uint64_t p = modulus_arg(p_obj, fn);
-  return A.word == Word::u64 ? matmul_words<std::uint64_t>(ctx, A, lda, B, ldb, p, m)
-                             : matmul_words<double>(ctx, A, lda, B, ldb, p, m);
+  return A.word == Word::u64 ? matmul_words<std::uint64_t>(ctx, A, lda, B, ldb, p, m, fn)
+                             : matmul_words<double>(ctx, A, lda, B, ldb, p, m, fn);
 }
 
 template <class T>
 nb::object matvec_words(const Context& ctx, const ArrayIn& A, std::size_t lda, const ArrayIn& x, std::uint64_t p,
-                        Method method) {
+                        Method method, const char* fn) {
   const std::size_t m = A.shape[0], k = A.shape[1];
-  NewArray<T> y = new_numpy<T>({m});
+  Result<T> y(ctx, A, {m}, fn);
   without_gil([&] {
-    ContextWords dA(ctx, A.data(), span_2d(m, lda, k) * sizeof(T)), dx(ctx, x.data(), k * sizeof(T)),
-        dy(ctx, ctx.is_cuda() ? nullptr : y.data, m * sizeof(T));
-    dot::matvec(ctx, static_cast<T*>(dy.data()), static_cast<const T*>(dA.data()), lda,
-                static_cast<const T*>(dx.data()), m, k, p, method);
-    dy.download(y.data, m * sizeof(T));
+    ContextWords dA(ctx, A, span_2d(m, lda, k) * sizeof(T)), dx(ctx, x, k * sizeof(T));
+    dot::matvec(ctx, y.data(), static_cast<const T*>(dA.data()), lda, static_cast<const T*>(dx.data()), m, k, p,
+                method);
+    y.finish();
   });
   return y.array;
 }
@@ -202,8 +203,8 @@ nb::object matvec_fn(nb::handle a_obj, nb::handle x_obj, nb::handle p_obj, std::
                      nb::handle context) {
   const char* fn = "mpgpu.dot.matvec";
   const Context ctx = context_arg(context);
-  const ArrayIn A = array_arg(a_obj, fn, "A", {Word::u64, Word::f64});
-  const ArrayIn x = array_arg(x_obj, fn, "x", {Word::u64, Word::f64});
+  const ArrayIn A = array_arg(a_obj, fn, "A", {Word::u64, Word::f64}, ctx);
+  const ArrayIn x = array_arg(x_obj, fn, "x", {Word::u64, Word::f64}, ctx);
   same_word(A, x, fn, "A", "x");
   const Method m = method_arg(method, fn);
   if (A.ndim() != 2 || x.ndim() != 1)
@@ -215,8 +216,8 @@ nb::object matvec_fn(nb::handle a_obj, nb::handle x_obj, nb::handle p_obj, std::
   const std::size_t lda = leading_dim(A, fn, "A");
   require_contiguous(x, fn, "x");
   const std::uint64_t p = modulus_arg(p_obj, fn);
-  return A.word == Word::u64 ? matvec_words<std::uint64_t>(ctx, A, lda, x, p, m)
-                             : matvec_words<double>(ctx, A, lda, x, p, m);
+  return A.word == Word::u64 ? matvec_words<std::uint64_t>(ctx, A, lda, x, p, m, fn)
+                             : matvec_words<double>(ctx, A, lda, x, p, m, fn);
 }
 
 }  // namespace

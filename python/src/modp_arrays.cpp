@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include <mpgpu/field/roots.hpp>
+#include <mpgpu/ntt.hpp>
 
 namespace mpgpu::py {
 
@@ -44,6 +45,17 @@ bool ArrayIn::c_contiguous() const {
   return true;
 }
 
+namespace {
+/// A PyTorch tensor (for the fixes messages suggest).
+bool is_torch_tensor(nb::handle obj) { return std::string_view(Py_TYPE(obj.ptr())->tp_name) == "Tensor"; }
+}  // namespace
+
+std::string ArrayIn::contiguous_hint(const char* name) const {
+  if (!on_device) return std::string("numpy.ascontiguousarray(") + name + ")";
+  if (is_torch_tensor(object)) return std::string(name) + ".contiguous()";
+  return std::string("cupy.ascontiguousarray(") + name + ")";
+}
+
 std::string ArrayIn::shape_text() const {
   std::string s = "(";
   for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
@@ -67,53 +79,68 @@ bool is_array_like(nb::handle obj) {
          nb::hasattr(obj, "__array_interface__") || nb::hasattr(obj, "__cuda_array_interface__");
 }
 
-[[noreturn]] void raise_dtype(nb::handle obj, const char* fn, const char* name, std::initializer_list<Word> allowed) {
+[[noreturn]] void raise_dtype(nb::handle obj, const char* fn, const char* name, std::initializer_list<Word> allowed,
+                              const char* module = "numpy") {
   const std::string want = allowed_text(allowed);
   if (!is_array_like(obj) || PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()))
     raise_type(std::string(fn) + ": " + name + " must be a NumPy array of " + want + ", not '" +
                Py_TYPE(obj.ptr())->tp_name + "' (e.g. numpy.array(values, dtype=numpy." +
                word_name(*allowed.begin()) + "))");
   const std::string dtype = nb::hasattr(obj, "dtype") ? py_str(obj.attr("dtype")) : std::string("unknown");
+  const std::string to = std::string(module) + "." + word_name(*allowed.begin());
   raise_type(std::string(fn) + ": " + name + " must hold " + want + " (native byte order), not " + dtype +
-             "; convert with " + name + ".astype(numpy." + word_name(*allowed.begin()) +
+             "; convert with " + name + (std::string_view(module) == "torch" ? ".to(" : ".astype(") + to +
              ") when every value is a residue");
 }
 
-}  // namespace
-
-ArrayIn array_arg(nb::handle obj, const char* fn, const char* name, std::initializer_list<Word> allowed) {
-  ArrayIn in;
-  if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !nb::try_cast(obj, in.array, /*convert=*/false))
-    raise_dtype(obj, fn, name, allowed);
-  if (in.array.device_type() == nb::device::cuda::value) {
-    // A CUDA array (CuPy, PyTorch): read through the host, as mpgpu.Batch does.
-    nb::module_ np = nb::module_::import_("numpy");
-    try {
-      in.host_copy = np.attr("from_dlpack")(obj, "device"_a = "cpu", "copy"_a = true);
-    } catch (nb::python_error&) {
-      if (!nb::hasattr(obj, "get")) throw;
-      in.host_copy = obj.attr("get")();
-    }
-    ArrayIn host = array_arg(in.host_copy, fn, name, allowed);
-    host.host_copy = in.host_copy;
-    return host;
-  }
-  if (in.array.device_type() != nb::device::cpu::value && in.array.device_type() != nb::device::cuda_host::value)
-    raise_type(std::string(fn) + ": " + name + " must be in host memory or on a CUDA device (DLPack device type " +
-               std::to_string(in.array.device_type()) + ")");
-  const nb::dlpack::dtype dt = in.array.dtype();
-  bool ok = false;
+/// The dtype of `dt` among `allowed`, else TypeError.
+Word word_of(const nb::dlpack::dtype& dt, bool native, nb::handle obj, const char* fn, const char* name,
+             std::initializer_list<Word> allowed, const char* module) {
   for (Word w : allowed) {
     const nb::dlpack::dtype want = w == Word::u32   ? nb::dtype<std::uint32_t>()
                                    : w == Word::u64 ? nb::dtype<std::uint64_t>()
                                                     : nb::dtype<double>();
-    if (dt == want) {
-      in.word = w;
-      ok = true;
-      break;
-    }
+    if (native && dt == want) return w;
   }
-  if (!ok) raise_dtype(obj, fn, name, allowed);
+  raise_dtype(obj, fn, name, allowed, module);
+}
+
+/// An array in CUDA memory: read in place on a CUDA context, never through the host.
+ArrayIn device_array_arg(nb::handle obj, const char* fn, const char* name, std::initializer_list<Word> allowed,
+                         const Context& ctx) {
+  if (!ctx.is_cuda())
+    raise_value(std::string(fn) + ": " + name + " is in CUDA memory and the context is the CPU; pass "
+                "context='cuda' (or 'cuda:N') to compute on the device, or a host copy (cupy.asnumpy(" + name +
+                "), " + name + ".cpu() for PyTorch)");
+  ArrayIn in;
+  // CuPy arrays and PyTorch tensors as they are, other producers wrapped by CuPy (mpgpu/_device_arrays.py).
+  in.object = nb::module_::import_("mpgpu._device_arrays").attr("adopt")(obj, fn);
+  in.device = import_cuda_array(in.object, ctx, fn);
+  in.on_device = true;
+  in.word = word_of(in.device.dtype, in.device.native_order, in.object, fn, name, allowed,
+                    is_torch_tensor(in.object) ? "torch" : "cupy");
+  for (std::size_t i = 0; i < in.device.shape.size(); ++i) {
+    in.shape.push_back(static_cast<std::size_t>(in.device.shape[i]));
+    in.strides.push_back(in.device.strides[i]);
+  }
+  return in;
+}
+
+}  // namespace
+
+ArrayIn array_arg(nb::handle obj, const char* fn, const char* name, std::initializer_list<Word> allowed,
+                  const Context& ctx) {
+  if (cuda_array_kind(obj) != CudaArrayKind::none) return device_array_arg(obj, fn, name, allowed, ctx);
+  ArrayIn in;
+  if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !nb::try_cast(obj, in.array, /*convert=*/false))
+    raise_dtype(obj, fn, name, allowed);
+  if (in.array.device_type() == nb::device::cuda::value || in.array.device_type() == nb::device::cuda_managed::value)
+    raise_type(std::string(fn) + ": " + name + " is in CUDA memory but has no __dlpack_device__ (DLPack) or "
+               "__cuda_array_interface__ to say so; pass a CuPy array or a PyTorch tensor");
+  if (in.array.device_type() != nb::device::cpu::value && in.array.device_type() != nb::device::cuda_host::value)
+    raise_type(std::string(fn) + ": " + name + " must be in host memory or on a CUDA device (DLPack device type " +
+               std::to_string(in.array.device_type()) + ")");
+  in.word = word_of(in.array.dtype(), true, obj, fn, name, allowed, "numpy");
   for (std::size_t i = 0; i < in.array.ndim(); ++i) {
     in.shape.push_back(in.array.shape(i));
     in.strides.push_back(in.array.stride(i));
@@ -121,12 +148,18 @@ ArrayIn array_arg(nb::handle obj, const char* fn, const char* name, std::initial
   return in;
 }
 
+void require_same_memory(const ArrayIn& a, const ArrayIn& b, const char* fn, const char* an, const char* bn) {
+  if (a.on_device == b.on_device) return;
+  raise_value(std::string(fn) + ": " + (a.on_device ? an : bn) + " is in CUDA memory and " + (a.on_device ? bn : an) +
+              " in host memory; pass both on the device or both on the host");
+}
+
 void require_contiguous(const ArrayIn& a, const char* fn, const char* name) {
   if (a.c_contiguous()) return;
   std::string strides = "(";
   for (std::size_t i = 0; i < a.strides.size(); ++i) strides += (i ? ", " : "") + std::to_string(a.strides[i]);
   raise_value(std::string(fn) + ": " + name + " is not C-contiguous (strides " + strides + (a.ndim() == 1 ? ",)" : ")") +
-              " in elements); pass numpy.ascontiguousarray(" + name + ")");
+              " in elements); pass " + a.contiguous_hint(name));
 }
 
 namespace {
@@ -140,7 +173,7 @@ std::size_t first_unreduced(const T* x, std::size_t n, std::uint64_t p) {
 
 }  // namespace
 
-void require_residues(const ArrayIn& a, std::uint64_t p, const char* fn, const char* name) {
+void require_residues(const ArrayIn& a, std::uint64_t p, const char* fn, const char* name, const Context& ctx) {
   const std::size_t n = a.size();
   std::size_t bad = n;
   std::uint64_t value = 0;
@@ -148,12 +181,14 @@ void require_residues(const ArrayIn& a, std::uint64_t p, const char* fn, const c
     nb::gil_scoped_release release;
     if (a.word == Word::u32) {
       const auto* x = static_cast<const std::uint32_t*>(a.data());
-      bad = first_unreduced(x, n, p);
-      if (bad != n) value = x[bad];
+      std::uint32_t v = 0;
+      // p < 2**32 for 32-bit words (modulus_arg's max_bits).
+      bad = a.on_device ? ntt_first_unreduced(ctx, x, n, static_cast<std::uint32_t>(p), &v) : first_unreduced(x, n, p);
+      if (bad != n) value = a.on_device ? v : x[bad];
     } else if (a.word == Word::u64) {
       const auto* x = static_cast<const std::uint64_t*>(a.data());
-      bad = first_unreduced(x, n, p);
-      if (bad != n) value = x[bad];
+      bad = a.on_device ? ntt_first_unreduced(ctx, x, n, p, &value) : first_unreduced(x, n, p);
+      if (bad != n && !a.on_device) value = x[bad];
     }
   }
   if (bad == n) return;
@@ -201,7 +236,14 @@ constexpr std::size_t kChunkLimbs = 64;
 constexpr std::size_t kChunkBits = 64 * kChunkLimbs;
 }  // namespace
 
-ContextWords::ContextWords(const Context& ctx, const void* host, std::size_t bytes) : host_(host) {
+ContextWords::ContextWords(const Context& ctx, const ArrayIn& a, std::size_t bytes) : host_(a.data()) {
+  if (!a.on_device) upload(ctx, bytes);  // a device array is used as it is
+}
+
+ContextWords::ContextWords(const Context& ctx, const void* host, std::size_t bytes) : host_(host) { upload(ctx, bytes); }
+
+void ContextWords::upload(const Context& ctx, std::size_t bytes) {
+  const void* host = host_;
   if (!ctx.is_cuda()) return;
   device_ = true;
   const std::size_t chunks = (bytes + 8 * kChunkLimbs - 1) / (8 * kChunkLimbs);

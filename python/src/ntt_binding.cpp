@@ -1,9 +1,11 @@
-// The public NTT and the products mod p of include/mpgpu/ntt.hpp on NumPy
-// arrays (module mpgpu._mpgpu._ntt, re-exported as mpgpu.ntt): forward and
-// inverse transforms of uint64 or uint32 words along the last axis, the
-// pointwise product and polynomial products of uint64 coefficients. Each
-// call returns a new array; the inputs are never written. On a CUDA context
-// the data goes to the device and back (ContextWords).
+// The public NTT and the products mod p of include/mpgpu/ntt.hpp on NumPy,
+// CuPy and PyTorch arrays (module mpgpu._mpgpu._ntt, re-exported as
+// mpgpu.ntt): forward and inverse transforms of uint64 or uint32 words along
+// the last axis, the pointwise product and polynomial products of uint64
+// coefficients. Each call returns a new array (Result: NumPy for host
+// inputs, the inputs' framework for CUDA inputs); the inputs are never
+// written. Host arrays on a CUDA context go to the device and back
+// (ContextWords); CUDA arrays are computed on where they are.
 #include "modp_arrays.hpp"
 
 #include <mpgpu/field/primes.hpp>
@@ -29,17 +31,13 @@ NttOrder order_arg(std::string_view order, const char* fn) {
 
 template <class T>
 nb::object transform_words(const ArrayIn& a, std::uint64_t p, int log_n, NttOrder order, const Context& ctx,
-                           bool forward) {
-  NewArray<T> out = new_numpy<T>(a.shape);
-  const std::size_t count = a.size(), bytes = count * sizeof(T);
-  const std::size_t batch = count >> log_n;
+                           bool forward, const char* fn) {
+  Result<T> out(ctx, a, a.shape, fn, /*copy_of_like=*/true);  // the transforms run in place on the copy
+  const std::size_t batch = a.size() >> log_n;
   without_gil([&] {
-    if (bytes) std::memcpy(out.data, a.data(), bytes);
-    ContextWords words(ctx, out.data, bytes);
-    auto* data = static_cast<T*>(words.data());
-    if (forward) ntt_forward(ctx, data, batch, log_n, static_cast<T>(p), order);
-    else ntt_inverse(ctx, data, batch, log_n, static_cast<T>(p), order);
-    words.download(out.data, bytes);
+    if (forward) ntt_forward(ctx, out.data(), batch, log_n, static_cast<T>(p), order);
+    else ntt_inverse(ctx, out.data(), batch, log_n, static_cast<T>(p), order);
+    out.finish();
   });
   return out.array;
 }
@@ -48,7 +46,7 @@ nb::object transform(nb::handle a_obj, nb::handle p_obj, std::string_view order_
                      bool forward) {
   const char* fn = forward ? "mpgpu.ntt.forward" : "mpgpu.ntt.inverse";
   const Context ctx = context_arg(context);
-  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64, Word::u32});
+  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64, Word::u32}, ctx);
   const NttOrder order = order_arg(order_text, fn);
   if (a.ndim() == 0) raise_value(std::string(fn) + ": a must have at least one axis (transforms along the last)");
   require_contiguous(a, fn, "a");
@@ -59,30 +57,33 @@ nb::object transform(nb::handle a_obj, nb::handle p_obj, std::string_view order_
   int log_n = 0;
   while ((std::size_t{1} << log_n) < n) ++log_n;
   const std::uint64_t p = modulus_arg(p_obj, fn, a.word == Word::u32 ? 32 : 64);
-  require_residues(a, p, fn, "a");
-  return a.word == Word::u32 ? transform_words<std::uint32_t>(a, p, log_n, order, ctx, forward)
-                             : transform_words<std::uint64_t>(a, p, log_n, order, ctx, forward);
+  require_residues(a, p, fn, "a", ctx);
+  return a.word == Word::u32 ? transform_words<std::uint32_t>(a, p, log_n, order, ctx, forward, fn)
+                             : transform_words<std::uint64_t>(a, p, log_n, order, ctx, forward, fn);
 }
 
 nb::object pointwise_mul(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, nb::handle context) {
   const char* fn = "mpgpu.ntt.pointwise_mul";
   const Context ctx = context_arg(context);
-  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64});
-  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64});
+  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64}, ctx);
+  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64}, ctx);
+  require_same_memory(a, b, fn, "a", "b");
   if (a.shape != b.shape)
     raise_value(std::string(fn) + ": a and b have different shapes " + a.shape_text() + " and " + b.shape_text());
   require_contiguous(a, fn, "a");
   require_contiguous(b, fn, "b");
   const std::uint64_t p = modulus_arg(p_obj, fn);
-  require_residues(a, p, fn, "a");
-  require_residues(b, p, fn, "b");
-  NewArray<std::uint64_t> out = new_numpy<std::uint64_t>(a.shape);
+  if (!a.on_device) {  // the library checks them too; on the device its scan alone (one pass fewer), flat indices
+    require_residues(a, p, fn, "a", ctx);
+    require_residues(b, p, fn, "b", ctx);
+  }
+  Result<std::uint64_t> out(ctx, a, a.shape, fn);
   const std::size_t count = a.size(), bytes = count * 8;
   without_gil([&] {
-    ContextWords da(ctx, a.data(), bytes), db(ctx, b.data(), bytes), dc(ctx, ctx.is_cuda() ? nullptr : out.data, bytes);
-    ntt_pointwise_mul(ctx, static_cast<std::uint64_t*>(dc.data()), static_cast<const std::uint64_t*>(da.data()),
+    ContextWords da(ctx, a, bytes), db(ctx, b, bytes);
+    ntt_pointwise_mul(ctx, out.data(), static_cast<const std::uint64_t*>(da.data()),
                       static_cast<const std::uint64_t*>(db.data()), count, p);
-    dc.download(out.data, bytes);
+    out.finish();
   });
   return out.array;
 }
@@ -90,8 +91,9 @@ nb::object pointwise_mul(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, n
 nb::object poly_mul(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, nb::handle context) {
   const char* fn = "mpgpu.ntt.poly_mul";
   const Context ctx = context_arg(context);
-  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64});
-  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64});
+  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64}, ctx);
+  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64}, ctx);
+  require_same_memory(a, b, fn, "a", "b");
   if (a.ndim() == 0 || b.ndim() == 0)
     raise_value(std::string(fn) + ": a and b must have at least one axis (coefficients along the last)");
   if (a.ndim() != b.ndim() || !std::equal(a.shape.begin(), a.shape.end() - 1, b.shape.begin()))
@@ -100,24 +102,24 @@ nb::object poly_mul(nb::handle a_obj, nb::handle b_obj, nb::handle p_obj, nb::ha
   require_contiguous(a, fn, "a");
   require_contiguous(b, fn, "b");
   const std::uint64_t p = modulus_arg(p_obj, fn);
-  require_residues(a, p, fn, "a");
-  require_residues(b, p, fn, "b");
+  if (!a.on_device) {  // the library checks them too; on the device its scan alone (one pass fewer), flat indices
+    require_residues(a, p, fn, "a", ctx);
+    require_residues(b, p, fn, "b", ctx);
+  }
   const std::size_t la = a.shape.back(), lb = b.shape.back();
   const std::size_t lc = la && lb ? la + lb - 1 : 0;
   std::vector<std::size_t> shape = a.shape;
   shape.back() = lc;
   std::size_t batch = 1;
   for (std::size_t i = 0; i + 1 < a.ndim(); ++i) batch *= a.shape[i];
-  NewArray<std::uint64_t> out = new_numpy<std::uint64_t>(shape);
+  Result<std::uint64_t> out(ctx, a, shape, fn);
   without_gil([&] {
-    ContextWords da(ctx, a.data(), batch * la * 8), db(ctx, b.data(), batch * lb * 8),
-        dc(ctx, ctx.is_cuda() ? nullptr : out.data, batch * lc * 8);
-    auto* c = static_cast<std::uint64_t*>(dc.data());
+    ContextWords da(ctx, a, batch * la * 8), db(ctx, b, batch * lb * 8);
     const auto* pa = static_cast<const std::uint64_t*>(da.data());
     const auto* pb = static_cast<const std::uint64_t*>(db.data());
-    if (a.ndim() == 1) mpgpu::poly_mul(ctx, c, pa, la, pb, lb, p);
-    else poly_mul_batch(ctx, c, pa, la, pb, lb, batch, p);
-    dc.download(out.data, batch * lc * 8);
+    if (a.ndim() == 1) mpgpu::poly_mul(ctx, out.data(), pa, la, pb, lb, p);
+    else poly_mul_batch(ctx, out.data(), pa, la, pb, lb, batch, p);
+    out.finish();
   });
   return out.array;
 }

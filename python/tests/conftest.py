@@ -29,6 +29,31 @@ def ctx(request):
         yield c
 
 
+# CUDA device 0 as the current context, CuPy and PyTorch on it: the tests of
+# CUDA arrays (Batch, ntt, dot) skip without them.
+@pytest.fixture
+def gpu():
+    if mpgpu.cuda_device_count() == 0:
+        pytest.skip("no usable CUDA device" + ("" if mpgpu.built_with_cuda() else " (built without CUDA)"))
+    with mpgpu.context("cuda:0") as c:
+        yield c
+
+
+@pytest.fixture
+def cupy(gpu):
+    return pytest.importorskip("cupy")
+
+
+@pytest.fixture
+def torch(gpu):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    if not hasattr(torch, "uint64"):
+        pytest.skip("PyTorch without torch.uint64")
+    return torch
+
+
 def adversarial_values():
     """0, +-1, powers of two and their neighbours at limb boundaries, all-ones
     limbs (the longest carry chains), sparse bits, alternating patterns."""

@@ -12,6 +12,7 @@ import pytest
 
 import mpgpu
 from batch_values import values_for
+from cuda_interface import InterfaceOnly, interface_of
 
 np = pytest.importorskip("numpy")
 Batch = mpgpu.Batch
@@ -29,29 +30,6 @@ def limbs_array(vals, bits):
 
 def ints_of(rows):
     return [sum(int(x) << (64 * j) for j, x in enumerate(row)) for row in rows]
-
-
-class InterfaceOnly:
-    """An array that offers only __cuda_array_interface__ (as Numba's and older
-    libraries' do), over device memory that `keep` owns."""
-
-    def __init__(self, keep, **interface):
-        self.keep = keep
-        self.__cuda_array_interface__ = interface
-
-
-def interface_of(c, **changes):
-    """A CUDA Array Interface (version 3) for the CuPy array c, with changes."""
-    d = {
-        "shape": tuple(c.shape),
-        "typestr": c.dtype.str,
-        "data": (c.data.ptr, False),
-        "strides": tuple(c.strides),
-        "version": 3,
-        "stream": 1,  # the legacy default stream: c was written on CuPy's null stream
-    }
-    d.update(changes)
-    return InterfaceOnly(c, **d)
 
 
 # ---- on any machine ------------------------------------------------------------------
@@ -73,29 +51,6 @@ def test_interface_only_on_cpu_without_cupy_says_what_works():
 
 
 # ---- on a GPU ----------------------------------------------------------------------------
-
-
-@pytest.fixture
-def gpu():
-    if mpgpu.cuda_device_count() == 0:
-        pytest.skip("no usable CUDA device" + ("" if mpgpu.built_with_cuda() else " (built without CUDA)"))
-    with mpgpu.context("cuda:0") as c:
-        yield c
-
-
-@pytest.fixture
-def cupy(gpu):
-    return pytest.importorskip("cupy")
-
-
-@pytest.fixture
-def torch(gpu):
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch without CUDA")
-    if not hasattr(torch, "uint64"):
-        pytest.skip("PyTorch without torch.uint64")
-    return torch
 
 
 @pytest.mark.cuda

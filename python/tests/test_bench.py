@@ -17,10 +17,12 @@ def test_bench_runs_and_checks_its_results(tmp_path):
     out = tmp_path / "bench.csv"
     env = dict(os.environ, PYTHONPATH=str(Path(mpgpu.__file__).parent.parent))
     r = subprocess.run([sys.executable, str(BENCH), "--context", "cpu", "--min-log-bits", "10", "--max-log-bits", "12",
-                        "--batch-count", "64", "--loop-count", "16", "--min-time", "0.001", "--csv", str(out)],
+                        "--batch-count", "64", "--loop-count", "16", "--min-time", "0.001", "--convert-log-bits", "14",
+                        "--csv", str(out)],
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "| overhead " in r.stdout and "| huge/cpu " in r.stdout and "| batch/cpu " in r.stdout
     assert "MISMATCH" not in r.stdout
+    assert "| int -> Integer, 2^14 bits" in r.stdout and "| Integer -> int, 2^14 bits" in r.stdout
     rows = out.read_text().splitlines()
     assert rows[0].startswith("section,what,mpgpu_s") and len(rows) > 10

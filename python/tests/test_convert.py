@@ -20,6 +20,8 @@ def test_int_round_trip(ctx):
         assert int(x) == v
         assert x.__index__() == v
         assert type(int(x)) is int
+        # The value is normalized (no high zero limbs from the two's-complement bytes it came from).
+        assert x.bit_length() == v.bit_length() and x == v and x.bit_count() == v.bit_count()
 
 
 def test_str_and_repr(ctx):

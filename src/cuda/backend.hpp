@@ -169,6 +169,8 @@ void ntt_transform32(ContextState& st, Stream s, std::uint32_t* data, std::size_
 /// Index of the first x[i] >= p (n if none), its value in `value`; synchronizes s.
 std::size_t ntt_first_unreduced(ContextState& st, Stream s, const std::uint64_t* x, std::size_t n,
                                 std::uint64_t p, std::uint64_t& value);
+std::size_t ntt_first_unreduced(ContextState& st, Stream s, const std::uint32_t* x, std::size_t n,
+                                std::uint32_t p, std::uint32_t& value);
 /// out[i] = a[i] b[i] mod p (residues < p); out may equal a or b.
 void ntt_pointwise(ContextState& st, Stream s, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b,
                    std::size_t count, std::uint64_t p);

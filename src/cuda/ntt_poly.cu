@@ -22,8 +22,8 @@ namespace {
 constexpr unsigned kThreads = kGridStrideThreads;
 
 /// *first = min(*first, i) over the i with x[i] >= p (*first starts at ~0).
-__global__ void first_unreduced_kernel(const std::uint64_t* x, std::size_t n, std::uint64_t p,
-                                       unsigned long long* first) {
+template <class Word>
+__global__ void first_unreduced_kernel(const Word* x, std::size_t n, Word p, unsigned long long* first) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x)
     if (x[i] >= p) {
@@ -84,8 +84,10 @@ void pad_rows(Stream s, std::uint64_t* dst, std::size_t n, const std::uint64_t* 
 
 }  // namespace
 
-std::size_t ntt_first_unreduced(ContextState& st, Stream s, const std::uint64_t* x, std::size_t n,
-                                std::uint64_t p, std::uint64_t& value) {
+namespace {
+
+template <class Word>
+std::size_t first_unreduced(ContextState& st, Stream s, const Word* x, std::size_t n, Word p, Word& value) {
   use_device(st.device);
   ScopedDeviceMemory first(st, s, sizeof(unsigned long long));
   MPGPU_CUDA_CHECK(cudaMemsetAsync(first.p, 0xff, sizeof(unsigned long long), s));
@@ -96,6 +98,18 @@ std::size_t ntt_first_unreduced(ContextState& st, Stream s, const std::uint64_t*
   if (index >= n) return n;
   copy_to_host(st, s, &value, x + index, sizeof value);
   return static_cast<std::size_t>(index);
+}
+
+}  // namespace
+
+std::size_t ntt_first_unreduced(ContextState& st, Stream s, const std::uint64_t* x, std::size_t n,
+                                std::uint64_t p, std::uint64_t& value) {
+  return first_unreduced(st, s, x, n, p, value);
+}
+
+std::size_t ntt_first_unreduced(ContextState& st, Stream s, const std::uint32_t* x, std::size_t n,
+                                std::uint32_t p, std::uint32_t& value) {
+  return first_unreduced(st, s, x, n, p, value);
 }
 
 void ntt_pointwise(ContextState& st, Stream s, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b,

@@ -84,6 +84,10 @@ std::size_t ntt_first_unreduced(ContextState&, Stream, const std::uint64_t*, std
                                 std::uint64_t&) {
   unavailable("ntt_first_unreduced");
 }
+std::size_t ntt_first_unreduced(ContextState&, Stream, const std::uint32_t*, std::size_t, std::uint32_t,
+                                std::uint32_t&) {
+  unavailable("ntt_first_unreduced");
+}
 void ntt_pointwise(ContextState&, Stream, std::uint64_t*, const std::uint64_t*, const std::uint64_t*, std::size_t,
                    std::uint64_t) {
   unavailable("ntt_pointwise_mul");

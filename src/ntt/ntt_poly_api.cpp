@@ -46,22 +46,27 @@ bool overlaps(const std::uint64_t* x, std::size_t nx, const std::uint64_t* y, st
   return ux < uy + ny * sizeof(std::uint64_t) && uy < ux + nx * sizeof(std::uint64_t);
 }
 
+/// The first x[i] >= p (n if none) and its value: a host scan, or a device
+/// scan on a CUDA context.
+template <class Word>
+std::size_t first_unreduced(const Context& ctx, Stream s, const Word* x, std::size_t n, Word p, Word& value) {
+  if (n == 0) return n;
+  if (!x) throw InvalidArgument("mpgpu::ntt_first_unreduced: null pointer with count > 0");
+  if (ctx.is_cuda())
+    return detail::cuda::ntt_first_unreduced(detail::ContextAccess::state(ctx), ctx.resolve(s), x, n, p, value);
+  for (std::size_t i = 0; i < n; ++i)
+    if (x[i] >= p) {
+      value = x[i];
+      return i;
+    }
+  return n;
+}
+
 /// Throws unless every x[i] < p (host scan, or device scan on a CUDA context).
 void require_reduced(const char* fn, const Context& ctx, Stream s, const char* name, const std::uint64_t* x,
                      std::size_t n, std::uint64_t p) {
-  if (n == 0) return;
-  std::size_t bad = n;
   std::uint64_t value = 0;
-  if (ctx.is_cuda()) {
-    bad = detail::cuda::ntt_first_unreduced(detail::ContextAccess::state(ctx), s, x, n, p, value);
-  } else {
-    for (std::size_t i = 0; i < n; ++i)
-      if (x[i] >= p) {
-        bad = i;
-        value = x[i];
-        break;
-      }
-  }
+  const std::size_t bad = first_unreduced(ctx, s, x, n, p, value);
   if (bad != n)
     throw InvalidArgument(prefix(fn) + "coefficient " + name + "[" + std::to_string(bad) + "] = " +
                           std::to_string(value) + " is not below p = " + std::to_string(p));
@@ -120,6 +125,22 @@ void poly_mul_host(std::uint64_t* c, const std::uint64_t* a, std::size_t la, con
 }
 
 }  // namespace
+
+std::size_t ntt_first_unreduced(const Context& ctx, const std::uint64_t* x, std::size_t count, std::uint64_t p,
+                                std::uint64_t* value, Stream s) {
+  std::uint64_t v = 0;
+  const std::size_t bad = first_unreduced(ctx, s, x, count, p, v);
+  if (value && bad != count) *value = v;
+  return bad;
+}
+
+std::size_t ntt_first_unreduced(const Context& ctx, const std::uint32_t* x, std::size_t count, std::uint32_t p,
+                                std::uint32_t* value, Stream s) {
+  std::uint32_t v = 0;
+  const std::size_t bad = first_unreduced(ctx, s, x, count, p, v);
+  if (value && bad != count) *value = v;
+  return bad;
+}
 
 void ntt_pointwise_mul(const Context& ctx, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b,
                        std::size_t count, std::uint64_t p, Stream s) {

@@ -4,7 +4,8 @@
 // without a device). Lengths: 1, non-powers of two, both sides of the
 // schoolbook/NTT switch, exactly at a small user prime's 2-adic limit and one
 // past it; values: random and all p - 1; every table prime; bad primes, bad
-// lengths and unreduced inputs, which must leave the output untouched.
+// lengths and unreduced inputs, which must leave the output untouched; and
+// ntt_first_unreduced, the residue check the transforms leave to callers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -257,6 +258,45 @@ TEST_F(PolyMul, BadArgumentsThrowAndLeaveTheOutput) {
   EXPECT_THROW(mpgpu::ntt_pointwise_mul(ctx_, c, c + 1, c + 2, 10, p), mpgpu::InvalidArgument);
   EXPECT_THROW(mpgpu::ntt_pointwise_mul(ctx_, c, db, db, 10, 21), mpgpu::InvalidArgument);
   EXPECT_EQ(get(c, 109), Vec(109, 9));
+}
+
+// ntt_first_unreduced: the first word >= p wherever it is (first, middle,
+// last, several bad words, only the last of a grid's worth), none, and an
+// empty range; 64-bit and 32-bit words.
+TEST_F(PolyMul, FirstUnreducedFindsTheFirstBadWord) {
+  const std::uint64_t p = mpgpu::field::goldilocks.p;
+  const std::size_t n = 100003;
+  const Vec good = random_residues(n, p, 21);
+  EXPECT_EQ(mpgpu::ntt_first_unreduced(ctx_, put(good), n, p), n);
+  EXPECT_EQ(mpgpu::ntt_first_unreduced(ctx_, put(good), 0, p), 0u);
+  for (std::size_t at : {std::size_t{0}, std::size_t{1}, std::size_t{4097}, n - 1}) {
+    Vec x = good;
+    x[at] = at % 2 ? p : ~std::uint64_t{0};
+    if (at + 10 < n) x[n - 1] = p + 1;  // a later bad word is not the answer
+    std::uint64_t value = 0;
+    EXPECT_EQ(mpgpu::ntt_first_unreduced(ctx_, put(x), n, p, &value), at) << "at " << at;
+    EXPECT_EQ(value, x[at]) << "at " << at;
+  }
+  // 32-bit words, two to a 64-bit word of the buffer (little-endian).
+  const auto q = static_cast<std::uint32_t>(mpgpu::field::ntt_primes31[0].p);
+  const std::size_t m = 2 * 5001;
+  std::vector<std::uint32_t> w(m);
+  std::mt19937 gen(5);
+  for (auto& v : w) v = gen() % q;
+  auto put32 = [&](const std::vector<std::uint32_t>& v) {
+    Vec packed(v.size() / 2);
+    for (std::size_t i = 0; i < packed.size(); ++i) packed[i] = v[2 * i] | std::uint64_t{v[2 * i + 1]} << 32;
+    return reinterpret_cast<const std::uint32_t*>(put(packed));
+  };
+  EXPECT_EQ(mpgpu::ntt_first_unreduced(ctx_, put32(w), m, q), m);
+  for (std::size_t at : {std::size_t{0}, std::size_t{777}, m - 1}) {
+    std::vector<std::uint32_t> x = w;
+    x[at] = q;
+    x[m - 1] = 0xffffffffu;
+    std::uint32_t value = 0;
+    EXPECT_EQ(mpgpu::ntt_first_unreduced(ctx_, put32(x), m, q, &value), at) << "at " << at;
+    EXPECT_EQ(value, x[at]) << "at " << at;
+  }
 }
 
 }  // namespace

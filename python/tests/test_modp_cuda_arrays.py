@@ -1,0 +1,267 @@
+# mpgpu.ntt and mpgpu.dot on arrays in CUDA memory. On a CUDA context a CuPy
+# array, a PyTorch tensor or any other DLPack / __cuda_array_interface__
+# producer (wrapped by CuPy) is computed on where it is, and the result is an
+# array of the same framework on the same device: no copy through the host.
+# The oracles: Python ints (naive transforms, schoolbook products, sums of
+# products) and, for large cases, the host path on NumPy copies (which
+# test_ntt.py and test_dot.py check against Python ints). Bad input (dtype,
+# shape, strides, residues, another device, host and device operands mixed, a
+# CUDA array given to the CPU context) gets a ValueError or TypeError saying
+# what was wrong, and leaves the inputs as they were. The first tests run on
+# any machine (CI); the others need a GPU and CuPy or PyTorch (marker cuda).
+import importlib.util
+import random
+import sys
+
+import pytest
+
+import mpgpu
+from cuda_interface import InterfaceOnly, interface_of
+
+np = pytest.importorskip("numpy")
+from mpgpu import _device_arrays, dot, ntt  # noqa: E402
+from test_ntt import naive_forward  # noqa: E402
+
+P31, P62, GOLD = ntt.PRIMES31[0], ntt.PRIMES62[0], ntt.GOLDILOCKS
+
+
+def residues(p, shape, dtype, seed):
+    """Random residues with 0 and p - 1 among them, as a NumPy array."""
+    rng = random.Random(seed)
+    n = int(np.prod(shape))
+    vals = [rng.randrange(p) for _ in range(n)]
+    for i in range(0, n, 7):
+        vals[i] = (0, p - 1)[i % 2]
+    return np.array(vals, dtype=dtype).reshape(shape)
+
+
+class OnCudaDevice:
+    """Says (DLPack) that it is in CUDA memory; must never be read."""
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, **kwargs):
+        raise AssertionError("a CUDA array given to the CPU context was read")
+
+
+# ---- on any machine ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("obj", [OnCudaDevice(), InterfaceOnly(None, shape=(8,), typestr="<u8", data=(8, False))])
+def test_cuda_arrays_on_the_cpu_context_are_refused(obj):
+    host = np.arange(8, dtype=np.uint64)
+    calls = [
+        lambda: ntt.forward(obj, P62, context="cpu"),
+        lambda: ntt.inverse(obj, P62, context="cpu"),
+        lambda: ntt.pointwise_mul(host, obj, P62, context="cpu"),
+        lambda: ntt.poly_mul(obj, host, P62, context="cpu"),
+        lambda: dot.dot(host, obj, 7, context="cpu"),
+        lambda: dot.dot_batched(obj, obj, 7, context="cpu"),
+        lambda: dot.matmul(obj, host, 7, context="cpu"),
+        lambda: dot.matvec(host, obj, 7, context="cpu"),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="is in CUDA memory and the context is the CPU; pass context='cuda'"):
+            call()
+
+
+def test_other_producers_need_cupy():
+    if "cupy" in sys.modules or importlib.util.find_spec("cupy") is not None:
+        pytest.skip("CuPy is installed")
+    with pytest.raises(TypeError, match="mpgpu.ntt.forward: a CUDA array of type 'InterfaceOnly' .* CuPy, which is not"):
+        _device_arrays.adopt(InterfaceOnly(None), "mpgpu.ntt.forward")
+
+
+# ---- CuPy ----------------------------------------------------------------------------
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("dtype,p", [(np.uint64, P62), (np.uint64, GOLD), (np.uint32, P31)])
+@pytest.mark.parametrize("order", ["natural", "bit_reversed"])
+def test_cupy_transforms(gpu, cupy, dtype, p, order):
+    for k, shape in enumerate([(1,), (2,), (16,), (3, 32), (2, 2, 1024), (1 << 16,)]):
+        host = residues(p, shape, dtype, seed=k)
+        c = cupy.asarray(host)
+        X = ntt.forward(c, p, order=order)
+        assert isinstance(X, cupy.ndarray) and X.dtype == c.dtype and X.shape == shape and X.device.id == 0
+        assert np.array_equal(cupy.asnumpy(X), ntt.forward(host, p, order=order, context="cpu")), shape
+        back = ntt.inverse(X, p, order=order)
+        assert isinstance(back, cupy.ndarray) and np.array_equal(cupy.asnumpy(back), host), shape
+        assert np.array_equal(cupy.asnumpy(c), host)  # the input is not written
+    x = residues(p, (16,), dtype, seed=99)
+    got = cupy.asnumpy(ntt.forward(cupy.asarray(x), p))
+    assert got.tolist() == naive_forward(x.tolist(), p)
+
+
+@pytest.mark.cuda
+def test_cupy_products(gpu, cupy):
+    p = P62
+    a, b = residues(p, (3, 100), np.uint64, 1), residues(p, (3, 100), np.uint64, 2)
+    got = ntt.pointwise_mul(cupy.asarray(a), cupy.asarray(b), p)
+    assert isinstance(got, cupy.ndarray) and got.shape == (3, 100)
+    assert cupy.asnumpy(got).tolist() == [[int(x) * int(y) % p for x, y in zip(r, s)] for r, s in zip(a, b)]
+    for la, lb in [(1, 1), (5, 300), (40, 41), (1000, 3000)]:
+        x, y = residues(p, (la,), np.uint64, la), residues(p, (lb,), np.uint64, lb)
+        c = ntt.poly_mul(cupy.asarray(x), cupy.asarray(y), p)
+        assert isinstance(c, cupy.ndarray) and c.shape == (la + lb - 1,)
+        if la * lb <= 2000:
+            want = [0] * (la + lb - 1)
+            for i, u in enumerate(x.tolist()):
+                for j, v in enumerate(y.tolist()):
+                    want[i + j] = (want[i + j] + u * v) % p
+            assert cupy.asnumpy(c).tolist() == want
+        assert np.array_equal(cupy.asnumpy(c), ntt.poly_mul(x, y, p, context="cpu"))
+    x, y = residues(p, (4, 37), np.uint64, 3), residues(p, (4, 50), np.uint64, 4)
+    c = ntt.poly_mul(cupy.asarray(x), cupy.asarray(y), p)
+    assert c.shape == (4, 86) and np.array_equal(cupy.asnumpy(c), ntt.poly_mul(x, y, p, context="cpu"))
+    empty = ntt.poly_mul(cupy.zeros(0, dtype=cupy.uint64), cupy.asarray(y[0]), p)
+    assert isinstance(empty, cupy.ndarray) and empty.shape == (0,)
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("dtype,p", [(np.uint32, 65537), (np.uint64, 2**61 - 1), (np.uint64, 2**64 - 59),
+                                     (np.float64, 94906249)])
+def test_cupy_dots(gpu, cupy, dtype, p):
+    x, y = residues(p, (3000,), dtype, 5), residues(p, (3000,), dtype, 6)
+    a, b = cupy.asarray(x), cupy.asarray(y)
+    xs, ys = [int(v) for v in x], [int(v) for v in y]
+    assert dot.dot(a, b, p) == sum(u * v for u, v in zip(xs, ys)) % p
+    assert dot.dot(a[::3], b[1::3], p) == sum(u * v for u, v in zip(xs[::3], ys[1::3])) % p
+    A, B = a.reshape(6, 500), b.reshape(6, 500)
+    got = dot.dot_batched(A, B, p)
+    assert isinstance(got, cupy.ndarray) and got.dtype == cupy.uint64
+    assert cupy.asnumpy(got).tolist() == [sum(u * v for u, v in zip(xs[500 * i:500 * (i + 1)],
+                                                                     ys[500 * i:500 * (i + 1)])) % p for i in range(6)]
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("dtype,p,method", [(np.uint64, 2**64 - 59, "automatic"), (np.uint64, 65537, "fp_naive"),
+                                            (np.float64, 94906249, "automatic"), (np.float64, 2**52 - 47, "integer_delayed")])
+def test_cupy_matrix_products(gpu, cupy, dtype, p, method):
+    big = residues(p, (7, 12), dtype, 7)
+    A_host = big[:, 2:11]  # rows 12 apart: a leading dimension above the columns
+    B_host = residues(p, (9, 4), dtype, 8)
+    A, B = cupy.asarray(big)[:, 2:11], cupy.asarray(B_host)
+    C = dot.matmul(A, B, p, method=method)
+    assert isinstance(C, cupy.ndarray) and C.dtype == A.dtype and C.shape == (7, 4)
+    want = [[sum(int(A_host[i][l]) * int(B_host[l][j]) for l in range(9)) % p for j in range(4)] for i in range(7)]
+    assert [[int(v) for v in row] for row in cupy.asnumpy(C)] == want
+    y = dot.matvec(A, B[:, 1].copy(), p, method=method)
+    assert isinstance(y, cupy.ndarray) and [int(v) for v in cupy.asnumpy(y)] == [row[1] for row in want]
+
+
+@pytest.mark.cuda
+def test_cupy_bad_input_leaves_the_inputs(gpu, cupy):
+    p = P62
+    c = cupy.zeros((4, 8), dtype=cupy.uint64)
+    bad_host = np.zeros((4, 8), dtype=np.uint64)
+    bad_host[1][3] = p
+    bad = cupy.asarray(bad_host)
+    bad32_host = np.zeros(8, dtype=np.uint32)
+    bad32_host[7] = 2**32 - 1
+    bad32 = cupy.asarray(bad32_host)
+    v = cupy.arange(8, dtype=cupy.uint64)
+    cases = [
+        (TypeError, "uint64 or uint32 .*not int64; convert with a.astype\\(cupy.uint64\\)",
+         lambda: ntt.forward(cupy.zeros(8, dtype=cupy.int64), p)),
+        (ValueError, "last axis has length 6", lambda: ntt.forward(cupy.zeros(6, dtype=cupy.uint64), p)),
+        (ValueError, "not C-contiguous .*cupy.ascontiguousarray\\(a\\)", lambda: ntt.forward(c[:, ::2], p)),
+        (ValueError, f"a\\[1\\]\\[3\\] = {p} is not a residue", lambda: ntt.forward(bad, p)),
+        (ValueError, f"a\\[1\\]\\[3\\] = {p} is not a residue", lambda: ntt.inverse(bad, p)),
+        (ValueError, "a\\[7\\] = 4294967295", lambda: ntt.forward(bad32, P31)),
+        # The products' own check on the device names the flat index.
+        (ValueError, f"b\\[11\\] = {p}", lambda: ntt.pointwise_mul(c, bad, p)),
+        (ValueError, f"a\\[11\\] = {p}", lambda: ntt.poly_mul(bad, c, p)),
+        (ValueError, "different shapes", lambda: ntt.pointwise_mul(c, v, p)),
+        (ValueError, "a is in CUDA memory and b in host memory", lambda: ntt.pointwise_mul(c, bad_host, p)),
+        (ValueError, "b is in CUDA memory and a in host memory", lambda: dot.dot(bad_host[0], v, p)),
+        (ValueError, "in CUDA memory and the context is the CPU", lambda: ntt.forward(c, p, context="cpu")),
+        (ValueError, "stride -1 .*positive strides: pass cupy.ascontiguousarray\\(a\\)", lambda: dot.dot(v[::-1], v, p)),
+        (ValueError, "rows of A are not contiguous", lambda: dot.matmul(c[:, ::2], c[:4, :4], p)),
+        (ValueError, "a\\[11\\]", lambda: dot.dot(bad.reshape(32), c.reshape(32), p)),
+        (TypeError, "same dtype", lambda: dot.dot(v, v.astype(cupy.uint32), p)),
+    ]
+    for exc, pattern, call in cases:
+        with pytest.raises(exc, match=pattern):
+            call()
+    assert not c.any() and np.array_equal(cupy.asnumpy(bad), bad_host) and np.array_equal(cupy.asnumpy(bad32), bad32_host)
+    assert cupy.asnumpy(v).tolist() == list(range(8))
+
+
+@pytest.mark.cuda
+def test_cupy_work_on_another_stream_is_ordered(gpu, cupy):
+    """Inputs written on a CuPy stream are read after those writes (the context's
+    stream waits through DLPack), and results can be used on that stream at once."""
+    n = 1 << 20
+    with cupy.cuda.Stream(non_blocking=True) as s:
+        c = cupy.arange(n, dtype=cupy.uint64)
+        for _ in range(20):  # enough queued work that an unordered read would see old values
+            c = (c * cupy.uint64(3) + cupy.uint64(1)) % cupy.uint64(P62)
+        X = ntt.forward(c, P62)
+        Y = ntt.inverse(X, P62)
+        same = bool((Y == c).all())
+        want = cupy.asnumpy(c)
+    s.synchronize()
+    assert same
+    assert np.array_equal(cupy.asnumpy(X), ntt.forward(want, P62, context="cpu"))
+
+
+@pytest.mark.cuda
+def test_interface_only_and_other_dlpack_producers_give_cupy_arrays(gpu, cupy):
+    host = residues(P62, (64,), np.uint64, 9)
+    c = cupy.asarray(host)
+    X = ntt.forward(interface_of(c), P62)
+    assert isinstance(X, cupy.ndarray) and np.array_equal(cupy.asnumpy(X), ntt.forward(host, P62, context="cpu"))
+
+    class Producer:  # DLPack only, not a CuPy type
+        def __dlpack_device__(self):
+            return c.__dlpack_device__()
+
+        def __dlpack__(self, **kwargs):
+            return c.__dlpack__(**kwargs)
+
+    assert dot.dot(Producer(), interface_of(c), P62) == sum(int(v) ** 2 for v in host) % P62
+    Y = ntt.inverse(Producer(), P62)
+    assert isinstance(Y, cupy.ndarray)
+
+
+@pytest.mark.cuda
+def test_array_on_another_device(gpu, cupy):
+    if cupy.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("one GPU: no other device to put an array on")
+    with cupy.cuda.Device(1):
+        c = cupy.arange(8, dtype=cupy.uint64)
+    with pytest.raises(ValueError, match="on CUDA device 1 and the context on device 0"):
+        ntt.forward(c, P62)
+    X = ntt.forward(c, P62, context="cuda:1")
+    assert X.device.id == 1 and cupy.asnumpy(X).tolist() == naive_forward(list(range(8)), P62)
+
+
+# ---- PyTorch -------------------------------------------------------------------------
+
+
+@pytest.mark.cuda
+def test_torch_tensors(gpu, torch):
+    def to_torch(host):  # through int64: PyTorch has few uint64 kernels
+        return torch.from_numpy(host.view(np.int64)).cuda().view(torch.uint64)
+
+    def to_numpy(t):
+        return t.view(torch.int64).cpu().numpy().view(np.uint64)
+
+    host = residues(P62, (4, 64), np.uint64, 10)
+    t = to_torch(host)
+    X = ntt.forward(t, P62)
+    assert isinstance(X, torch.Tensor) and X.device.type == "cuda" and X.dtype == torch.uint64
+    assert np.array_equal(to_numpy(X), ntt.forward(host, P62, context="cpu"))
+    assert np.array_equal(to_numpy(ntt.inverse(X, P62)), host)
+    assert np.array_equal(to_numpy(t), host)
+    c = ntt.poly_mul(t, t, P62)
+    assert isinstance(c, torch.Tensor) and np.array_equal(to_numpy(c), ntt.poly_mul(host, host, P62, context="cpu"))
+    with pytest.raises(ValueError, match="not C-contiguous .*a.contiguous\\(\\)"):
+        ntt.forward(t.t(), P62)
+    with pytest.raises(TypeError, match="not torch.int64; convert with a.to\\(torch.uint64\\)"):
+        ntt.forward(t.view(torch.int64), P62)
+    A = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, device="cuda")
+    C = dot.matmul(A, A, 7)
+    assert isinstance(C, torch.Tensor) and C.cpu().tolist() == [[0.0, 3.0], [1.0, 1.0]]
