@@ -349,9 +349,12 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream 
   // call site (docs/batch.md; docs/tuning-history.md, "Batch powm
   // windows"). The G is the one the CUDA backend takes for this batch (by
   // width and instance count).
+  // Where squares have rows of their own (about 3/4 of a product's
+  // multiplies), fixed windows, 4 squares to a product, win again.
   const int words = static_cast<int>(2 * m.stride_limbs());
+  const int group = mpgpu::batch::tuned_modular_group_size(words, m.count());
   const bool slide = m.stride_limbs() * 64 >= static_cast<std::size_t>(tuning::table::kBatchPowmSlidingMinBits) &&
-                     mpgpu::batch::tuned_modular_group_size(words, m.count()) > 1;
+                     group > 1 && !mpgpu::batch::tuned_montgomery_sqr_by_rows(words, group);
   powm(r, base, exp, m, slide ? PowmWindow::sliding : PowmWindow::fixed, s);
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "mpgpu/batch/montgomery.cuh"
+#include "mpgpu/batch/montgomery/rows_sqr.cuh"
 #include "instance_words.hpp"
 #include "support/mpz.hpp"
 #include "support/operands.hpp"
@@ -70,8 +71,8 @@ Mpz operand_of_kind(Operands& gen, int kind, const Mpz& bound, int bits) {
 }
 
 /// Runs `rounds` warps of 32 / G instances through montgomery_mul_rows<E,
-/// Exact> and checks each result.
-template <int W, int G, bool Exact>
+/// Exact> (or montgomery_sqr_rows<E, Exact>, b = a) and checks each result.
+template <int W, int G, bool Exact, bool Square = false>
 void check(int rounds, unsigned long salt) {
   using E = mb::Env<W, G>;
   constexpr int bits = 32 * W, per_warp = G == 1 ? 4 : 32 / G, L = E::per_thread;
@@ -87,6 +88,7 @@ void check(int rounds, unsigned long salt) {
       // often: they are what takes V = (a b + q n) / R past n.
       a[i] = operand_of_kind(gen, gen.below(3) == 0 ? gen.below(6) : 2 + 3 * gen.below(2), bound, bits);
       b[i] = operand_of_kind(gen, gen.below(3) == 0 ? gen.below(6) : 2 + 3 * gen.below(2), bound, bits);
+      if (Square) b[i] = a[i];
     }
     std::vector<std::vector<word_t>> A(per_warp), B(per_warp), N(per_warp), Y(per_warp, std::vector<word_t>(W));
     std::vector<std::vector<word_t>> scratch(per_warp, std::vector<word_t>(E::scratch_words, 0xdeadbeefu));
@@ -98,7 +100,10 @@ void check(int rounds, unsigned long salt) {
         x.w[k] = A[inst][rank * L + k], y.w[k] = B[inst][rank * L + k], m.w[k] = N[inst][rank * L + k];
       const word_t np0 = mb::negated_inverse_word(N[inst][0]);
       auto product = [&](typename E::Num& out, const typename E::Num& p, const typename E::Num& q) {
-        mb::montgomery_mul_rows<E, Exact>(env, out, p, q, m, np0);
+        if constexpr (Square)
+          mb::montgomery_sqr_rows<E, Exact>(env, out, p, m, np0);  // q == p
+        else
+          mb::montgomery_mul_rows<E, Exact>(env, out, p, q, m, np0);
       };
       if ((inst + round) % 3 == 0) {
         product(x, x, y);  // the result aliases a
@@ -122,7 +127,7 @@ void check(int rounds, unsigned long salt) {
       mpz_mod(want, want, n[i]);
       const Mpz got = mpz_of<W>(Y[i]);
       mpz_mod(got_mod, got, n[i]);
-      const std::string where = std::string(Exact ? "exact" : "almost") + " product, Env<" + std::to_string(W) +
+      const std::string where = std::string(Exact ? "exact" : "almost") + (Square ? " square" : " product") + ", Env<" + std::to_string(W) +
                                 ", " + std::to_string(G) + ">, round " + std::to_string(round) + ", instance " +
                                 std::to_string(i) + ": a " + a[i].describe() + ", b " + b[i].describe() + ", n " +
                                 n[i].describe();
@@ -149,5 +154,24 @@ TEST(MontgomeryRows, Exact3072BitsG8) { check<96, 8, true>(6, 929); }
 TEST(MontgomeryRows, Almost4096BitsG32) { check<128, 32, false>(24, 930); }
 TEST(MontgomeryRows, Exact4096BitsG32) { check<128, 32, true>(24, 931); }
 TEST(MontgomeryRows, Almost8192BitsG32) { check<256, 32, false>(8, 932); }
+
+// Squares (montgomery_sqr_rows): every pair {i, j} once, by a rule that
+// depends on the words a thread holds (L) and M, the largest power of two
+// dividing L: L = 4, 8, 16 and 32 (M = L: one word a step by the
+// runtime rule), L = 12 (M 4: three words a step by it), and G = 1.
+TEST(MontgomeryRowsSquare, Exact256BitsG1) { check<8, 1, true, true>(50, 941); }
+TEST(MontgomeryRowsSquare, Almost256BitsG1) { check<8, 1, false, true>(50, 942); }
+TEST(MontgomeryRowsSquare, Exact256BitsG2) { check<8, 2, true, true>(20, 943); }
+TEST(MontgomeryRowsSquare, Almost512BitsG2) { check<16, 2, false, true>(10, 944); }
+TEST(MontgomeryRowsSquare, Exact1024BitsG2) { check<32, 2, true, true>(8, 945); }
+TEST(MontgomeryRowsSquare, Exact512BitsG4) { check<16, 4, true, true>(10, 946); }
+TEST(MontgomeryRowsSquare, Almost1024BitsG8) { check<32, 8, false, true>(10, 947); }
+TEST(MontgomeryRowsSquare, Exact1024BitsG1) { check<32, 1, true, true>(20, 948); }
+TEST(MontgomeryRowsSquare, Almost2048BitsG4) { check<64, 4, false, true>(8, 949); }
+TEST(MontgomeryRowsSquare, Exact2048BitsG16) { check<64, 16, true, true>(12, 950); }
+TEST(MontgomeryRowsSquare, Exact3072BitsG8) { check<96, 8, true, true>(6, 951); }
+TEST(MontgomeryRowsSquare, Almost4096BitsG8) { check<128, 8, false, true>(8, 952); }
+TEST(MontgomeryRowsSquare, Exact4096BitsG32) { check<128, 32, true, true>(12, 953); }
+TEST(MontgomeryRowsSquare, Almost8192BitsG32) { check<256, 32, false, true>(6, 954); }
 
 }  // namespace

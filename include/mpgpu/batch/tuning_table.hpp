@@ -92,6 +92,22 @@ static_assert(
 /// gcd and the modular inverse (by hand, from the measurements the table cites).
 constexpr int tuned_gcd_group_size(int W) { return ::mpgpu::tuning::table::tuned_gcd_group_size(W); }
 
+/// Whether Montgomery squares at W words over G threads are the square's own
+/// rows (batch/montgomery/rows_sqr.cuh: G <= 32 and at least the table's
+/// kMontgomerySqrRowsMinWordsPerThread words a thread), else products by
+/// rows; -DMPGPU_MONTGOMERY_SQR_BY_PRODUCT keeps products, for A/B runs.
+/// Batch powm then takes fixed windows (squares are 4 of every 5 steps),
+/// not sliding ones, whose steps are products for every instance.
+constexpr bool tuned_montgomery_sqr_by_rows(int W, int G) {
+#if defined(MPGPU_MONTGOMERY_SQR_BY_PRODUCT)
+  (void)W;
+  (void)G;
+  return false;
+#else
+  return G <= 32 && W / G >= ::mpgpu::tuning::table::kMontgomerySqrRowsMinWordsPerThread;
+#endif
+}
+
 /// Whether a chain of carry-resolving linear operations (such as six
 /// additions in a row) at W words, in the tuned linear class, runs faster
 /// through launch_staged (three stages) than through launch. Launched wins
