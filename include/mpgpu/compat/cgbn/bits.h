@@ -45,17 +45,31 @@ MPGPU_HD void complement(const E& env, typename E::Num& r, const typename E::Num
   fit<N>(env, r);
 }
 
+// The Env's shifts return early (no group operation) for counts of the
+// class width or more; an instance of the warp that did so while the others
+// staged their words would desynchronize the lanes (the warp emulation
+// caught it). So every instance shifts by a count below the class width,
+// and counts >= N select zero afterwards.
+
 /// r = a << k mod 2^N; k >= N gives 0.
 template <int N, class E>
 MPGPU_HD void shift_left(const E& env, typename E::Num& r, const typename E::Num& a, std::uint32_t k) {
-  mb::shift_left(env, r, a, k >= static_cast<std::uint32_t>(N) ? 32 * E::words : static_cast<int>(k));
+  const bool out = k >= static_cast<std::uint32_t>(N);
+  typename E::Num zero;
+  mb::set_zero(env, zero);
+  mb::shift_left(env, r, a, out ? 0 : static_cast<int>(k));
+  mb::select(env, r, out, zero, r);
   fit<N>(env, r);
 }
 
 /// r = a >> k; k >= N gives 0.
 template <int N, class E>
 MPGPU_HD void shift_right(const E& env, typename E::Num& r, const typename E::Num& a, std::uint32_t k) {
-  mb::shift_right(env, r, a, k >= static_cast<std::uint32_t>(N) ? 32 * E::words : static_cast<int>(k));
+  const bool out = k >= static_cast<std::uint32_t>(N);
+  typename E::Num zero;
+  mb::set_zero(env, zero);
+  mb::shift_right(env, r, a, out ? 0 : static_cast<int>(k));
+  mb::select(env, r, out, zero, r);
 }
 
 /// Rotation left within N bits by k mod N.

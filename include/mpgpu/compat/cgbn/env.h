@@ -195,8 +195,9 @@ class cgbn_env_t {
   /// len > 32 takes 32 bits (CGBN extracts "at most 32").
   MPGPU_HD uint32_t extract_bits_ui32(const cgbn_t& a, uint32_t start, uint32_t len) const {
     Frame f(rank(), scratch());
-    const uint32_t v = start >= bits ? 0u : mpgpu::compat::cgbn_detail::bits_ui32(f.e, a, start, len > 32 ? 32u : len);
-    return v;
+    // bits_ui32 broadcasts whatever start is (no instance may skip it); bits
+    // at and past BITS are zero in a.
+    return mpgpu::compat::cgbn_detail::bits_ui32(f.e, a, start, len > 32 ? 32u : len);
   }
   MPGPU_HD void insert_bits_ui32(cgbn_t& r, const cgbn_t& a, uint32_t start, uint32_t len, uint32_t value) const {
     cgbn_t v;

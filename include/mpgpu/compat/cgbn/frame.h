@@ -16,7 +16,8 @@
 // thread-local buffer. MPGPU_CGBN_EMULATE_GROUPS (the CPU tests, with
 // tests/batch/group_emulation.hpp) keeps the device's shape on the host:
 // the test provides mpgpu_cgbn_emulated_lane() and
-// mpgpu_cgbn_emulated_scratch(words), the lane's subgroup's scratch.
+// mpgpu_cgbn_emulated_scratch(subgroup, words): the scratch of subgroup
+// lane / G of the warp, at least `words` words, at a fixed address.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +30,7 @@
 
 #if defined(MPGPU_CGBN_EMULATE_GROUPS)
 int mpgpu_cgbn_emulated_lane();
-std::uint32_t* mpgpu_cgbn_emulated_scratch(int words);
+std::uint32_t* mpgpu_cgbn_emulated_scratch(int subgroup, int words);
 #endif
 
 namespace mpgpu::compat::cgbn_detail {
@@ -74,7 +75,7 @@ MPGPU_HD word_t* scratch() {
   const unsigned slot = (threadIdx.x >> 5) * subgroups + (threadIdx.x & 31u) / S::G;
   return buf + static_cast<std::size_t>(slot) * S::scratch_words;
 #elif defined(MPGPU_CGBN_EMULATE_GROUPS)
-  return mpgpu_cgbn_emulated_scratch(S::scratch_words);
+  return mpgpu_cgbn_emulated_scratch(mpgpu_cgbn_emulated_lane() / S::G, S::scratch_words);
 #else
   thread_local std::vector<word_t> buf;
   if (buf.size() < static_cast<std::size_t>(S::scratch_words)) buf.resize(S::scratch_words);

@@ -1,8 +1,9 @@
-// CGBN's modular_power for any modulus: mpgpu's powm (Montgomery, fixed
-// 4-bit windows) when every instance of the warp has an odd modulus > 1,
-// else left-to-right square and multiply with wide division for the whole
-// warp (even moduli, 1 and 0; CGBN's own modular_power is a Barrett loop
-// for any modulus).
+// CGBN's modular_power for any modulus: mpgpu's powm_sliding (Montgomery,
+// sliding windows; its trip count is warp-uniform through uniform_max,
+// which the CPU tests' warp emulation provides too) when every instance of
+// the warp has an odd modulus > 1, else left-to-right square and multiply
+// with wide division for the whole warp (even moduli, 1 and 0; CGBN's own
+// modular_power is a Barrett loop for any modulus).
 #pragma once
 
 #include "wide.h"
@@ -23,7 +24,7 @@ MPGPU_HD void modular_power(const E& e, const E2& e2, typename E::Num& r, const 
   if (mb::uniform_max(e, general ? 1 : 0) == 0) {
     mb::Modulus<E> mod;
     mb::setup_modulus(e, mod, m);
-    mb::powm(e, r, x, ex, mod);
+    mb::powm_sliding(e, r, x, ex, mod);
     return;
   }
   Num q, base, acc, zero;
