@@ -349,8 +349,9 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream 
   // call site (docs/batch.md; docs/tuning-history.md, "Batch powm
   // windows"). The G is the one the CUDA backend takes for this batch (by
   // width and instance count).
-  // Where squares have rows of their own (about 3/4 of a product's
-  // multiplies), fixed windows, 4 squares to a product, win again.
+  // Where squares have rows of their own (tuned_montgomery_sqr_by_rows;
+  // off in the sm90 table), fixed windows, 4 squares to a product, would
+  // square with them.
   const int words = static_cast<int>(2 * m.stride_limbs());
   const int group = mpgpu::batch::tuned_modular_group_size(words, m.count());
   const bool slide = m.stride_limbs() * 64 >= static_cast<std::size_t>(tuning::table::kBatchPowmSlidingMinBits) &&

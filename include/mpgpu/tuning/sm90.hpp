@@ -142,14 +142,14 @@ inline constexpr int kBatchNttProductMinWords = 2048;
 /// commit 89d4373 (...-89d4373-powm.md: 1.05-1.07x from 512 bits, about
 /// even at 256).
 inline constexpr int kBatchPowmSlidingMinBits = 512;
-/// Montgomery squares by rows skip about half of a's products
-/// (batch/montgomery/rows_sqr.cuh) from this many 32-bit words a thread up;
-/// below, a square is a product by rows. The square pays a second pass of
-/// the accumulator's shifts and 4 shuffles more per two words, which few
-/// words a thread do not repay. Not measured yet: the first A/B run
-/// (CGBN_SBS_FLAGS=-DMPGPU_MONTGOMERY_SQR_BY_PRODUCT in
-/// scripts/cgbn-side-by-side) decides it.
-inline constexpr int kMontgomerySqrRowsMinWordsPerThread = 8;
+/// Montgomery squares by rows of their own (batch/montgomery/rows_sqr.cuh)
+/// from this many 32-bit words a thread up; below, a square is a product by
+/// rows. Off (no class has this many words a thread): on an H200, 2026-11-29,
+/// commit 27ad98a (2026-11-29-nvidia-h200-27ad98a-squares-cgbn-dropin.md), at
+/// 16 words a thread the square ran 0.75-0.85x the product's rate and powm
+/// 0.79-0.89x: it saves 23% of the multiplies but adds more carry-chain
+/// additions than the multiply pipe then frees.
+inline constexpr int kMontgomerySqrRowsMinWordsPerThread = 1 << 20;
 // Threads per instance G for a width of W 32-bit words: the products, the
 // streaming operations, every other operation. H100 80GB HBM3, 2026-11-25,
 // commit 2980e93 (2026-11-25-nvidia-h100-80gb-hbm3-2980e93-tune.md,

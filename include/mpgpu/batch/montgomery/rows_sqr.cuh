@@ -21,8 +21,15 @@
 //    half, the accumulator starting from S_lo), then at most one subtraction
 //    of n, as in the product.
 //
-// 2 W L products a thread for a product become about (3/2) W L + W L / M;
-// the multiply pipe is what bounds powm's rows from 2048 bits (docs/batch.md).
+// 2 W L products a thread for a product become about (3/2) W L + W L / M.
+// But a word a step that is not multiplied still takes two additions in the
+// carry chain, the halved diagonal a shift and selects, and the two phases
+// each shift the accumulator: more integer-pipe instructions than the
+// multiply pipe saves. Measured slower than the product by rows (the tuning
+// table's kMontgomerySqrRowsMinWordsPerThread, which keeps it off, says
+// where), so squares stay products; this form is kept, tested, for the work
+// that would make it pay (chains that stop at the last word multiplied,
+// with the carry delayed to the shift).
 #pragma once
 
 #include "mpgpu/batch/montgomery/rows.cuh"
