@@ -93,8 +93,8 @@ static_assert(
 constexpr int tuned_gcd_group_size(int W) { return ::mpgpu::tuning::table::tuned_gcd_group_size(W); }
 
 /// Whether Montgomery squares at W words over G threads are the square's own
-/// rows (batch/montgomery/rows_sqr.cuh: G <= 32 and at least the table's
-/// kMontgomerySqrRowsMinWordsPerThread words a thread), else products by
+/// rows (batch/montgomery/rows_sqr.cuh: G <= 32 and from the table's
+/// kMontgomerySqrRowsMinWordsPerThread to 32 words a thread), else products by
 /// rows; -DMPGPU_MONTGOMERY_SQR_BY_PRODUCT keeps products, for A/B runs.
 /// Batch powm then takes fixed windows (squares are 4 of every 5 steps),
 /// not sliding ones, whose steps are products for every instance.
@@ -104,7 +104,8 @@ constexpr bool tuned_montgomery_sqr_by_rows(int W, int G) {
   (void)G;
   return false;
 #else
-  return G <= 32 && W / G >= ::mpgpu::tuning::table::kMontgomerySqrRowsMinWordsPerThread;
+  // At most 32 words a thread: the square packs a thread's low bits of a in one word.
+  return G <= 32 && W / G <= 32 && W / G >= ::mpgpu::tuning::table::kMontgomerySqrRowsMinWordsPerThread;
 #endif
 }
 

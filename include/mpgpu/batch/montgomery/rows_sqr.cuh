@@ -68,6 +68,7 @@ template <class E, bool exact = false>
 MPGPU_HD void montgomery_sqr_rows(const E& env, typename E::Num& y, const typename E::Num& a,
                                   const typename E::Num& n, word_t np0) {
   static_assert(montgomery_by_rows<E>, "rows need a group of at most a warp");
+  static_assert(E::per_thread <= 32, "phase 2 packs a thread's low bits of a into one word");
   using mont_sqr_detail::Take;
   constexpr int L = E::per_thread;  // even (Env)
   constexpr int G = E::threads;
