@@ -152,7 +152,7 @@ inline std::vector<Mpz> with_both_signs(const std::vector<Mpz>& values) {
 
 /// The full adversarial set, both signs (~170 values, up to ~1000 limbs):
 /// for unary operations and conversions. Sanitizer-sized (test_size.hpp):
-/// ~70 values, the same kinds at fewer bit sizes (within a limb, at and
+/// ~75 values, the same kinds at fewer bit sizes (within a limb, at and
 /// past one and two limbs, at and past 4096 bits).
 inline std::vector<Mpz> edge_values() {
   Operands gen(1);
