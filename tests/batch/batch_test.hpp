@@ -25,12 +25,17 @@ using mpgpu::Batch;
 class BatchTest : public IntegerTest {};
 
 /// The widths of the issue, with the awkward ones around limb boundaries.
-/// MPGPU_TEST_BATCH_MAX_BITS (environment) drops the wider ones: for runs
-/// under compute-sanitizer's racecheck, which are 100x slower.
+/// Sanitizer-sized (support/test_size.hpp), every width class still (so
+/// every G of the tuning tables, the NTT classes' block-wide code from 2^16
+/// bits included) but one or two widths a class: 1, 64 and 65 bits for the
+/// class of two limbs, 1000 for that of 16 (a partial top limb).
+/// MPGPU_TEST_BATCH_MAX_BITS (environment) drops the wider ones, which
+/// drops classes: for runs of chosen tests only.
 inline const std::vector<std::size_t>& batch_widths() {
   static const std::vector<std::size_t> w = [] {
-    const std::vector<std::size_t> all = {1,    63,   64,   65,    100,   128,   256,    512,    1000,  1024,
-                                          2048, 3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
+    const std::vector<std::size_t> all = sized<std::vector<std::size_t>>(
+        {1, 63, 64, 65, 100, 128, 256, 512, 1000, 1024, 2048, 3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144},
+        {1, 64, 65, 256, 512, 1000, 2048, 3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144});
     const char* env = std::getenv("MPGPU_TEST_BATCH_MAX_BITS");
     const std::size_t max_bits = env ? std::strtoull(env, nullptr, 0) : all.back();
     std::vector<std::size_t> kept;
@@ -42,9 +47,12 @@ inline const std::vector<std::size_t>& batch_widths() {
 }
 
 /// Instances per width: every pair of special values plus random ones up to
-/// 4096 bits, fewer above (the CPU run must stay short).
+/// 4096 bits, fewer above (the CPU run must stay short). Sanitizer-sized: 24
+/// up to 4096 bits (the special values mixed in the first half, as above
+/// 4096 bits), 4 above (one launch each either way; the instrumentation's
+/// cost grows with the instances).
 inline std::size_t instances_for(std::size_t bits) {
-  return bits <= 4096 ? 96 : bits <= 16384 ? 16 : 4;
+  return bits <= 4096 ? sized(96, 24) : bits <= 16384 ? sized(16, 4) : 4;
 }
 
 /// x mod 2^bits, in [0, 2^bits).

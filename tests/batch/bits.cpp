@@ -39,8 +39,11 @@ TEST_P(BatchBits, AndIorXorCom) {
 
 /// The shift counts to try at a width: small ones around word boundaries,
 /// the width's edges, and beyond it.
+/// Sanitizer-sized: 0, 1, 32, 64, 65, bits / 2, bits - 1, bits, beyond.
 std::vector<std::size_t> shift_counts(std::size_t bits) {
-  std::vector<std::size_t> c = {0, 1, 31, 32, 63, 64, 65, bits / 2, bits - 1, bits, bits + 1, 3 * bits + 5};
+  std::vector<std::size_t> c =
+      sized<std::vector<std::size_t>>({0, 1, 31, 32, 63, 64, 65, bits / 2, bits - 1, bits, bits + 1, 3 * bits + 5},
+                                      {0, 1, 32, 64, 65, bits / 2, bits - 1, bits, 3 * bits + 5});
   std::sort(c.begin(), c.end());
   c.erase(std::unique(c.begin(), c.end()), c.end());
   return c;

@@ -15,9 +15,11 @@ using namespace mpgpu_test;
 class Bits : public IntegerTest {};
 MPGPU_INSTANTIATE_ON_BACKEND(Bits);
 
-/// Shift counts: limb boundaries, random, and past the top of `v`.
+/// Shift counts: limb boundaries, random, and past the top of `v`
+/// (sanitizer-sized: 0, 1, a whole limb, a limb and a bit, two limbs).
 std::vector<std::uint64_t> shift_counts(const Mpz& v, Operands& gen) {
-  std::vector<std::uint64_t> s = {0, 1, 2, 63, 64, 65, 127, 128, 129, 1000};
+  std::vector<std::uint64_t> s =
+      sized<std::vector<std::uint64_t>>({0, 1, 2, 63, 64, 65, 127, 128, 129, 1000}, {0, 1, 64, 65, 128});
   s.push_back(gen.below(64 * 40));
   s.push_back(v.bits());
   s.push_back(v.bits() + 1);
@@ -29,7 +31,7 @@ std::vector<std::uint64_t> shift_counts(const Mpz& v, Operands& gen) {
 TEST_P(Bits, Shifts) {
   Operands gen;
   std::vector<Mpz> values = edge_values();
-  for (int i = 0; i < 20; ++i) values.push_back(gen.random_signed(2500));
+  for (int i = 0; i < sized(20, 4); ++i) values.push_back(gen.random_signed(2500));
   // Sizes at the edges of the device's blocks (512 output limbs a block).
   for (std::uint64_t limbs : {511, 512, 513, 1025, 4097}) {
     const Mpz v = gen.random_bits(64 * limbs);
@@ -74,7 +76,7 @@ TEST_P(Bits, ShiftsByHugeCounts) {
 
 TEST_P(Bits, ShiftsInPlace) {
   Operands gen;
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < sized(40, 8); ++i) {
     const Mpz a = gen.random_signed(300);
     const std::uint64_t k = gen.below(64 * 5);
     Mpz want;
@@ -110,18 +112,23 @@ TEST_P(Bits, ShiftsInPlace) {
 }
 
 TEST_P(Bits, BitwiseEverySignCombination) {
+  // Sanitizer-sized: a third of the pairs (an odd number of values in
+  // rotation, so every sign combination of every kind still comes round).
   const std::vector<Mpz> values = edge_pair_values();
+  std::size_t pair = 0;
   for (const Mpz& a : values) {
     const Integer x = make(a);
-    for (const Mpz& b : values) ASSERT_TRUE(check_bitwise(x, make(b), a, b));
+    for (const Mpz& b : values)
+      if (sanitizer_keeps(pair++, 3)) ASSERT_TRUE(check_bitwise(x, make(b), a, b));
     ASSERT_TRUE(matches(x, a));
   }
 }
 
 TEST_P(Bits, BitwiseRandomSizes) {
   Operands gen;
-  for (int i = 0; i < 200; ++i) {
-    Mpz a = gen.random_signed(i < 150 ? 100 : 3000), b = gen.random_signed(i < 150 ? 100 : 3000);
+  const int rounds = sized(200, 24), small = rounds * 3 / 4;  // 3/4 of them up to 100 limbs
+  for (int i = 0; i < rounds; ++i) {
+    Mpz a = gen.random_signed(i < small ? 100 : 3000), b = gen.random_signed(i < small ? 100 : 3000);
     if (i % 4 == 0) mpz_mul_2exp(b, b, 64 * gen.below(20));  // low zero limbs: the tc borrow runs through them
     ASSERT_TRUE(check_bitwise(make(a), make(b), a, b));
   }
@@ -153,8 +160,11 @@ TEST_P(Bits, BitwiseSpecialCases) {
 TEST_P(Bits, BitwiseTopLimbsThatDecideTheSizeOrNot) {
   Operands gen;
   const std::uint64_t max = ~std::uint64_t{0};
-  const std::vector<std::pair<std::uint64_t, std::uint64_t>> tops = {
-      {0xF0, 0x0F}, {0xFF, 0xFF}, {max, max}, {max, 1}, {1, 1}, {3, 5}};
+  // Sanitizer-sized: a top that is zero for and (0xF0, 0x0F), one nonzero
+  // for all three (max, max: xor's is zero), one nonzero for and, ior, xor (3, 5).
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> tops =
+      sized<std::vector<std::pair<std::uint64_t, std::uint64_t>>>(
+          {{0xF0, 0x0F}, {0xFF, 0xFF}, {max, max}, {max, 1}, {1, 1}, {3, 5}}, {{0xF0, 0x0F}, {max, max}, {3, 5}});
   for (std::size_t limbs : {std::size_t{513}, std::size_t{2049}, std::size_t{4100}, std::size_t{70001}}) {
     for (const auto& [x, y] : tops) {
       Mpz a = gen.runs(64 * (limbs - 1)), b = gen.runs(64 * (limbs - 1)), tx = Mpz::from_ui(x), ty = Mpz::from_ui(y);
@@ -173,7 +183,7 @@ TEST_P(Bits, BitwiseTopLimbsThatDecideTheSizeOrNot) {
 TEST_P(Bits, ComplementAndAliasing) {
   Operands gen;
   std::vector<Mpz> values = edge_values();
-  for (int i = 0; i < 10; ++i) values.push_back(gen.random_signed(2000));
+  for (int i = 0; i < sized(10, 3); ++i) values.push_back(gen.random_signed(2000));
   for (const Mpz& a : values) {
     Integer r(ctx());
     Mpz want;
@@ -196,7 +206,7 @@ TEST_P(Bits, ComplementAndAliasing) {
 TEST_P(Bits, PopcountAndSizeInBase2) {
   Operands gen;
   std::vector<Mpz> values = edge_values();
-  for (int i = 0; i < 20; ++i) values.push_back(gen.random_signed(3000));
+  for (int i = 0; i < sized(20, 4); ++i) values.push_back(gen.random_signed(3000));
   for (const Mpz& a : values) {
     const Integer x = make(a);
     // Negative numbers have infinitely many ones: GMP and mpgpu say ~0.
@@ -230,7 +240,7 @@ std::vector<std::uint64_t> bit_indexes(const Mpz& v, Operands& gen) {
   if (top) {
     s.push_back(top - 1);
     s.push_back(v.bits() - 1);
-    for (int i = 0; i < 6; ++i) s.push_back(gen.below(top));
+    for (int i = 0; i < sized(6, 2); ++i) s.push_back(gen.below(top));
   }
   // The lowest set bit and its neighbours: where two's complement changes shape.
   if (v.sgn()) {
@@ -245,7 +255,7 @@ std::vector<std::uint64_t> bit_indexes(const Mpz& v, Operands& gen) {
 TEST_P(Bits, TestBit) {
   Operands gen;
   std::vector<Mpz> values = edge_values();
-  for (int i = 0; i < 20; ++i) values.push_back(gen.random_signed(500));
+  for (int i = 0; i < sized(20, 4); ++i) values.push_back(gen.random_signed(500));
   for (const Mpz& a : values) {
     const Integer x = make(a);
     for (std::uint64_t i : bit_indexes(a, gen))
@@ -257,7 +267,7 @@ TEST_P(Bits, TestBit) {
 TEST_P(Bits, SetAndClearBit) {
   Operands gen;
   std::vector<Mpz> values = edge_pair_values();
-  for (int i = 0; i < 10; ++i) values.push_back(gen.random_signed(300));
+  for (int i = 0; i < sized(10, 3); ++i) values.push_back(gen.random_signed(300));
   for (const Mpz& a : values)
     for (std::uint64_t i : bit_indexes(a, gen)) {
       Mpz want = a;

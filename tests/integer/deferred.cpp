@@ -24,7 +24,7 @@ TEST_P(Deferred, LongChainOfMixedOperationsMatchesGmp) {
   Mpz a = gen.random_signed(80), b = gen.random_signed(60), c = gen.random_signed(2);
   Integer x = make(a), y = make(b), z = make(c);
   Mpz want(a);
-  for (int i = 0; i < 300; ++i) {
+  for (int i = 0; i < sized(300, 60); ++i) {  // sanitizer-sized: each of the six 10 times
     switch (i % 6) {
       case 0: add(x, x, y); mpz_add(want, want, b); break;
       case 1: sub(x, x, z); mpz_sub(want, want, c); break;
@@ -39,7 +39,7 @@ TEST_P(Deferred, LongChainOfMixedOperationsMatchesGmp) {
 
 TEST_P(Deferred, EqualSizeSubtractionTakesItsSignFromTheDevice) {
   Operands gen;
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < sized(40, 14); ++i) {  // sanitizer-sized: each size twice
     const Mpz a = gen.runs(64 * (1 + i % 7)), b = gen.runs(64 * (1 + i % 7));  // equal sizes
     Mpz want;
     mpz_sub(want, a, b);
@@ -83,9 +83,13 @@ TEST_P(Deferred, EqualSizeSubtractionAroundTheOneBlockLimit) {
 // limbs across every tile), alternating sizes so that the context's tile
 // statuses are reused, grown, and read with statuses of earlier operations
 // still in them.
+// Sanitizer-sized: two rounds (the second reads statuses the first left),
+// no 200 tiles (40 tiles already grow the statuses and look back past one
+// window of 32).
 TEST_P(Deferred, CarryLookBackAcrossReusedTileStatuses) {
-  const std::size_t sizes[] = {3 * 2048, 40 * 2048 + 5, 5 * 2048 + 1, 200 * 2048, 2 * 2048};
-  for (int round = 0; round < 3; ++round)
+  const std::vector<std::size_t> sizes = sized<std::vector<std::size_t>>(
+      {3 * 2048, 40 * 2048 + 5, 5 * 2048 + 1, 200 * 2048, 2 * 2048}, {3 * 2048, 40 * 2048 + 5, 5 * 2048 + 1, 2 * 2048});
+  for (int round = 0; round < sized(3, 2); ++round)
     for (std::size_t limbs : sizes) {
       Mpz ones;
       mpz_ui_pow_ui(ones, 2, 64 * limbs);
@@ -105,7 +109,9 @@ TEST_P(Deferred, MoreUnreadResultsThanSlots) {
   Operands gen;
   const Mpz a = gen.runs(200);
   const Integer x = make(a);
-  const int count = 4096 + 300;  // the context has 4096 result-word slots
+  // The context has 4096 result-word slots; the count past them is the
+  // point (sanitizer-sized: 64 past them).
+  const int count = 4096 + sized(300, 64);
   std::vector<Integer> results;
   results.reserve(count);
   for (int i = 0; i < count; ++i) {
@@ -126,7 +132,8 @@ TEST_P(Deferred, DroppedUnreadResultsFreeTheirSlots) {
   const Mpz a = gen.runs(3000), b = gen.runs(3000);
   const Integer x = make(a), y = make(b);
   Integer keep(ctx());
-  for (int i = 0; i < 10000; ++i) {
+  // More rounds than the 4096 slots is the point (sanitizer-sized: 4200).
+  for (int i = 0; i < sized(10000, 4200); ++i) {
     Integer dropped = x + y;  // destroyed unread
     add(keep, x, y);          // overwrites an unread result in place
   }
@@ -186,7 +193,9 @@ TEST_P(Deferred, OtherStreamsWaitForTheContextStreamsKernels) {
   const mpgpu::Context other = mpgpu::Context::cuda(ctx().device());
   const mpgpu::Stream s = other.stream();
   Operands gen;
-  const Mpz a = gen.uniform(64 * (1 << 20)), b = gen.uniform(64 * (1 << 20));
+  // Sanitizer-sized: 2^18 limbs (the instrumented kernels run far longer).
+  const std::uint64_t limbs = sized(std::uint64_t{1} << 20, std::uint64_t{1} << 18);
+  const Mpz a = gen.uniform(64 * limbs), b = gen.uniform(64 * limbs);
   const Integer x = make(a), y = make(b);
   for (int round = 0; round < 3; ++round) {
     Integer u = x + y;           // the context's stream

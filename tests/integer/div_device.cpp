@@ -73,15 +73,26 @@ class DivDevice : public IntegerTest {
       return ::testing::AssertionFailure() << "an operand changed in " << describe(n, d);
     return ::testing::AssertionSuccess();
   }
-  ::testing::AssertionResult check_signs(const Mpz& n, const Mpz& d) const {
-    for (const Mpz& sn : {n, -n})
-      for (const Mpz& sd : {d, -d})
-        if (auto m = check(sn, sd); !m) return m;
+  /// Every sign combination of (n, d); sanitizer-sized, one of the four,
+  /// the next each call (so consecutive cases take all four in turn).
+  ::testing::AssertionResult check_signs(const Mpz& n, const Mpz& d) {
+    const int turn = signs_turn_++;
+    for (int signs = 0; signs < 4; ++signs) {
+      if (sanitizer_sized() && signs != turn % 4) continue;
+      if (auto m = check((signs & 1) ? -n : n, (signs & 2) ? -d : d); !m) return m;
+    }
     return ::testing::AssertionSuccess();
   }
+
+ private:
+  int signs_turn_ = 0;
 };
 
+/// Sanitizer-sized: 1, 3, 10 (even), 2^63, 2^64 - 1, 2^64 - 2, a random odd one.
 std::vector<Mpz> limb_divisors(Operands& gen) {
+  if (sanitizer_sized())
+    return {Mpz::from_ui(1),        Mpz::from_ui(3),          Mpz::from_ui(10),           Mpz::pow2(63),
+            Mpz::from_ui(kLimbMax), Mpz::from_ui(kLimbMax - 1), Mpz::from_ui(gen.limb() | 1)};
   std::vector<Mpz> v = {Mpz::from_ui(1), Mpz::from_ui(2), Mpz::from_ui(3), Mpz::from_ui(10),
                         Mpz::pow2(31), Mpz::pow2(32), Mpz::pow2(63), Mpz::from_ui(kLimbMax),
                         Mpz::from_ui(kLimbMax - 1), Mpz::from_ui((std::uint64_t{1} << 63) + 1),
@@ -93,12 +104,19 @@ std::vector<Mpz> limb_divisors(Operands& gen) {
 TEST_P(DivDevice, OneLimbDivisorsEverySignAroundTheTile) {
   Operands gen(51);
   const std::vector<Mpz> divisors = limb_divisors(gen);
-  for (std::uint64_t limbs : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{15}, std::uint64_t{16},
-                              std::uint64_t{17}, kScanTile / 2 + 3, kScanTile - 1, kScanTile, kScanTile + 1, 3 * kScanTile + 17}) {
+  // Sanitizer-sized: 1 limb, a thread's 16 and one more, a tile less one,
+  // a tile, a tile plus one, several tiles; one dividend of the three in
+  // turn for each divisor.
+  const std::vector<std::uint64_t> sizes = sized<std::vector<std::uint64_t>>(
+      {1, 2, 15, 16, 17, kScanTile / 2 + 3, kScanTile - 1, kScanTile, kScanTile + 1, 3 * kScanTile + 17},
+      {1, 16, 17, kScanTile - 1, kScanTile, kScanTile + 1, 3 * kScanTile + 17});
+  std::size_t turn = 0;
+  for (std::uint64_t limbs : sizes) {
     const std::vector<Mpz> dividends = {gen.runs(64 * limbs), gen.uniform(64 * limbs - 5),
                                         Mpz::all_ones(64 * limbs)};
     for (const Mpz& n : dividends)
-      for (const Mpz& d : divisors) ASSERT_TRUE(check_signs(n, d));
+      for (const Mpz& d : divisors)
+        if (sanitizer_keeps(turn++, 3)) ASSERT_TRUE(check_signs(n, d));
   }
 }
 
@@ -117,13 +135,17 @@ TEST_P(DivDevice, OneLimbQuotientsZeroAndOne) {
 TEST_P(DivDevice, LongScanAcrossManyTiles) {
   // 2^20 limbs: 512 tiles, so the look-back walks windows of 32 tiles; the
   // all-ones dividend gives the same remainder pattern in every tile.
+  // Sanitizer-sized: 65 tiles, the fewest whose look-back crosses two whole
+  // windows; divisors 3, 2^64 - 1 (odd), 2^63 and 10^19 (even).
   Operands gen(53);
-  const std::uint64_t limbs = (std::uint64_t{1} << 20) + 5;
+  const std::uint64_t limbs = sized((std::uint64_t{1} << 20) + 5, 65 * kScanTile + 5);
+  std::vector<std::uint64_t> divisors = {std::uint64_t{3}, kLimbMax, std::uint64_t{1} << 63, gen.limb() | 1,
+                                         std::uint64_t{10000000000000000000ull}, (gen.limb() | 2) & ~std::uint64_t{1},
+                                         std::uint64_t{3} << 40};
+  if (sanitizer_sized()) divisors = {divisors[0], divisors[1], divisors[2], divisors[4]};
   for (const Mpz& n : {gen.uniform(64 * limbs), Mpz::all_ones(64 * limbs)})
     // Odd divisors, and even ones (the scan divides a >> twos by the odd part).
-    for (std::uint64_t d : {std::uint64_t{3}, kLimbMax, std::uint64_t{1} << 63, gen.limb() | 1,
-                            std::uint64_t{10000000000000000000ull}, (gen.limb() | 2) & ~std::uint64_t{1},
-                            std::uint64_t{3} << 40}) {
+    for (std::uint64_t d : divisors) {
       const Mpz dv = Mpz::from_ui(d);
       const Integer x = make(n), y = make(dv), xneg = make(-n);
       Mpz wq, wr;
@@ -172,11 +194,15 @@ TEST_P(DivDevice, WordFunctions) {
 }
 
 TEST_P(DivDevice, NewtonSizesAroundTheThreshold) {
+  // Sanitizer-sized: the dividend sizes in turn, one a divisor size, the
+  // host's side (t - 1) and the device's (t, t + 1) each once or more.
   Operands gen(55);
   const std::uint64_t t = mpgpu::kDeviceDivisionMinLimbs;
+  std::size_t turn = 0;
   for (std::uint64_t dl : {t - 1, t, t + 1}) {
     const Mpz d = gen.random_bits(64 * dl);
-    for (std::uint64_t nl : {dl, dl + 1, 2 * dl + 3}) ASSERT_TRUE(check_signs(gen.random_bits(64 * nl), d));
+    for (std::uint64_t nl : {dl, dl + 1, 2 * dl + 3})
+      if (sanitizer_keeps(turn++, 2)) ASSERT_TRUE(check_signs(gen.random_bits(64 * nl), d));
   }
 }
 
@@ -205,10 +231,13 @@ TEST_P(DivDevice, NewtonSpecialDivisors) {
 
 TEST_P(DivDevice, NewtonWellAboveTheThreshold) {
   // 2^16 by 2^15 limbs (2^22 by 2^21 bits), and an unbalanced pair.
+  // Sanitizer-sized: 2^15 by 2^14 limbs, the smallest power of two whose
+  // Newton steps multiply by NTTs at the last two precisions (2^14 and
+  // 2^13 limbs: 2^13 * 2^13 > kSchoolbookMaxWork); -n once.
   Operands gen(57);
-  const std::uint64_t dl = std::uint64_t{1} << 15;
+  const std::uint64_t dl = sized(std::uint64_t{1} << 15, std::uint64_t{1} << 14);
   const Mpz d = gen.uniform(64 * dl), n = gen.runs(64 * 2 * dl);
-  ASSERT_TRUE(check(n, d));
+  if (!sanitizer_sized()) ASSERT_TRUE(check(n, d));
   ASSERT_TRUE(check(-n, d));
   ASSERT_TRUE(check(gen.uniform(64 * 3 * dl + 11), -gen.runs(64 * (mpgpu::kDeviceDivisionMinLimbs + 1))));
 }

@@ -1,11 +1,15 @@
 // Operands of more than 2^31 bits (2^25 limbs, 256 MiB each) on the device:
 // sizes whose bit counts no longer fit in 32 bits, and carry chains across
 // 16384 tiles. Checked against GMP on the host (an add of this size takes
-// GMP about 0.1 s).
+// GMP about 0.1 s). The size is the point of every test here, so a
+// sanitizer-sized run (MPGPU_TEST_SANITIZER, support/test_size.hpp) keeps
+// each at its size and only drops repeats: one shift count of three, and
+// the 2^32-bit product's second form.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "mpgpu/mpgpu.hpp"
 #include "support/integer_check.hpp"
@@ -69,7 +73,7 @@ TEST_F(Huge, RandomAddSubXorShifts) {
   mpz_xor(want, (-a).get(), b);
   ASSERT_TRUE(matches(r, want, false)) << "xor, negative operand";
 
-  for (std::uint64_t k : {std::uint64_t{1}, std::uint64_t{64}, std::uint64_t{1000003}}) {
+  for (std::uint64_t k : sized<std::vector<std::uint64_t>>({1, 64, 1000003}, {1000003})) {
     mpgpu::mul_2exp(r, x, k);
     mpz_mul_2exp(want, a, k);
     ASSERT_TRUE(matches(r, want, false)) << "<< " << k;
@@ -94,6 +98,9 @@ TEST_F(Huge, ProductOfTwo2To31BitNumbers) {
   mpz_sub(want, want, twice);
   mpz_add_ui(want, want, 1);
   EXPECT_TRUE(matches(r, want, false));
+  // Sanitizer-sized: the square only; the two-operand path with wide
+  // digits runs in integer_mul_memory_gpu_test (2^28-bit operands).
+  if (sanitizer_sized()) return;
   const Integer copy = ones;  // other limbs: the two-operand path (two forward transforms)
   mpgpu::mul(r, ones, copy);
   EXPECT_TRUE(matches(r, want, false));

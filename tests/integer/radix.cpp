@@ -36,11 +36,14 @@ Mpz power(unsigned long base, unsigned long exp) {
 }
 
 /// Values that stress the padding: base^k, base^k - 1, base^k + 1, 10^k + 1,
-/// a number with one nonzero digit in the middle, and random ones.
+/// a number with one nonzero digit in the middle, and random ones
+/// (sanitizer-sized: k of 19, 64 and the most digits; 2 random values).
 std::vector<Mpz> radix_values(int base, std::size_t max_limbs, unsigned long salt) {
   std::vector<Mpz> v = {Mpz(), Mpz::from_si(1), Mpz::from_si(-1), Mpz::from_si(base), Mpz::from_si(-base)};
   const unsigned long digits = static_cast<unsigned long>(max_limbs * 64 / mpz_sizeinbase(power(base, 1).get(), 2));
-  for (unsigned long k : {19ul, 38ul, 64ul, digits / 2, digits - 1}) {
+  const std::vector<unsigned long> ks =
+      sized<std::vector<unsigned long>>({19ul, 38ul, 64ul, digits / 2, digits - 1}, {19ul, 64ul, digits - 1});
+  for (unsigned long k : ks) {
     if (k == 0) continue;
     Mpz p = power(static_cast<unsigned long>(base), k);
     v.push_back(p);
@@ -57,7 +60,7 @@ std::vector<Mpz> radix_values(int base, std::size_t max_limbs, unsigned long sal
     v.push_back(mid);  // one 1 digit, then zeros on both sides
   }
   Operands gen(salt);
-  for (int i = 0; i < 8; ++i) v.push_back(gen.random_signed(max_limbs));
+  for (int i = 0; i < sized(8, 2); ++i) v.push_back(gen.random_signed(max_limbs));
   v.push_back(gen.sparse(max_limbs * 64, 3));
   return v;
 }
@@ -66,9 +69,14 @@ std::vector<Mpz> radix_values(int base, std::size_t max_limbs, unsigned long sal
 std::string digits_of(const std::string& text) { return text[0] == '-' ? text.substr(1) : text; }
 
 TEST_P(Radix, DivideAndConquerMatchesGmpInSmallPieces) {
-  for (int base : {10, 16, 2, 36, 62, 3, 7, 37})
+  // Sanitizer-sized: bases 10, 16 (a power of two), 62 (past 36: both
+  // letter cases) and 7, with one leaf size a value, in turn.
+  const std::vector<int> bases = sized<std::vector<int>>({10, 16, 2, 36, 62, 3, 7, 37}, {10, 16, 62, 7});
+  std::size_t turn = 0;
+  for (int base : bases)
     for (std::size_t leaf : {1, 2, 5})
       for (const Mpz& v : radix_values(base, 40, static_cast<unsigned long>(base * 10 + leaf))) {
+        if (!sanitizer_keeps(turn++, 3)) continue;
         const std::string want = v.str(base);
         const Integer x = make(v);
         ASSERT_EQ(radix_to_string_dc(x, base, leaf), want) << "base " << base << ", leaf " << leaf << ", " << v;
@@ -92,8 +100,9 @@ TEST_P(Radix, RowGatherMatchesShiftsAndMasks) {
   // The row map of the level-at-once conversion: bit offsets inside and
   // across limbs, fields running past the slot's extent and the value's end,
   // broadcasts (stride 0) and two interleaved sources.
+  // Sanitizer-sized: 14 trials (every stride 1..7 twice, each trial % 3).
   Operands gen(31);
-  for (int trial = 0; trial < 40; ++trial) {
+  for (int trial = 0; trial < sized(40, 14); ++trial) {
     const std::size_t stride = 1 + trial % 7, slots = 1 + (trial * 5) % 9, extent = stride + (trial % 3 == 0);
     const Mpz a = gen.random_value(stride * slots + 2), b = gen.random_value(stride * slots);
     const std::uint64_t off = (trial * 37) % (64 * stride), width = 1 + trial % (stride + 1);
@@ -163,8 +172,9 @@ TEST_P(Radix, LeadingZerosOnInput) {
 }
 
 TEST_P(Radix, DivideAndConquerLargeWithZeroRuns) {
-  // A few thousand limbs, leaves of 64: a tree of about six levels.
-  for (int base : {10, 36, 62, 3}) {
+  // A few thousand limbs, leaves of 64: a tree of about six levels
+  // (sanitizer-sized: bases 10 and 62).
+  for (int base : sized<std::vector<int>>({10, 36, 62, 3}, {10, 62})) {
     std::vector<Mpz> values;
     const unsigned long k = 40000;
     values.push_back(power(static_cast<unsigned long>(base), k));
@@ -188,7 +198,10 @@ TEST_P(Radix, PublicRoundTripAroundThreshold) {
   // On a CUDA context these sizes switch between host GMP and the device tree
   // (on the CPU backend both sides are GMP: two bases keep it quick).
   Operands gen(99);
-  const std::vector<int> bases = on_gpu() ? std::vector<int>{10, 16, 62, 7, 8, 32, 2} : std::vector<int>{10, 62};
+  // Sanitizer-sized on the GPU: 10 and 62 (general), 16 (digits in whole
+  // limbs), 8 (digits straddling limbs).
+  const std::vector<int> bases = on_gpu() ? sized<std::vector<int>>({10, 16, 62, 7, 8, 32, 2}, {10, 16, 62, 8})
+                                          : std::vector<int>{10, 62};
   for (std::size_t limbs : {kRadixDeviceMinLimbs - 1, kRadixDeviceMinLimbs, kRadixDeviceMinLimbs + 1})
     for (int base : bases) {
       Mpz v = gen.uniform(limbs * 64);
@@ -202,15 +215,18 @@ TEST_P(Radix, PublicRoundTripAroundThreshold) {
 
 TEST_P(Radix, PublicRoundTripWellAboveThreshold) {
   // 4x the threshold, and powers with long zero runs at that size.
+  // Sanitizer-sized: 2x (the device tree one level deeper than at the
+  // threshold).
   if (!on_gpu()) GTEST_SKIP() << "GMP on both sides on the CPU backend (covered by DivideAndConquer*)";
-  const unsigned long digits = 4 * kRadixDeviceMinLimbs * 19;
-  std::vector<std::pair<int, Mpz>> cases = {{10, Operands(5).uniform(4 * kRadixDeviceMinLimbs * 64)},
+  const std::size_t times = sized(4, 2);
+  const unsigned long digits = times * kRadixDeviceMinLimbs * 19;
+  std::vector<std::pair<int, Mpz>> cases = {{10, Operands(5).uniform(times * kRadixDeviceMinLimbs * 64)},
                                             {10, power(10, digits)},
                                             {36, power(36, digits / 2)},
-                                            {2, Operands(6).uniform(4 * kRadixDeviceMinLimbs * 64)},
-                                            {8, Operands(7).uniform(4 * kRadixDeviceMinLimbs * 64 + 1)},
-                                            {32, -Operands(8).uniform(4 * kRadixDeviceMinLimbs * 64 + 3)},
-                                            {16, -Operands(9).uniform(4 * kRadixDeviceMinLimbs * 64)}};
+                                            {2, Operands(6).uniform(times * kRadixDeviceMinLimbs * 64)},
+                                            {8, Operands(7).uniform(times * kRadixDeviceMinLimbs * 64 + 1)},
+                                            {32, -Operands(8).uniform(times * kRadixDeviceMinLimbs * 64 + 3)},
+                                            {16, -Operands(9).uniform(times * kRadixDeviceMinLimbs * 64)}};
   Mpz m1 = power(10, digits);
   mpz_sub_ui(m1.get(), m1.get(), 1);
   cases.push_back({10, -m1});
@@ -226,7 +242,10 @@ TEST_P(Radix, PublicRoundTripWellAboveThreshold) {
 
 TEST_P(Radix, TenMillionDecimalDigits) {
   if (!on_gpu()) GTEST_SKIP() << "GMP converts on the CPU backend; the device tree is the point here";
-  const unsigned long digits = 10000000;
+  // The size is the point (a deep device tree, strings of megabytes);
+  // sanitizer-sized, 10^6 digits: about 52000 limbs, 6x the threshold, a
+  // tree of about 9 levels over leaves of 128 limbs.
+  const unsigned long digits = sized(10000000ul, 1000000ul);
   Mpz v = power(10, digits - 1);  // exactly 10^7 digits: 10^(n-1) + a random part below 8 * 10^(n-1)
   Mpz low = Operands(10).uniform(static_cast<std::uint64_t>(3.32 * (digits - 1)));
   mpz_add(v.get(), v.get(), low.get());

@@ -114,17 +114,23 @@ TEST_P(Whole, PowUiAroundTheDeviceCrossover) {
   const std::vector<Mpz> bases = {Mpz::from_ui(3),       Mpz::from_si(-3),          Mpz::from_ui(10),
                                   times_ui(Mpz::pow2(70), 6), Mpz::all_ones(64),      -Mpz::all_ones(64 * 3),
                                   multi,                 -gen.uniform(64 * 17),     plus(Mpz::pow2(63), 1)};
+  // Sanitizer-sized: kPow - 1 .. + 1 with one of e0, e0 + 1 in turn, 4x
+  // for the first base only, no 16x.
+  std::size_t turn = 0;
   for (std::size_t bi = 0; bi < bases.size(); ++bi) {
     const Mpz& b = bases[bi];
     const double lb = log2_abs(b);
-    std::vector<std::size_t> targets = {kPow - 2, kPow - 1, kPow, kPow + 1, kPow + 2};
-    if (bi < 3) {
+    std::vector<std::size_t> targets =
+        sized<std::vector<std::size_t>>({kPow - 2, kPow - 1, kPow, kPow + 1, kPow + 2}, {kPow - 1, kPow, kPow + 1});
+    if (bi < sized<std::size_t>(3, 1)) {
       targets.push_back(4 * kPow);
-      targets.push_back(16 * kPow);
+      if (!sanitizer_sized()) targets.push_back(16 * kPow);
     }
     for (std::size_t t : targets) {
       const auto e0 = static_cast<std::uint64_t>(64.0 * static_cast<double>(t) / lb);
+      if (sanitizer_sized()) ++turn;  // e0 at one target, e0 + 1 at the next
       for (std::uint64_t e : {e0, e0 + 1}) {
+        if (!sanitizer_keeps(turn++, 2)) continue;
         Integer r(ctx());
         mpgpu::pow_ui(r, make(b), e);
         ASSERT_TRUE(matches(r, pow_of(b, e))) << b << " ^ " << e << " (about " << t << " limbs)";
@@ -139,7 +145,8 @@ TEST_P(Whole, UiPowUi) {
     std::vector<std::uint64_t> exps = {0, 1, 2, 3, 63, 64, 65};
     if (b >= 2) {
       const double lb = std::log2(static_cast<double>(b));
-      for (std::size_t t : {kPow - 1, kPow, kPow + 1, 4 * kPow})
+      // Sanitizer-sized: either side of the crossover.
+      for (std::size_t t : sized<std::vector<std::size_t>>({kPow - 1, kPow, kPow + 1, 4 * kPow}, {kPow - 1, kPow + 1}))
         exps.push_back(static_cast<std::uint64_t>(64.0 * static_cast<double>(t) / lb));
     } else {
       exps.push_back(kMaxU64);
@@ -176,9 +183,12 @@ TEST_P(Whole, PowUiResultAliasingTheBase) {
 // squares, their neighbours, a square plus 16 that passes the mod-16 test,
 // all ones, a power of two, random), then 4x and 16x larger.
 TEST_P(Whole, SquareRootsAroundTheDeviceCrossover) {
+  // Sanitizer-sized: the squares and neighbours at one root size, kSqrt - 1
+  // and kSqrt random, all ones and 2^(64 kSqrt); then 4x (a random radicand
+  // and a perfect square), no 16x.
   Operands gen(4003);
   std::vector<Mpz> radicands;
-  for (std::size_t limbs : {kSqrt / 2, kSqrt / 2 + 1}) {
+  for (std::size_t limbs : sized<std::vector<std::size_t>>({kSqrt / 2, kSqrt / 2 + 1}, {kSqrt / 2})) {
     Mpz x = gen.random_bits(64 * limbs - gen.below(40));
     const Mpz sq = pow_of(x, 2);
     radicands.push_back(sq);
@@ -188,15 +198,17 @@ TEST_P(Whole, SquareRootsAroundTheDeviceCrossover) {
     Mpz next = pow_of(plus(x, 1), 2);
     radicands.push_back(plus(next, -1));  // the largest radicand with root x
   }
-  for (std::size_t limbs : {kSqrt - 1, kSqrt, kSqrt + 1}) radicands.push_back(gen.random_bits(64 * limbs - gen.below(64)));
+  for (std::size_t limbs : sized<std::vector<std::size_t>>({kSqrt - 1, kSqrt, kSqrt + 1}, {kSqrt - 1, kSqrt}))
+    radicands.push_back(gen.random_bits(64 * limbs - gen.below(64)));
   radicands.push_back(Mpz::all_ones(64 * kSqrt));
   radicands.push_back(Mpz::pow2(64 * kSqrt));      // (2^(32 kSqrt))^2
-  radicands.push_back(Mpz::pow2(64 * kSqrt - 1));  // not a square
+  if (!sanitizer_sized()) radicands.push_back(Mpz::pow2(64 * kSqrt - 1));  // not a square
   for (const Mpz& a : radicands) ASSERT_TRUE(check_square_root(a)) << a.limbs() << "-limb radicand";
   // 4x and 16x: the Newton step's division on the device.
   ASSERT_TRUE(check_square_root(gen.uniform(64 * 4 * kSqrt)));
   Mpz x = gen.runs(64 * 2 * kSqrt - 5);
   ASSERT_TRUE(check_square_root(pow_of(x, 2)));
+  if (sanitizer_sized()) return;
   ASSERT_TRUE(check_square_root(plus(pow_of(x, 2), -1)));
   ASSERT_TRUE(check_square_root(gen.runs(64 * 16 * kSqrt)));
   Mpz y = gen.uniform(64 * 8 * kSqrt);
@@ -205,18 +217,22 @@ TEST_P(Whole, SquareRootsAroundTheDeviceCrossover) {
 }
 
 TEST_P(Whole, KthRootsAroundTheDeviceCrossover) {
+  // Sanitizer-sized: k of 1, 3 (odd) and 4 (even); one of p - 1, p, p + 1
+  // at each size, in turn; kRoot - 1 and kRoot random.
   Operands gen(4004);
-  for (std::uint64_t k : {1, 3, 4, 5, 7}) {
+  std::size_t turn = 0;
+  for (std::uint64_t k : sized<std::vector<std::uint64_t>>({1, 3, 4, 5, 7}, {1, 3, 4})) {
     std::vector<Mpz> radicands;
     const std::uint64_t root_bits = 64 * kRoot / k;
     for (std::int64_t d : {-64, 0, 64}) {  // x^k of about kRoot - 1, kRoot, kRoot + 1 limbs
       const Mpz x = gen.random_bits(root_bits + d);
       const Mpz p = pow_of(x, k);
-      radicands.push_back(p);
-      radicands.push_back(plus(p, -1));
-      radicands.push_back(plus(p, 1));
+      for (const Mpz& a : {p, plus(p, -1), plus(p, 1)})
+        if (sanitizer_keeps(turn++, 3)) radicands.push_back(a);
+      if (sanitizer_sized()) ++turn;  // the next size keeps the next of the three
     }
-    for (std::size_t limbs : {kRoot - 1, kRoot, kRoot + 1}) radicands.push_back(gen.random_bits(64 * limbs));
+    for (std::size_t limbs : sized<std::vector<std::size_t>>({kRoot - 1, kRoot, kRoot + 1}, {kRoot - 1, kRoot}))
+      radicands.push_back(gen.random_bits(64 * limbs));
     radicands.push_back(Mpz::all_ones(64 * kRoot));
     for (const Mpz& a : radicands) {
       ASSERT_TRUE(check_root(a, k)) << a.limbs() << "-limb radicand";
@@ -312,11 +328,13 @@ std::uint64_t factorial_reaching(std::size_t limbs) {
 }
 
 TEST_P(Whole, FactorialAroundTheDeviceCrossover) {
+  // Sanitizer-sized: n0 - 1 .. n0 + 1 and 3 n0.
   const std::uint64_t n0 = factorial_reaching(kSeq);
+  const std::uint64_t around = sized(3, 1);
   std::vector<std::uint64_t> ns;
-  for (std::uint64_t n = n0 - 3; n <= n0 + 3; ++n) ns.push_back(n);
+  for (std::uint64_t n = n0 - around; n <= n0 + around; ++n) ns.push_back(n);
   ns.push_back(3 * n0);
-  ns.push_back(12 * n0);  // about 25x the crossover's size
+  if (!sanitizer_sized()) ns.push_back(12 * n0);  // about 25x the crossover's size
   for (std::uint64_t n : ns) {
     Mpz want;
     mpz_fac_ui(want, n);
@@ -332,10 +350,13 @@ TEST_P(Whole, FibonacciAndLucasAroundTheDeviceCrossover) {
   // estimate (0.6943 n + 64 bits) reaches them from n ~ 188690.
   const auto estimate_n = static_cast<std::uint64_t>((64.0 * kSeq - 64.0) / 0.6943);
   const auto true_n = static_cast<std::uint64_t>(64.0 * kSeq / 0.69424191363);
+  // Sanitizer-sized: c - 1 .. c + 1 at each crossing, 4x once (odd n), no 16x.
   std::vector<std::uint64_t> ns = {0, 1, 2, 3, 93, 94, 1000, 1001};
+  const std::uint64_t around = sized(2, 1);
   for (std::uint64_t c : {estimate_n, true_n})
-    for (std::uint64_t n = c - 2; n <= c + 2; ++n) ns.push_back(n);
-  for (std::uint64_t n : {4 * true_n, 4 * true_n + 1, 16 * true_n + 1}) ns.push_back(n);
+    for (std::uint64_t n = c - around; n <= c + around; ++n) ns.push_back(n);
+  for (std::uint64_t n : sized<std::vector<std::uint64_t>>({4 * true_n, 4 * true_n + 1, 16 * true_n + 1}, {4 * true_n + 1}))
+    ns.push_back(n);
   for (std::uint64_t n : ns) {
     Mpz wf, wl;
     mpz_fib_ui(wf, n);
@@ -397,17 +418,24 @@ std::uint64_t binomial_reaching(std::uint64_t n, std::size_t limbs) {
 // (k near n/2 on either side), and binomial(2^40, k) with k near the
 // crossing, 4x and 16x.
 TEST_P(Whole, BinUiuiAroundTheDeviceCrossover) {
+  // Sanitizer-sized: central n of - 64, + 8 and + 129 with one of n/2,
+  // n/2 + 1 in turn; k0 - 1 .. k0 + 1; 4 k0; k > n/2.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> cases;
   const std::uint64_t central = 64 * kSeq;  // binomial(n, n/2) ~ 2^n / sqrt(n)
-  for (std::uint64_t n : {central - 64, central, central + 8, central + 16, central + 64, central + 129}) {
-    cases.emplace_back(n, n / 2);
-    cases.emplace_back(n, n / 2 + 1);
+  std::size_t turn = 0;
+  for (std::uint64_t n : sized<std::vector<std::uint64_t>>(
+           {central - 64, central, central + 8, central + 16, central + 64, central + 129},
+           {central - 64, central + 8, central + 129})) {
+    const bool half = sanitizer_keeps(turn++, 2);
+    if (half) cases.emplace_back(n, n / 2);
+    if (!sanitizer_sized() || !half) cases.emplace_back(n, n / 2 + 1);
   }
   const std::uint64_t big = std::uint64_t{1} << 40;
   const std::uint64_t k0 = binomial_reaching(big, kSeq);
-  for (std::uint64_t k = k0 - 2; k <= k0 + 2; ++k) cases.emplace_back(big, k);
+  const std::uint64_t around = sized(2, 1);
+  for (std::uint64_t k = k0 - around; k <= k0 + around; ++k) cases.emplace_back(big, k);
   cases.emplace_back(big, 4 * k0);
-  cases.emplace_back(big, 8 * k0);
+  if (!sanitizer_sized()) cases.emplace_back(big, 8 * k0);
   cases.emplace_back(big, big - 4 * k0);  // k > n/2
   for (const auto& [n, k] : cases) {
     Mpz want;
@@ -441,8 +469,9 @@ TEST_P(Whole, BinUiOfAnyN) {
   for (const Mpz& m : {Mpz::from_ui(1), Mpz::from_ui(2), Mpz::from_ui(10), Mpz::pow2(40), Mpz::all_ones(62),
                        Mpz::pow2(62), plus(Mpz::pow2(62), 1), Mpz::pow2(63), Mpz::pow2(64), Mpz::pow2(100)})
     ns.push_back(-m);
+  // Sanitizer-sized: k of 0, 1, 3, 100 and 1001.
   for (const Mpz& n : ns)
-    for (std::uint64_t k : {0, 1, 2, 3, 7, 10, 100, 1001}) {
+    for (std::uint64_t k : sized<std::vector<std::uint64_t>>({0, 1, 2, 3, 7, 10, 100, 1001}, {0, 1, 3, 100, 1001})) {
       Mpz want;
       mpz_bin_ui(want, n, k);
       Integer r(ctx());
@@ -452,7 +481,7 @@ TEST_P(Whole, BinUiOfAnyN) {
   // Around the device crossover, negative n: binomial(-2^40, k) = (-1)^k binomial(2^40 + k - 1, k).
   const std::uint64_t k0 = binomial_reaching(std::uint64_t{1} << 40, kSeq);
   const Mpz n = -Mpz::pow2(40);
-  for (std::uint64_t k : {k0 - 1, k0, k0 + 1, 4 * k0 + 1}) {
+  for (std::uint64_t k : sized<std::vector<std::uint64_t>>({k0 - 1, k0, k0 + 1, 4 * k0 + 1}, {k0 - 1, k0, 4 * k0 + 1})) {
     Mpz want;
     mpz_bin_ui(want, n, k);
     Integer r(ctx());
@@ -484,13 +513,14 @@ TEST_P(Whole, SizeinbaseOfZeroAndSmallValues) {
     ASSERT_EQ(mpgpu::sizeinbase(make(Mpz()), base), 1u) << "zero in base " << base;
     std::vector<Mpz> values = {Mpz::from_ui(1), Mpz::from_ui(base - 1), Mpz::from_ui(base), Mpz::from_ui(base + 1),
                                Mpz::all_ones(64), Mpz::pow2(64)};
-    for (std::uint64_t k : {2, 3, 10, 20, 40, 41}) {
+    // Sanitizer-sized (every base still): k of 2, 20 and 41; 2 random values.
+    for (std::uint64_t k : sized<std::vector<std::uint64_t>>({2, 3, 10, 20, 40, 41}, {2, 20, 41})) {
       const Mpz p = pow_of(Mpz::from_ui(base), k);
       values.push_back(plus(p, -1));
       values.push_back(p);
       values.push_back(plus(p, 1));
     }
-    for (int i = 0; i < 12; ++i) values.push_back(gen.random_bits(1 + gen.below(64 * 64)));
+    for (int i = 0; i < sized(12, 2); ++i) values.push_back(gen.random_bits(1 + gen.below(64 * 64)));
     for (const Mpz& v : with_both_signs(values))
       ASSERT_EQ(mpgpu::sizeinbase(make(v), base), digits_of(v, base)) << v << " in base " << base;
   }
@@ -511,12 +541,19 @@ TEST_P(Whole, SizeinbaseExactAroundPowers) {
     int base;
     std::vector<std::uint64_t> ks;
   };
-  const std::vector<Case> cases = {
-      {10, {1, 2, 9, 18, 19, 20, 38, 39, 40, 100, 1000, 19728, 19729, 19730, 60000, 200000}},
-      {3, {1, 40, 41, 1000, 41000, 42000, 150000}},
-      {7, {1, 22, 23, 5000, 23000}},
-      {36, {1, 12, 13, 700, 13000}},
-      {62, {1, 10, 11, 500, 11000}}};
+  // Sanitizer-sized: fewer k between the limb edges; the device's power
+  // (from kDevicePowerMinLimbs: 10^60000, 3^150000) kept once for each base.
+  const std::vector<Case> cases = sized<std::vector<Case>>(
+      {{10, {1, 2, 9, 18, 19, 20, 38, 39, 40, 100, 1000, 19728, 19729, 19730, 60000, 200000}},
+       {3, {1, 40, 41, 1000, 41000, 42000, 150000}},
+       {7, {1, 22, 23, 5000, 23000}},
+       {36, {1, 12, 13, 700, 13000}},
+       {62, {1, 10, 11, 500, 11000}}},
+      {{10, {1, 19, 20, 39, 1000, 19729, 60000}},
+       {3, {1, 41, 1000, 150000}},
+       {7, {1, 23, 5000}},
+       {36, {1, 13, 700}},
+       {62, {1, 11, 500}}});
   for (const Case& c : cases)
     for (std::uint64_t k : c.ks) {
       const Mpz p = pow_of(Mpz::from_ui(c.base), k);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/mpz.hpp"
+#include "support/test_size.hpp"
 
 namespace mpgpu_test {
 
@@ -150,18 +151,21 @@ inline std::vector<Mpz> with_both_signs(const std::vector<Mpz>& values) {
 }
 
 /// The full adversarial set, both signs (~170 values, up to ~1000 limbs):
-/// for unary operations and conversions.
+/// for unary operations and conversions. Sanitizer-sized (test_size.hpp):
+/// ~75 values, the same kinds at fewer bit sizes (within a limb, at and
+/// past one and two limbs, at and past 4096 bits).
 inline std::vector<Mpz> edge_values() {
   Operands gen(1);
   std::vector<Mpz> v = {Mpz(), Mpz::from_ui(1), Mpz::from_ui(2), Mpz::from_ui(3)};
-  for (std::uint64_t n : boundary_bits()) {
+  static const std::vector<std::uint64_t> sanitizer_bits = {1, 63, 64, 65, 128, 129, 4096, 4097};
+  for (std::uint64_t n : sized(boundary_bits(), sanitizer_bits)) {
     v.push_back(Mpz::all_ones(n));
     v.push_back(Mpz::pow2(n));
     Mpz p1 = Mpz::pow2(n);
     mpz_add_ui(p1, p1, 1);
     v.push_back(p1);
   }
-  for (std::size_t limbs : {1, 2, 3, 16}) {
+  for (std::size_t limbs : sized<std::vector<std::size_t>>({1, 2, 3, 16}, {1, 3})) {
     v.push_back(repeated_limb(0xAAAAAAAAAAAAAAAAull, limbs));
     v.push_back(repeated_limb(0x5555555555555555ull, limbs));
   }
@@ -181,11 +185,12 @@ inline std::vector<Mpz> edge_values() {
 }
 
 /// A smaller adversarial set (~45 values, both signs) for binary operations,
-/// whose cost grows with the square of the set.
+/// whose cost grows with the square of the set. Sanitizer-sized: ~29
+/// values, all-ones and powers of two at one limb, past it and at 1000 bits.
 inline std::vector<Mpz> edge_pair_values() {
   Operands gen(2);
   std::vector<Mpz> v = {Mpz(), Mpz::from_ui(1), Mpz::from_ui(2)};
-  for (std::uint64_t n : {63, 64, 65, 128, 129, 1000}) {
+  for (std::uint64_t n : sized<std::vector<std::uint64_t>>({63, 64, 65, 128, 129, 1000}, {64, 65, 1000})) {
     v.push_back(Mpz::all_ones(n));
     v.push_back(Mpz::pow2(n));
   }
