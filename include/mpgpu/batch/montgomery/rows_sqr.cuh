@@ -162,9 +162,21 @@ MPGPU_HD void montgomery_sqr_rows(const E& env, typename E::Num& y, const typena
     }
   };
   // Moves the accumulator two words down: positions 0 and 1 (with `un`
-  // merged into them) go to the thread below, rank 0's are final and go to
-  // x_lo of their owner (rank src, words k and k + 1); the top thread takes 0.
-  auto shift_down = [&](int k, int src) {
+  // merged into them) go to the thread below and the top thread takes 0.
+  // Rank 0's are final: with `store` (phase 1) they go to x_lo of their
+  // owner (rank src, words k and k + 1); in phase 3 they are 0.
+  // The accumulator's value: al + un a word up, al[L] the delayed carry into
+  // the next thread (un[L - 1], un[L] and al[L + 1] are 0 after a shift).
+  auto accumulated = [&] {
+    LazySum<E> sum;
+    MadChain c;
+    sum.n.w[0] = al[0];
+#pragma unroll
+    for (int j = 1; j < L; ++j) sum.n.w[j] = c.add(al[j], un[j - 1]);
+    sum.hi = c.end(al[L]);
+    return sum;
+  };
+  auto shift_down = [&](int k, int src, bool store) {
     word_t s0 = al[0], s1;
     {
       MadChain c;
@@ -174,10 +186,12 @@ MPGPU_HD void montgomery_sqr_rows(const E& env, typename E::Num& y, const typena
       for (int j = 3; j < L + 2; ++j) al[j] = c.add(al[j], 0);
       top = c.end(top);
     }
-    const word_t f0 = env.group.broadcast(s0, 0), f1 = env.group.broadcast(s1, 0);
-    if (rank == src) {
-      x_lo.w[k] = f0;
-      x_lo.w[k + 1] = f1;
+    if (store) {
+      const word_t f0 = env.group.broadcast(s0, 0), f1 = env.group.broadcast(s1, 0);
+      if (rank == src) {
+        x_lo.w[k] = f0;
+        x_lo.w[k + 1] = f1;
+      }
     }
     s0 = mont_rows_detail::from_rank(env, s0, next);
     s1 = mont_rows_detail::from_rank(env, s1, next);
@@ -207,20 +221,12 @@ MPGPU_HD void montgomery_sqr_rows(const E& env, typename E::Num& y, const typena
       pass(true, 0, k, src, a0);
       pass(false, 1, k + 1, src, a1);
       pass(true, 1, k + 1, src, a1);
-      shift_down(k, src);
+      shift_down(k, src, true);
     }
   }
-  // The high half: al + un a word up, al[L] the delayed carry (as the product's end).
+  // The high half of X.
   typename E::Num x_hi;
-  {
-    LazySum<E> sum;
-    MadChain c;
-    sum.n.w[0] = al[0];
-#pragma unroll
-    for (int j = 1; j < L; ++j) sum.n.w[j] = c.add(al[j], un[j - 1]);
-    sum.hi = c.end(al[L]);
-    normalize(env, x_hi, sum);  // X < R^2 / 2: nothing leaves the top
-  }
+  normalize(env, x_hi, accumulated());  // X < R^2 / 2: nothing leaves the top
 
   // ---- phase 2: S = 2 X + E -----------------------------------------------------------
   typename E::Num s_lo, s_hi;
@@ -304,42 +310,10 @@ MPGPU_HD void montgomery_sqr_rows(const E& env, typename E::Num& y, const typena
       const word_t q1 = env.group.broadcast(al[1] + un[0], 0) * np0;
       into_un(0, q1);
       into_al_odd(q1);
-      word_t s0 = al[0], s1;
-      {
-        MadChain c;
-        s1 = c.add(al[1], un[0]);
-        al[2] = c.add(al[2], un[1]);
-#pragma unroll
-        for (int j = 3; j < L + 2; ++j) al[j] = c.add(al[j], 0);
-        top = c.end(top);
-      }
-      // Rank 0's positions 0 and 1 are 0 now: the top thread shifts in 0.
-      s0 = mont_rows_detail::from_rank(env, s0, next);
-      s1 = mont_rows_detail::from_rank(env, s1, next);
-#pragma unroll
-      for (int j = 0; j + 2 < L; ++j) al[j] = al[j + 2];
-      {
-        MadChain c;
-        al[L - 2] = c.add(al[L], s0);
-        al[L - 1] = c.add(al[L + 1], s1);
-        al[L] = c.end(top);
-      }
-      al[L + 1] = 0;
-      top = 0;
-#pragma unroll
-      for (int j = 0; j + 2 <= L; ++j) un[j] = un[j + 2];
-      un[L - 1] = 0;
-      un[L] = 0;
+      shift_down(k, src, false);  // rank 0's positions 0 and 1 are 0 now
     }
   }
-  LazySum<E> sum;
-  {
-    MadChain c;
-    sum.n.w[0] = al[0];
-#pragma unroll
-    for (int j = 1; j < L; ++j) sum.n.w[j] = c.add(al[j], un[j - 1]);
-    sum.hi = c.end(al[L]);
-  }
+  const LazySum<E> sum = accumulated();
   const word_t over_low = normalize(env, y, sum);
   // (S_lo + Q n) / R <= n and S_hi < R: the total is below 2 R.
   const word_t carry = add(env, y, y, s_hi);
