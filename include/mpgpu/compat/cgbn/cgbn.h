@@ -11,7 +11,7 @@
 // (cgbn_context_t), shape.h (how BITS and TPI map onto Env<W, G>; the
 // cgbn_mem_t layout), frame.h (the Env and its shared scratch per call),
 // env.h with env_bits.inc and env_math.inc (cgbn_env_t and its methods),
-// api.h (the cgbn_* functions). The arithmetic at the logical width BITS:
+// api.h and api_modular.h (the cgbn_* functions). The arithmetic at the logical width BITS:
 // arith.h, bits.h, wide.h, sqrt.h, accumulator.h, montgomery.h, power.h.
 // check.h adds a CGBN_CHECK macro for programs without their own.
 //
@@ -20,3 +20,4 @@
 #pragma once
 
 #include "api.h"
+#include "api_modular.h"

@@ -82,7 +82,7 @@ class cgbn_context_t {
       }
     }
     if (_monitor == cgbn_print_monitor) {
-      const char* m = mpgpu_cgbn_message(error);
+      const char* m = mpgpu::compat::cgbn_detail::error_message(error, true);
       printf("cgbn error: %s\n", m != nullptr ? m : "unknown error reported by instance");
     } else if (_monitor == cgbn_halt_monitor) {
 #if defined(__CUDA_ARCH__)
@@ -103,24 +103,6 @@ class cgbn_context_t {
   }
 
  private:
-  /// error_message of errors.h, callable from device code too.
-  MPGPU_HD static const char* mpgpu_cgbn_message(cgbn_error_t error) {
-    switch (error) {
-      case cgbn_unsupported_threads_per_instance: return "unsupported threads per instance";
-      case cgbn_unsupported_size: return "unsupported size";
-      case cgbn_unsupported_limbs_per_thread: return "unsupported limbs per thread";
-      case cgbn_unsupported_operation: return "unsupported operation";
-      case cgbn_threads_per_block_mismatch: return "TPB does not match blockDim.x";
-      case cgbn_threads_per_instance_mismatch: return "TPI does not match env_t::TPI";
-      case cgbn_division_by_zero_error: return "division by zero on instance";
-      case cgbn_division_overflow_error: return "division overflow on instance";
-      case cgbn_invalid_montgomery_modulus_error: return "division invalid montgomery modulus";
-      case cgbn_modulus_not_odd_error: return "invalid modulus (it must be odd)";
-      case cgbn_inverse_does_not_exist_error: return "inverse does not exist";
-      default: return nullptr;
-    }
-  }
-
   MPGPU_HD void check_parameters() const {
     if (_monitor == cgbn_no_checks) return;
     if (tpi != 32 && tpi != 16 && tpi != 8 && tpi != 4) report_error(cgbn_unsupported_threads_per_instance);

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "mpgpu/limb/config.cuh"
+
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
 #endif
@@ -63,7 +65,8 @@ inline void clear_report(cgbn_error_report_t* report) {
 }
 
 /// The message of an error code (CGBN's words), or NULL for cgbn_no_error.
-inline const char* error_message(cgbn_error_t error) {
+/// `printed`: the words of CGBN's print monitor, which differ for three codes.
+MPGPU_HD const char* error_message(cgbn_error_t error, bool printed = false) {
   switch (error) {
     case cgbn_unsupported_threads_per_instance: return "unsupported threads per instance";
     case cgbn_unsupported_size: return "unsupported size";
@@ -71,9 +74,10 @@ inline const char* error_message(cgbn_error_t error) {
     case cgbn_unsupported_operation: return "unsupported operation";
     case cgbn_threads_per_block_mismatch: return "TPB does not match blockDim.x";
     case cgbn_threads_per_instance_mismatch: return "TPI does not match env_t::TPI";
-    case cgbn_division_by_zero_error: return "division by zero";
-    case cgbn_division_overflow_error: return "division overflow";
-    case cgbn_invalid_montgomery_modulus_error: return "invalid montgomery modulus";
+    case cgbn_division_by_zero_error: return printed ? "division by zero on instance" : "division by zero";
+    case cgbn_division_overflow_error: return printed ? "division overflow on instance" : "division overflow";
+    case cgbn_invalid_montgomery_modulus_error:
+      return printed ? "division invalid montgomery modulus" : "invalid montgomery modulus";
     case cgbn_modulus_not_odd_error: return "invalid modulus (it must be odd)";
     case cgbn_inverse_does_not_exist_error: return "inverse does not exist";
     default: return nullptr;
