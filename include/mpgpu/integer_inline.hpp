@@ -2,9 +2,10 @@
 // and_, ior and xor_. On small values in host memory (the CPU context, or
 // a CUDA context below the crossovers of integer_crossovers.hpp) each is
 // one GMP call straight into the destination's mpz, from the caller's own
-// code: a loop of such operations makes the calls a loop of mpz calls would
-// make, and no others (no call into libmpgpu, no allocation of ours, no
-// atomic read-modify-write). The test that admits a call is the same
+// code (add and sub: GMP's mpn layer inline when the destination has room,
+// gmp_aors_in_place): a loop of such operations makes the calls a loop of
+// mpz calls would make, or fewer, and no others (no call into libmpgpu, no
+// allocation of ours, no atomic read-modify-write). The test that admits a call is the same
 // instructions on both backends (no branch on the backend). Every other
 // case goes to the library's detail::*_general, which has the same
 // semantics (aliasing, streams, deferred sizes, errors).
@@ -13,6 +14,7 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include "mpgpu/integer.hpp"
 
@@ -79,13 +81,56 @@ inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, s
   return na <= max_limbs && nb <= max_limbs && na + nb <= max_sum_limbs;
 }
 
+/// w = u + v (negate_v: u - v) with GMP's mpn layer, inline, when w's mpz
+/// has room for the result (max(|u|, |v|) + 1 limbs) and neither operand is
+/// zero; returns false otherwise, untouched, and the caller calls mpz_add
+/// or mpz_sub (which reallocate). The steps and the result are those of
+/// GMP's mpz/aors.h, so the value and its normalized size are GMP's; what it
+/// saves is the call into libgmp and its checks: on ~1000-bit operands the
+/// addition itself (mpn_add_n) is about half of mpz_add's time, and a loop
+/// of dependent additions is otherwise bound by that call (issue 33's bar:
+/// within 1.2x of GMP's own loop). Aliasing as in GMP: w may be u and/or v
+/// (mpn_add_n and mpn_sub_n allow an output equal to an input).
+inline bool gmp_aors_in_place(mpz_ptr w, mpz_srcptr u, mpz_srcptr v, bool negate_v) {
+  mp_size_t us = u->_mp_size;
+  mp_size_t vs = negate_v ? -v->_mp_size : v->_mp_size;
+  mp_size_t au = us < 0 ? -us : us, av = vs < 0 ? -vs : vs;
+  if (au < av) {
+    std::swap(u, v);
+    std::swap(us, vs);
+    std::swap(au, av);
+  }
+  if (av == 0 || w->_mp_alloc <= au) return false;
+  mp_ptr wp = w->_mp_d;
+  mp_srcptr up = u->_mp_d, vp = v->_mp_d;
+  mp_size_t ws;
+  bool negative = us < 0;
+  if ((us ^ vs) >= 0) {
+    const mp_limb_t carry = mpn_add(wp, up, au, vp, av);
+    wp[au] = carry;
+    ws = au + static_cast<mp_size_t>(carry);
+  } else {
+    if (au == av && mpn_cmp(up, vp, au) < 0) {
+      std::swap(up, vp);
+      negative = !negative;
+    }
+    mpn_sub(wp, up, au, vp, av);  // |up| >= |vp|: no borrow out
+    ws = au;
+    while (ws > 0 && wp[ws - 1] == 0) --ws;
+  }
+  w->_mp_size = static_cast<int>(negative ? -ws : ws);
+  return true;
+}
+
 }  // namespace detail
 
 // The fast paths reach the mpz of r, a and b through detail::IntegerAccess,
 // whose inline forwards compile to the member accesses themselves.
 inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, detail::kNoBound)) [[likely]] {
-    mpz_add(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    mpz_ptr w = detail::IntegerAccess::cpu_mpz(r);
+    mpz_srcptr u = detail::IntegerAccess::cpu_mpz(a), v = detail::IntegerAccess::cpu_mpz(b);
+    if (!detail::gmp_aors_in_place(w, u, v, false)) [[unlikely]] mpz_add(w, u, v);
     detail::IntegerAccess::read_cpu_meta(r);
     return;
   }
@@ -94,7 +139,9 @@ inline void add(Integer& r, const Integer& a, const Integer& b, Stream s) {
 
 inline void sub(Integer& r, const Integer& a, const Integer& b, Stream s) {
   if (detail::gmp_in_place(r, a, b, kHostValueMaxLimbs, detail::kNoBound)) [[likely]] {
-    mpz_sub(detail::IntegerAccess::cpu_mpz(r), detail::IntegerAccess::cpu_mpz(a), detail::IntegerAccess::cpu_mpz(b));
+    mpz_ptr w = detail::IntegerAccess::cpu_mpz(r);
+    mpz_srcptr u = detail::IntegerAccess::cpu_mpz(a), v = detail::IntegerAccess::cpu_mpz(b);
+    if (!detail::gmp_aors_in_place(w, u, v, true)) [[unlikely]] mpz_sub(w, u, v);
     detail::IntegerAccess::read_cpu_meta(r);
     return;
   }

@@ -212,6 +212,45 @@ TEST_P(Placement, DependentLoopMatchesGmp) {
   }
 }
 
+TEST_P(Placement, InlineAdditionsMatchGmpForEverySignSizeAndAlias) {
+  // add and sub of host values run GMP's mpn layer inline (integer_inline.hpp,
+  // gmp_aors_in_place) when the destination has room, else mpz_add/mpz_sub:
+  // every sign pair, equal and unequal sizes (cancellation to fewer limbs and
+  // to zero included), zero operands, each aliasing, and destinations with
+  // and without room.
+  Operands gen;
+  std::vector<Mpz> values{Mpz(), Mpz::all_ones(128), Mpz::pow2(128), Mpz::all_ones(1024)};
+  for (const std::uint64_t bits : {1, 63, 64, 65, 640, 1000, 1024, 1088})
+    for (int k = 0; k < 3; ++k) values.push_back(gen.random_bits(bits));
+  const std::size_t n = values.size();
+  for (std::size_t i = 0; i < n; ++i) values.push_back(-values[i]);
+  for (const Mpz& a : values)
+    for (const Mpz& b : {values[gen.below(values.size())], values[gen.below(values.size())], a, Mpz(-a)}) {
+      for (int op = 0; op < 2; ++op) {
+        Mpz want;
+        (op ? mpz_sub : mpz_add)(want, a, b);
+        auto run = [&](Integer& r, const Integer& x, const Integer& y) { op ? sub(r, x, y) : add(r, x, y); };
+        Integer x = host_value(a), y = host_value(b), fresh(ctx()), roomy = host_value(Mpz::pow2(3000));
+        run(fresh, x, y);  // no room: mpz's own call
+        EXPECT_TRUE(matches(fresh, want));
+        run(roomy, x, y);  // room: the inline path
+        EXPECT_TRUE(matches(roomy, want));
+        run(x, x, y);  // r is a
+        EXPECT_TRUE(matches(x, want));
+        x = host_value(a);
+        run(y, x, y);  // r is b
+        EXPECT_TRUE(matches(y, want));
+      }
+    }
+  Integer s = host_value(values[3]);
+  Mpz want(values[3]);
+  sub(s, s, s);  // r is a and b
+  EXPECT_TRUE(matches(s, Mpz()));
+  s = host_value(want);
+  add(s, s, s);
+  mpz_add(want, want, want);
+  EXPECT_TRUE(matches(s, want));
+}
 
 TEST_P(Placement, ThreadsShareAHostValue) {
   // Several threads use one const host value in device operations at once:
