@@ -38,6 +38,11 @@ struct TuningParams {
   /// product) whose three primes run side by side on three streams; 0:
   /// never. MPGPU_NTT_SIDE_PRIMES_MAX_LOG.
   int side_primes_max_log = tuning::table::kMulSidePrimesMaxLog;
+  /// log2 of the largest transform whose products `mul_each` computes as
+  /// one batched product (those taking the primes-side-by-side form, by
+  /// transform length); 0: never (each on a branch of its own).
+  /// MPGPU_MUL_EACH_BATCH_MAX_LOG.
+  int mul_each_batch_max_log = tuning::table::kMulEachBatchMaxLog;
 
   // ---- division, radix conversion, sequences (CUDA contexts) ----
   /// Divisor limbs from which division runs by a Newton reciprocal on the
@@ -91,6 +96,7 @@ struct TuningParams {
     f("schoolbook_max_work", "MPGPU_SCHOOLBOOK_MAX_WORK", p.schoolbook_max_work);
     f("ntt_digit_limbs", "MPGPU_NTT_DIGIT_LIMBS", p.ntt_digit_limbs);
     f("side_primes_max_log", "MPGPU_NTT_SIDE_PRIMES_MAX_LOG", p.side_primes_max_log);
+    f("mul_each_batch_max_log", "MPGPU_MUL_EACH_BATCH_MAX_LOG", p.mul_each_batch_max_log);
     f("division_min_limbs", "MPGPU_DIVISION_MIN_LIMBS", p.division_min_limbs);
     f("radix_min_limbs", "MPGPU_RADIX_MIN_LIMBS", p.radix_min_limbs);
     f("radix_leaf_limbs", "MPGPU_RADIX_LEAF_LIMBS", p.radix_leaf_limbs);

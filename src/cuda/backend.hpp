@@ -141,8 +141,11 @@ struct ProductJob {
   Operand a, b;
   bool by_columns;
 };
-/// Independent products side by side (mul_each.cu): job i runs on branch i
-/// mod 4 of a StreamFork of s (stream_fork.hpp), out[i] its deferred size.
+/// Independent products at once (mul_each.cu): those of one transform
+/// length in the primes-side-by-side range (up to the context's
+/// mul_each_batch_max_log) as one batched product, the others each on
+/// branch i mod 4 of a StreamFork of s (stream_fork.hpp); out[i] is job i's
+/// deferred size.
 /// No job's r may be another job's operand. Returns with s ordered after
 /// every job, so that frees on s of the r's and operands come after them.
 void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* out, std::size_t count);

@@ -1,11 +1,28 @@
-// mul_abs_each (backend.hpp): independent products on the branches of one
-// StreamFork. Why: each product of 2^17 to 2^24 bits is a chain of small
-// kernels (ntt_mul.cu: dependent passes, each too small to fill the GPU,
-// even with its primes side by side; docs/integer.md, "Where products
-// run"), so the merges of a binary splitting, four such products each, keep
-// the GPU mostly idle when the products run one after another.
+// mul_abs_each (backend.hpp): independent products at once. Why: each
+// product of 2^17 to 2^24 bits is a chain of small kernels (ntt_mul.cu:
+// dependent passes, each too small to fill the GPU, even with its primes
+// side by side; docs/integer.md, "Where products run"), so the merges of a
+// binary splitting, four such products each, keep the GPU mostly idle when
+// the products run one after another.
+//
+// Products that mul_abs would take as the padded product with its primes
+// side by side (transforms of up to 2^mul_each_batch_max_log points) go
+// together: each group of two or more is ONE batched product
+// (mul_abs_side_by_side_batch, ntt_mul.cu), one chain of passes for the
+// group, at the group's largest transform length. A group takes the
+// products of that length and of half of it (padded to the double length:
+// in this range a product costs its chain's latency, not its points, so
+// the padding is cheaper than a second chain; binary splitting's P and Q
+// products differ by about that). The others run on the branches of one
+// StreamFork.
+#include <algorithm>
+#include <functional>
+#include <utility>
+#include <vector>
+
 #include "cuda/backend.hpp"
 #include "cuda/contracts.hpp"
+#include "cuda/ntt_product.hpp"
 #include "cuda/stream_fork.hpp"
 
 namespace mpgpu::detail::cuda {
@@ -13,13 +30,41 @@ namespace mpgpu::detail::cuda {
 void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* out, std::size_t count) {
   contract::mul_abs_each(jobs, count);
   if (count == 0) return;
-  // A job on branch 0 runs on s itself; the fork's destructor orders s after
-  // the other branches on the way out of an exception too.
-  StreamFork fork(st, s, static_cast<int>(count < StreamFork::kMaxBranches ? count : StreamFork::kMaxBranches));
+  std::vector<std::pair<int, std::size_t>> batchable;  // (log_n, job), largest first below
+  std::vector<std::size_t> alone;
   for (std::size_t i = 0; i < count; ++i) {
     const ProductJob& j = jobs[i];
-    const Stream branch = fork.branch(static_cast<int>(i % static_cast<std::size_t>(fork.branches())));
-    out[i] = j.by_columns ? mul_columns(st, branch, j.r, j.a, j.b) : mul_abs(st, branch, j.r, j.a, j.b);
+    const bool square = j.a.limbs == j.b.limbs && j.a.size == j.b.size;
+    const int log_n = j.by_columns ? 0 : side_by_side_log_n(st, j.a.size, j.b.size, square);
+    if (log_n > 0 && log_n <= st.tuning.mul_each_batch_max_log) batchable.emplace_back(log_n, i);
+    else alone.push_back(i);
+  }
+  std::sort(batchable.begin(), batchable.end(), std::greater<>());
+  for (std::size_t first = 0; first < batchable.size();) {
+    const int log_n = batchable[first].first;
+    std::size_t end = first;
+    while (end < batchable.size() && batchable[end].first >= log_n - 1) ++end;
+    if (end - first < 2) {
+      alone.push_back(batchable[first].second);
+    } else {
+      std::vector<const ProductJob*> batch;
+      std::vector<Deferred*> results;
+      for (std::size_t g = first; g < end; ++g) {
+        batch.push_back(&jobs[batchable[g].second]);
+        results.push_back(&out[batchable[g].second]);
+      }
+      mul_abs_side_by_side_batch(st, s, batch.data(), batch.size(), log_n, results.data());
+    }
+    first = end;
+  }
+  if (alone.empty()) return;
+  // A job on branch 0 runs on s itself; the fork's destructor orders s after
+  // the other branches on the way out of an exception too.
+  StreamFork fork(st, s, static_cast<int>(alone.size() < StreamFork::kMaxBranches ? alone.size() : StreamFork::kMaxBranches));
+  for (std::size_t k = 0; k < alone.size(); ++k) {
+    const ProductJob& j = jobs[alone[k]];
+    const Stream branch = fork.branch(static_cast<int>(k % static_cast<std::size_t>(fork.branches())));
+    out[alone[k]] = j.by_columns ? mul_columns(st, branch, j.r, j.a, j.b) : mul_abs(st, branch, j.r, j.a, j.b);
   }
   fork.join();
 }

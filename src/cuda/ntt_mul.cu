@@ -319,6 +319,111 @@ Deferred mul_abs_side_by_side(ContextState& st, Stream s, limb_t* r, Operand a, 
 
 }  // namespace
 
+int side_by_side_log_n(const ContextState& st, std::size_t na, std::size_t nb, bool square) {
+  const std::size_t m = na + nb;
+  int log_n = 1;
+  while ((std::size_t{1} << log_n) < m) ++log_n;
+  if (log_n > side_primes_max_log(st)) return 0;
+  if (!square && choose_chunking(std::max(na, nb), std::min(na, nb), log_n).log_np != 0) return 0;
+  if (choose_digits(na, nb, square, st.tuning.ntt_digit_limbs).limbs > 1) return 0;
+  return log_n;
+}
+
+void mul_abs_side_by_side_batch(ContextState& st, Stream s, const ProductJob* const* jobs, std::size_t k, int log_n,
+                                Deferred* const* out) {
+  use_device(st.device);
+  order_after_context(st, s);  // operands may be in flight on the context's stream
+  const std::size_t n = std::size_t{1} << log_n;
+  std::size_t sa = 0, sb = 0;
+  for (std::size_t j = 0; j < k; ++j) {
+    sa = std::max(sa, jobs[j]->a.size);
+    sb = std::max(sb, jobs[j]->b.size);
+  }
+  // The operands in slots of sa and sb limbs, zero-filled past each one's
+  // size (the transforms' first pass reads a slot as one operand and pads
+  // it to 2^log_n with zeros).
+  ScopedDeviceMemory gathered(st, s, k * (sa + sb) * sizeof(limb_t));
+  limb_t* const ga = gathered.as<limb_t>();
+  limb_t* const gb = ga + k * sa;
+  MPGPU_CUDA_CHECK(cudaMemsetAsync(ga, 0, k * (sa + sb) * sizeof(limb_t), s));
+  for (std::size_t j = 0; j < k; ++j) {
+    MPGPU_CUDA_CHECK(cudaMemcpyAsync(ga + j * sa, jobs[j]->a.limbs, jobs[j]->a.size * sizeof(limb_t),
+                                     cudaMemcpyDeviceToDevice, s));
+    MPGPU_CUDA_CHECK(cudaMemcpyAsync(gb + j * sb, jobs[j]->b.limbs, jobs[j]->b.size * sizeof(limb_t),
+                                     cudaMemcpyDeviceToDevice, s));
+  }
+  ScopedDeviceMemory residues(st, s, 3 * k * n * sizeof(std::uint64_t));
+  ScopedDeviceMemory spectra(st, s, 3 * k * n * sizeof(std::uint64_t));
+  ScopedDeviceMemory columns(st, s, (2 * k * n + 1) * sizeof(std::uint64_t));
+  std::uint64_t* const x = residues.as<std::uint64_t>();
+  {
+    StreamFork fork(st, s, 3);  // after the buffers: joined before they are freed
+    for (int i = 0; i < 3; ++i) {
+      const Stream bs = fork.branch(i);
+      std::uint64_t* const xi = x + i * k * n;
+      std::uint64_t* const yi = spectra.as<std::uint64_t>() + i * k * n;
+      const field::NttPrime& prime = field::ntt_primes62[i];
+      const field::PrimeField64 f = field::PrimeField64::make(prime.p);
+      const ntt::BlockTables tables =
+          ntt::BlockTables::view(ntt_block_tables(st, bs, prime.p, prime.generator, log_n), log_n);
+      ntt::BlockTransform t{};
+      t.batch = k;
+      t.log_n = log_n;
+      t.forward = true;
+      t.natural = false;
+      t.reduce_input = true;
+      t.dst = t.work = xi;
+      t.src = ga;
+      t.src_len = sa;
+      t.src_stride = sa;
+      t.src_total = k * sa;
+      t.epilogue = ntt::PassEpilogue::lazy;
+      MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, bs));
+      t.dst = xi;  // b's spectra end multiplied into a's, slot by slot
+      t.work = yi;
+      t.src = gb;
+      t.src_len = sb;
+      t.src_stride = sb;
+      t.src_total = k * sb;
+      t.epilogue = ntt::PassEpilogue::pointwise;
+      t.other = xi;
+      t.other_broadcast = false;
+      MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, bs));
+      ntt::BlockTransform inv{};
+      inv.dst = inv.work = xi;
+      inv.src = xi;
+      inv.src_len = n;
+      inv.batch = k;
+      inv.log_n = log_n;
+      inv.forward = false;
+      inv.natural = false;
+      inv.reduce_input = false;
+      inv.epilogue = ntt::PassEpilogue::scale;
+      inv.scale = f.mul(f.inv(n % prime.p), f.r1);  // n^-1 and the pointwise product's 2^-64
+      inv.other = nullptr;
+      MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, bs));
+    }
+    fork.join();
+  }
+  // CRT and column sums over the k slots as one array: slot j holds product
+  // j's na + nb - 1 coefficients and zeros up to 2^log_n (no wrap), and its
+  // top coefficient is one digit product (< 2^128), so no column sum of a
+  // slot reaches into the next and each product's carry add reads its own.
+  const ntt::Crt3 crt =
+      ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
+  const std::size_t total = k * n;
+  ntt::crt_kernel<<<grid_for(total), 256, 0, s>>>(x, x + total, x + 2 * total, crt, total);
+  MPGPU_CHECK_LAUNCH("crt_kernel");
+  std::uint64_t* const lo = columns.as<std::uint64_t>();
+  std::uint64_t* const carry = lo + total;
+  ntt::column_kernel<<<grid_for(total), 256, 0, s>>>(lo, carry, x, x + total, x + 2 * total, total);
+  MPGPU_CHECK_LAUNCH("column_kernel");
+  for (std::size_t j = 0; j < k; ++j) {
+    const std::size_t m = jobs[j]->a.size + jobs[j]->b.size;
+    *out[j] = add_abs(st, s, jobs[j]->r, {carry + j * n, m + 1}, {lo + j * n, m});
+  }
+}
+
 Deferred mul_abs(ContextState& st, Stream s, limb_t* r, Operand a, Operand b) {
   contract::mul_abs(r, a, b);
   use_device(st.device);

@@ -50,4 +50,24 @@ DigitsPlan choose_digits(std::size_t na, std::size_t nb, bool square, int forced
 Deferred mul_abs_digits(ContextState& st, Stream s, limb_t* r, Operand a, Operand b, bool square,
                        const DigitsPlan& plan);
 
+/// The transform length (log2) of the form mul_abs takes for an na x nb
+/// product (both > 0) when that form is the padded product with its three
+/// primes side by side (one-limb digits, not chunked, 2^log_n within the
+/// context's side_primes_max_log), else 0: the products that
+/// mul_abs_side_by_side_batch can take together.
+int side_by_side_log_n(const ContextState& st, std::size_t na, std::size_t nb, bool square);
+
+/// jobs[i]->r = |a_i| |b_i| for k independent products whose
+/// side_by_side_log_n is at most log_n (na + nb <= 2^log_n for each), as
+/// ONE batched product of k transforms of 2^log_n points (ntt_mul.cu): the
+/// operands gathered into slots, each prime's transforms as batches of k
+/// (the pointwise product per slot), one CRT and one column pass over the
+/// k slots, then one carry add per product into its own r (out[i] its
+/// deferred size). Why: a product of up to 2^21 points is a chain of
+/// dependent passes far too small to fill the GPU, so k products cost about
+/// one chain instead of k (binary splitting's merges: docs/workloads.md).
+/// Memory: (sa + sb) k + 6 k 2^log_n + 2 k 2^log_n words besides the results.
+void mul_abs_side_by_side_batch(ContextState& st, Stream s, const ProductJob* const* jobs, std::size_t k, int log_n,
+                                Deferred* const* out);
+
 }  // namespace mpgpu::detail::cuda

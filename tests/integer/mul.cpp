@@ -230,6 +230,45 @@ TEST_P(Mul, EachProductOfAMerge) {
   }
 }
 
+// mul_each's batched products (src/cuda/mul_each.cu): products of one
+// transform length, and of half of it, as one batched product. Slots filled
+// exactly (na + nb = 2^14), all-ones operands (the largest coefficients and
+// carries up to each slot's end), a square, a product of half the group's
+// length, and groups of different lengths in one call; every result
+// against GMP, operands unchanged. On the CPU backend the same calls are GMP's.
+TEST_P(Mul, EachBatchesProductsOfOneTransformLength) {
+  Operands gen;
+  struct Shape {
+    std::size_t na, nb;
+    bool all_ones;
+  };
+  const Shape shapes[] = {{8192, 8192, true},   {8192, 8192, false}, {20000, 12000, false}, {9000, 9000, true},
+                          {16000, 16000, false}, {50000, 50000, false}, {40000, 60000, true}, {9000, 9001, false}};
+  std::vector<Mpz> va, vb;
+  for (const Shape& sh : shapes) {
+    va.push_back(sh.all_ones ? Mpz::all_ones(64 * sh.na) : gen.random_bits(64 * sh.na));
+    vb.push_back(sh.all_ones ? Mpz::all_ones(64 * sh.nb) : gen.runs(64 * sh.nb));
+  }
+  mpz_neg(va[1], va[1]);
+  vb[4] = va[4];  // a square through equal values (distinct Integers)
+  std::vector<Integer> xs, ys, rs;
+  for (std::size_t i = 0; i < va.size(); ++i) {
+    xs.push_back(make(va[i]));
+    ys.push_back(make(vb[i]));
+    rs.emplace_back(ctx());
+  }
+  std::vector<mpgpu::Product> products;
+  for (std::size_t i = 0; i < va.size(); ++i) products.push_back({rs[i], xs[i], i == 2 ? xs[i] : ys[i]});
+  mpgpu::mul_each(products);
+  for (std::size_t i = 0; i < va.size(); ++i) {
+    Mpz want;
+    mpz_mul(want, va[i], i == 2 ? va[i] : vb[i]);
+    ASSERT_TRUE(matches(rs[i], want)) << "product " << i;
+    ASSERT_TRUE(matches(xs[i], va[i])) << "an operand changed";
+    ASSERT_TRUE(matches(ys[i], vb[i])) << "an operand changed";
+  }
+}
+
 TEST_P(Mul, EachRejectsDependentProducts) {
   Operands gen;
   const Mpz a = gen.random_bits(64 * 5000), b = gen.random_bits(64 * 6000);

@@ -58,7 +58,23 @@ struct SeriesOptions {
   unsigned device_threads = 0;
   /// 0: MPGPU_SERIES_DEVICE_BITS, else kSeriesDeviceSubtreeMaxBits.
   double device_subtree_max_bits = 0;
+  /// Whether the merges in a CUDA context hand their products to mul_each
+  /// at once (which batches those of one transform length into one
+  /// product) instead of one after another: 1 yes, 0 no, -1:
+  /// MPGPU_SERIES_MUL_EACH, else kSeriesProductsAtOnce.
+  int products_at_once = -1;
 };
+
+/// The default of SeriesOptions::products_at_once. The products of a merge
+/// above the cut are of about one size, so mostly of one transform length:
+/// mul_each makes them one batched product, one chain of passes instead of
+/// four (docs/workloads.md, "Products at once"). Before the batching,
+/// mul_each ran them on branches and was measured slower, hence off then.
+inline constexpr bool kSeriesProductsAtOnce = true;
+
+/// SeriesOptions::products_at_once resolved for ctx (never on the CPU
+/// context, whose merges run their products on host threads instead).
+bool series_products_at_once(const Context& ctx, const SeriesOptions& options);
 
 /// The default of SeriesOptions::host_max_bits on a CUDA context: nodes of
 /// up to 2^18 bits are host work, whose merges multiply halves of up to

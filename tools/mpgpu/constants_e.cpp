@@ -36,7 +36,12 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
   return static_cast<double>(b - a) * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 64;
 }
 
-void merge(PQ& l, PQ& r, bool, const MergeSteps& steps) {
+void merge(PQ& l, PQ& r, const MergeSteps& steps, bool device_at_once) {
+  if (device_at_once && l.Q.context().is_cuda()) {  // one batched product (series_products_at_once)
+    mul_each({{l.P, l.P, r.Q}, {l.Q, l.Q, r.Q}});
+    l.P += r.P;
+    return;
+  }
   // Two products of different values, each read by its own step alone.
   const std::function<void()> products[] = {
       [&] { mul(l.P, l.P, r.Q); },
@@ -52,7 +57,8 @@ Integer e_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& hoo
   const std::uint64_t n = term_count(d);
   Series<PQ> series;
   series.leaf = [](std::uint64_t k, const Context& c) { return PQ{Integer(1, c), Integer(k, c)}; };
-  series.merge = merge;
+  const bool at_once = series_products_at_once(ctx, options);
+  series.merge = [at_once](PQ& l, PQ& r, bool, const MergeSteps& steps) { merge(l, r, steps, at_once); };
   series.to_context = [](PQ&& node, const Context& to) { return PQ{node.P.to_context(to), node.Q.to_context(to)}; };
   series.bits = node_bits;
   PQ root = evaluate_series(1, n, true, series, ctx, hooks, options);

@@ -63,9 +63,18 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
   return static_cast<double>(b - a) * (3 * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 54) + 64;
 }
 
-void merge(PQT& l, PQT& r, bool need_p, const MergeSteps& steps) {
+void merge(PQT& l, PQT& r, bool need_p, const MergeSteps& steps, bool device_at_once) {
   const Context& ctx = l.Q.context();
   Integer t(ctx), p(ctx);
+  if (device_at_once && ctx.is_cuda()) {  // one batched product on the device (series_products_at_once)
+    if (need_p)
+      mul_each({{t, l.P, r.T}, {l.T, l.T, r.Q}, {l.Q, l.Q, r.Q}, {p, l.P, r.P}});
+    else
+      mul_each({{t, l.P, r.T}, {l.T, l.T, r.Q}, {l.Q, l.Q, r.Q}});
+    l.T += t;
+    l.P = std::move(p);
+    return;
+  }
   // Each step writes its own value and reads only values no step writes
   // (l.T and l.Q are read by their own step alone), so they may run at once.
   const std::function<void()> products[] = {
@@ -89,7 +98,10 @@ Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& ho
   const std::uint64_t terms = static_cast<std::uint64_t>(static_cast<double>(d) / 14.1816) + 2;
   Series<PQT> series;
   series.leaf = leaf;
-  series.merge = merge;
+  const bool at_once = series_products_at_once(ctx, options);
+  series.merge = [at_once](PQT& l, PQT& r, bool need_p, const MergeSteps& steps) {
+    merge(l, r, need_p, steps, at_once);
+  };
   series.to_context = [](PQT&& n, const Context& to) {
     return PQT{n.P.to_context(to), n.Q.to_context(to), n.T.to_context(to)};
   };

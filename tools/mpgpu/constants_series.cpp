@@ -38,6 +38,12 @@ SplitPlan series_plan(const Context& ctx, const SeriesOptions& options) {
   return plan;
 }
 
+bool series_products_at_once(const Context& ctx, const SeriesOptions& options) {
+  if (!ctx.is_cuda()) return false;
+  if (options.products_at_once >= 0) return options.products_at_once != 0;
+  return env_number("MPGPU_SERIES_MUL_EACH", kSeriesProductsAtOnce ? 1 : 0, 0) != 0;
+}
+
 std::string describe_split(const SplitStats& stats, const SplitPlan& plan, double seconds) {
   char buf[512];
   if (stats.subtrees == 0) {

@@ -48,6 +48,11 @@ inline constexpr std::uint64_t kSchoolbookMaxWork = std::uint64_t{3} << 24;
 /// f534c0c (same file: 21 and 23 within 2%; 2^20 points fill fewer tiles
 /// than an H100/H200 holds resident).
 inline constexpr int kMulSidePrimesMaxLog = 21;
+/// log2 of the largest transform whose products mul_each batches into one
+/// (src/cuda/mul_each.cu): the side-by-side range, where a product is a
+/// chain of passes too small to fill the GPU. Not yet measured against
+/// mul_each's branches (docs/integer.md, "Independent products at once").
+inline constexpr int kMulEachBatchMaxLog = 21;
 /// Where products first left the host (limbs of na + nb); products now run
 /// on the device at every size, and the value survives as the anchor of
 /// tests and selftest sizes. H100 80GB HBM3, 2026-11-22, commit aaff317
