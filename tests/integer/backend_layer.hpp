@@ -32,6 +32,7 @@
 #include "mpgpu/context.hpp"
 #include "support/mpz.hpp"
 #include "support/operands.hpp"
+#include "support/test_size.hpp"
 
 namespace backend_layer {
 
@@ -342,6 +343,16 @@ class BackendLayer : public ::testing::Test {
 
   mpgpu::detail::ContextState& st() const { return mpgpu::detail::ContextAccess::state(*ctx_); }
   std::vector<StreamCase> streams() const { return {{ctx_->stream(), "context stream"}, {side_, "side stream"}}; }
+
+  /// Sanitizer-sized runs (support/test_size.hpp): whether case `index` of
+  /// the cases at one size runs: one in `keep_one_in`, the rotation shifted
+  /// by the size `n`, so that every size, stream, alignment and function
+  /// keeps cases and each kind of case comes round over the sizes (the
+  /// kinds decide the values; the sizes, where the kernels read and write).
+  /// Full runs keep every case.
+  static bool sanitizer_runs(std::size_t n, std::size_t index, std::size_t keep_one_in) {
+    return mpgpu_test::sanitizer_keeps(n + index, keep_one_in);
+  }
 
   /// Records a case's result; false once too many cases failed (the test
   /// then stops: one bug fails hundreds of cases).
