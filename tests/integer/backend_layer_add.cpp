@@ -112,7 +112,7 @@ TEST_F(BackendLayer, AddAbs) {
     for (std::size_t n : kScanSizes) {
       std::size_t index = 0;
       for (const Pair& p : add_pairs(n, gen)) {
-        if (!sanitizer_runs(n, index++, 2)) continue;
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         const bool odd = (n + p.b.size()) % 2 == 1;  // alternate aligned and misaligned buffers
         const std::string what = std::string("add_abs(") + shape("a", p.a.size(), "") + ", " +
                                  shape("b", p.b.size(), "") + "): " + p.name + (odd ? ", one limb off" : "") +
@@ -136,7 +136,7 @@ TEST_F(BackendLayer, SubAbs) {
   for (const StreamCase& sc : streams())
     for (std::size_t n : kScanSizes)
       for (const Pair& p : sub_pairs(n, gen)) {
-        if (!sanitizer_runs(n, index++, 2)) continue;
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         const bool odd = (n + p.b.size()) % 2 == 0;
         const std::string what = std::string("sub_abs(") + shape("a", p.a.size(), "") + ", " +
                                  shape("b", p.b.size(), "") + "): " + p.name + (odd ? ", one limb off" : "") +
@@ -173,7 +173,7 @@ TEST_F(BackendLayer, AddAbsScalar) {
       };
       std::size_t index = 0;
       for (const ScalarCase& c : cases) {
-        if (!sanitizer_runs(n, index++, 2)) continue;
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         const bool odd = n % 2 == 0;
         const std::string what = "add_abs_scalar(" + shape("a", n, "") + ", b = " + std::to_string(c.b) +
                                  "): " + c.name + (odd ? ", one limb off" : "") + ", " + sc.name;
@@ -205,7 +205,7 @@ TEST_F(BackendLayer, SubAbsScalar) {
       else cases.push_back({"high-bit - 2^64-1 (borrow through)", make_limbs(Kind::high_bit, n, gen), ~limb_t{0}});
       std::size_t index = 0;
       for (const ScalarCase& c : cases) {
-        if (!sanitizer_runs(n, index++, 2)) continue;
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         const bool odd = n % 2 == 1;
         const std::string what = "sub_abs_scalar(" + shape("a", n, "") + ", b = " + std::to_string(c.b) +
                                  "): " + c.name + (odd ? ", one limb off" : "") + ", " + sc.name;
@@ -271,7 +271,7 @@ TEST_F(BackendLayer, SubAbsOrdered) {
     for (std::size_t n : kScanSizes) {
       std::size_t index = 0;
       for (const Pair& p : ordered_pairs(n, gen)) {
-        if (!sanitizer_runs(n, index++, 2)) continue;
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         const bool odd = n % 2 == 0;
         const std::string what = "sub_abs_ordered(a, b, n = " + std::to_string(n) + "): " + p.name +
                                  (odd ? ", one limb off" : "") + ", " + sc.name;
@@ -312,7 +312,7 @@ TEST_F(BackendLayer, CmpSameSize) {
       }
       std::size_t index = 0;
       for (const Pair& p : pairs) {
-        if (!sanitizer_runs(n, index++, 2)) continue;
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         const std::string what =
             "cmp_same_size(a, b, n = " + std::to_string(n) + "): " + p.name + ", " + sc.name;
         const DeviceOperand a(sc.s, p.a, false), b(sc.s, p.b, true);
@@ -348,7 +348,7 @@ TEST_F(BackendLayer, LowestNonzeroAndNormalizedSize) {
       }
       std::size_t index = 0;
       for (const Pair& c : cases) {
-        if (!sanitizer_runs(n, index++, 2)) continue;
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         const DeviceOperand a(sc.s, c.a, n % 2 == 1);
         std::size_t low = 0;
         while (low < n && c.a[low] == 0) ++low;
@@ -379,7 +379,7 @@ TEST_F(BackendLayer, AnyLowBits) {
       std::size_t index = 0;
       for (std::uint64_t p : lows) {
         Limbs v = make_limbs(Kind::random, n, gen);
-        if (!sanitizer_runs(n, index++, 2)) continue;
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         for (std::size_t i = 0; i < p / 64; ++i) v[i] = 0;
         v[p / 64] &= ~((limb_t{1} << (p % 64)) - 1);  // clear below p
         v[p / 64] |= limb_t{1} << (p % 64);

@@ -57,7 +57,7 @@ TEST_F(BackendLayer, MulColumns) {
     for (const Shape& sh : kColumnShapes)
       for (std::size_t ki = 0; ki < kMulKinds.size(); ++ki) {
         if (std::uint64_t(sh.na) * sh.nb > kLargeWork && ki >= 2) break;
-        if (!sanitizer_runs(sh.na + sh.nb, ki, 2)) continue;  // at least 2 kinds a shape: each keeps 1
+        if (!sanitizer_runs(sc, sh.na + sh.nb, ki, 2)) continue;  // at least 2 kinds a shape: each keeps 1
         const auto [ka, kb] = kMulKinds[ki];
         const bool odd = (ki + sh.na) % 2 == 1;
         const std::string what = "mul_columns(" + shape("a", sh.na, kind_name(ka)) + ", " +
@@ -109,7 +109,7 @@ TEST_F(BackendLayer, MulAbs) {
     for (const MulShape& sh : kNttShapes)
       for (std::size_t ki = 0; ki < kMulKinds.size(); ++ki) {
         if (std::uint64_t(sh.na) * sh.nb > kLargeWork && ki >= 2) break;
-        if (!sanitizer_runs(sh.na + sh.nb, ki, 2)) continue;
+        if (!sanitizer_runs(sc, sh.na + sh.nb, ki, 2)) continue;
         const auto [ka, kb] = kMulKinds[ki];
         const bool odd = (ki + sh.na) % 2 == 0;
         const std::string what = std::string("mul_abs(") + shape("a", sh.na, kind_name(ka)) + ", " +
@@ -170,7 +170,7 @@ TEST_F(BackendLayer, DivremLimb) {
           // Every mode at every size, in turn over the kinds and divisors.
           // Sanitizer-sized: one case in three (48 a size: 16 kept, every
           // mode among them, 3 and 7 being coprime).
-          if (!sanitizer_runs(0, case_index, 3)) {
+          if (!sanitizer_runs(sc, 0, case_index, 3)) {
             ++case_index;
             continue;
           }
@@ -233,7 +233,7 @@ TEST_F(BackendLayer, SumAbs) {
     for (std::size_t width : kSumWidths)
       for (std::size_t count : kSumCounts)
         for (int shape_kind = 0; shape_kind < 3; ++shape_kind) {
-          if (!sanitizer_runs(width, index++, 3)) continue;
+          if (!sanitizer_runs(sc, width, index++, 3)) continue;
           // 0: all-ones terms of the full width (carries at their largest);
           // 1: random terms of random sizes, one of the full width, some
           // zero (size 0); 2: runs, the widest last.
