@@ -62,7 +62,9 @@ TEST_P(AddSub, EverySignCombinationOfEdgeValues) {
   const std::vector<Mpz> values = edge_pair_values();
   for (std::size_t i = 0; i < values.size(); ++i)
     for (std::size_t j = 0; j < values.size(); ++j)
-      if (sanitizer_keeps(i + j, 3)) ASSERT_TRUE(check_pair(values[i], values[j]));
+      if (sanitizer_keeps(i + j, 3)) {
+        ASSERT_TRUE(check_pair(values[i], values[j]));
+      }
 }
 
 TEST_P(AddSub, RandomAndUnbalancedSizes) {

@@ -115,7 +115,9 @@ TEST_F(NttApi32, EveryLengthAndOrderMatchesThe64BitTransform) {
         const Words x = random_residues(batch << log_n, p, 1000 * log_n + batch);
         for (bool forward : {true, false})
           for (NttOrder order : {NttOrder::natural, NttOrder::bit_reversed})
-            if (keeps(forward, order, log_n, batch)) ASSERT_TRUE(same_as_64(x, batch, log_n, p, forward, order));
+            if (keeps(forward, order, log_n, batch)) {
+              ASSERT_TRUE(same_as_64(x, batch, log_n, p, forward, order));
+            }
       }
 }
 
@@ -126,7 +128,9 @@ TEST_F(NttApi32, SeveralPassLengthsMatchThe64BitTransform) {
         const Words x = random_residues(batch << log_n, p, 3000 * log_n + batch);
         for (bool forward : {true, false})
           for (NttOrder order : {NttOrder::natural, NttOrder::bit_reversed})
-            if (keeps(forward, order, log_n, batch)) ASSERT_TRUE(same_as_64(x, batch, log_n, p, forward, order));
+            if (keeps(forward, order, log_n, batch)) {
+              ASSERT_TRUE(same_as_64(x, batch, log_n, p, forward, order));
+            }
       }
 }
 
