@@ -32,6 +32,7 @@
 #include "mpgpu/context.hpp"
 #include "support/mpz.hpp"
 #include "support/operands.hpp"
+#include "support/test_size.hpp"
 
 namespace backend_layer {
 
@@ -342,6 +343,18 @@ class BackendLayer : public ::testing::Test {
 
   mpgpu::detail::ContextState& st() const { return mpgpu::detail::ContextAccess::state(*ctx_); }
   std::vector<StreamCase> streams() const { return {{ctx_->stream(), "context stream"}, {side_, "side stream"}}; }
+
+  /// Sanitizer-sized runs (support/test_size.hpp): whether case `index` of
+  /// the cases at size `n` on stream `sc` runs: one in `keep_one_in`, the
+  /// rotation shifted by the size and the stream, so that every size,
+  /// stream and function keeps cases and each kind of case comes round over
+  /// the sizes and streams (with one in two, each case of a size runs on one
+  /// of the two streams). The kinds decide the values; the sizes and the
+  /// stream, where and how the kernels read, write and publish. Full runs
+  /// keep every case.
+  bool sanitizer_runs(const StreamCase& sc, std::size_t n, std::size_t index, std::size_t keep_one_in) const {
+    return mpgpu_test::sanitizer_keeps(n + index + (sc.s == side_ ? 1 : 0), keep_one_in);
+  }
 
   /// Records a case's result; false once too many cases failed (the test
   /// then stops: one bug fails hundreds of cases).

@@ -29,6 +29,7 @@ TEST_F(BackendLayer, ShiftLeft) {
     for (std::size_t n : kShiftSizes)
       for (std::uint64_t bits : kShiftBits)
         for (Kind k : shift_kinds(rotation++)) {
+          if (!sanitizer_runs(sc, n, rotation, 3)) continue;  // one shift count in three, both its kinds
           const bool odd = (bits / 64 + n) % 2 == 1;
           const std::string what = "shift_left(" + shape("a", n, kind_name(k)) + ", bits = " +
                                    std::to_string(bits) + ")" + (odd ? ", one limb off" : "") + ", " + sc.name;
@@ -57,6 +58,7 @@ TEST_F(BackendLayer, ShiftRight) {
       counts.push_back(64 * n - 1);                 // to the top bit
       for (std::uint64_t bits : counts)
         for (Kind k : shift_kinds(rotation++)) {
+          if (!sanitizer_runs(sc, n, rotation, 3)) continue;  // one count in three (at least 5 a size)
           const bool odd = (bits / 64 + n) % 2 == 0;
           const std::string what = "shift_right(" + shape("a", n, kind_name(k)) + ", bits = " +
                                    std::to_string(bits) + ")" + (odd ? ", one limb off" : "") + ", " + sc.name;
@@ -118,11 +120,15 @@ TEST_F(BackendLayer, Bitwise) {
   Operands gen(203);
   std::vector<std::size_t> sizes = kBitwiseSizes;
   sizes.push_back(kBitwiseLong);
+  // Sanitizer-sized: one (signs, op) combination in four, in rotation (each
+  // pair of operands keeps 3 of its 12, every op among them).
+  std::size_t index = 0;
   for (const StreamCase& sc : streams())
     for (std::size_t n : sizes)
       for (const BitPair& p : bitwise_pairs(n, gen, n != kBitwiseLong))
         for (int signs = 0; signs < 4; ++signs)
           for (BitwiseOp op : {BitwiseOp::and_, BitwiseOp::ior, BitwiseOp::xor_}) {
+            if (!sanitizer_runs(sc, n, index++, 4)) continue;
             const bool an = signs & 1, bn = signs & 2;
             const bool odd = (signs + n) % 2 == 1;
             const std::size_t L = std::max(p.a.size(), p.b.size());
@@ -162,11 +168,13 @@ const std::vector<std::size_t> kPopcountSizes = {1, 255, 256, 257, 8191, 8192, 8
 
 TEST_F(BackendLayer, Popcount) {
   Operands gen(204);
+  std::size_t index = 0;
   for (const StreamCase& sc : streams())
     for (std::size_t n : kPopcountSizes)
       for (Kind k : {Kind::random, Kind::runs, Kind::all_ones, Kind::high_bit, Kind::zero_middle}) {
         const bool odd = n % 2 == 1;
         const Limbs v = make_limbs(k, n, gen);
+        if (!sanitizer_runs(sc, n, index++, 2)) continue;
         const DeviceOperand a(sc.s, v, odd);
         const std::uint64_t got = dc::popcount(st(), sc.s, a.op());
         const std::uint64_t want = mpz_popcount(to_mpz(v));

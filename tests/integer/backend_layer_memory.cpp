@@ -117,17 +117,20 @@ TEST_F(BackendLayer, Copies) {
 // flight. Each source is overwritten as soon as the call returns; later
 // uploads to a slot land last; the slots' guards stay intact. Read back on
 // the context's stream, which a copy on another stream orders itself before.
+// Sanitizer-sized: 1000 uploads (~26 MB: the 8 MiB ring still wraps three
+// times) behind fills of 8 MiB.
 TEST_F(BackendLayer, SmallUploadsWithoutWaiting) {
   constexpr std::size_t kSlot = (std::size_t{64} << 10) + 128, kSlots = 96, kGuard = 64;
+  const std::size_t busy_bytes = mpgpu_test::sized(std::size_t{64} << 20, std::size_t{8} << 20);
   std::mt19937_64 rng(404);
   for (const StreamCase& sc : streams()) {
     DeviceMemory mem(kSlots * kSlot);
-    DeviceMemory busy(std::size_t{64} << 20);  // fills to queue the copies behind
+    DeviceMemory busy(busy_bytes);  // fills to queue the copies behind
     std::vector<unsigned char> want(kSlots * kSlot);
     fill_canary(want.data(), want.size());
     upload(sc.s, mem.get(), want.data(), want.size());
-    for (int i = 0; i < 4000; ++i) {
-      if (i % 50 == 0) dc::fill(st(), sc.s, reinterpret_cast<limb_t*>(busy.get()), (std::size_t{64} << 20) / 8, rng() | 2);
+    for (int i = 0; i < mpgpu_test::sized(4000, 1000); ++i) {
+      if (i % 50 == 0) dc::fill(st(), sc.s, reinterpret_cast<limb_t*>(busy.get()), busy_bytes / 8, rng() | 2);
       const std::size_t k = rng() % kSlots;
       std::size_t n = 1 + rng() % (kSlot - 2 * kGuard);
       if (i % 5 == 0) n = 1 + rng() % 64;

@@ -57,6 +57,7 @@ TEST_F(BackendLayer, MulColumns) {
     for (const Shape& sh : kColumnShapes)
       for (std::size_t ki = 0; ki < kMulKinds.size(); ++ki) {
         if (std::uint64_t(sh.na) * sh.nb > kLargeWork && ki >= 2) break;
+        if (!sanitizer_runs(sc, sh.na + sh.nb, ki, 2)) continue;  // at least 2 kinds a shape: each keeps 1
         const auto [ka, kb] = kMulKinds[ki];
         const bool odd = (ki + sh.na) % 2 == 1;
         const std::string what = "mul_columns(" + shape("a", sh.na, kind_name(ka)) + ", " +
@@ -108,6 +109,7 @@ TEST_F(BackendLayer, MulAbs) {
     for (const MulShape& sh : kNttShapes)
       for (std::size_t ki = 0; ki < kMulKinds.size(); ++ki) {
         if (std::uint64_t(sh.na) * sh.nb > kLargeWork && ki >= 2) break;
+        if (!sanitizer_runs(sc, sh.na + sh.nb, ki, 2)) continue;
         const auto [ka, kb] = kMulKinds[ki];
         const bool odd = (ki + sh.na) % 2 == 0;
         const std::string what = std::string("mul_abs(") + shape("a", sh.na, kind_name(ka)) + ", " +
@@ -166,6 +168,12 @@ TEST_F(BackendLayer, DivremLimb) {
                                         top == ~limb_t{0} ? ~limb_t{0} : top + 1};    // q has n - 1 limbs
         for (limb_t d : divisors) {
           // Every mode at every size, in turn over the kinds and divisors.
+          // Sanitizer-sized: one case in three (48 a size: 16 kept, every
+          // mode among them, 3 and 7 being coprime).
+          if (!sanitizer_runs(sc, 0, case_index, 3)) {
+            ++case_index;
+            continue;
+          }
           const DivMode mode = kDivModes[case_index++ % kDivModes.size()];
           const bool odd = case_index % 2 == 1;
           const std::string what =
@@ -218,10 +226,14 @@ const std::vector<std::size_t> kSumCounts = {1, 2, 16, 17, 40};
 
 TEST_F(BackendLayer, SumAbs) {
   Operands gen(304);
+  // Sanitizer-sized: one shape kind a width, in rotation over the widths;
+  // every width and count.
+  std::size_t index = 0;
   for (const StreamCase& sc : streams()) {
     for (std::size_t width : kSumWidths)
       for (std::size_t count : kSumCounts)
         for (int shape_kind = 0; shape_kind < 3; ++shape_kind) {
+          if (!sanitizer_runs(sc, width, index++, 3)) continue;
           // 0: all-ones terms of the full width (carries at their largest);
           // 1: random terms of random sizes, one of the full width, some
           // zero (size 0); 2: runs, the widest last.

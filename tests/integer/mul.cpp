@@ -43,8 +43,14 @@ class Mul : public IntegerTest {
 };
 
 TEST_P(Mul, SignsZeroAndEdgeValues) {
-  for (const Mpz& a : edge_pair_values())
-    for (const Mpz& b : edge_pair_values()) ASSERT_TRUE(check(a, b));
+  // Sanitizer-sized: every a, against one b in three in rotation (each b
+  // still meets a third of the a's; check() multiplies both ways).
+  const std::vector<Mpz> values = edge_pair_values();
+  for (std::size_t i = 0; i < values.size(); ++i)
+    for (std::size_t j = 0; j < values.size(); ++j)
+      if (sanitizer_keeps(i + j, 3)) {
+        ASSERT_TRUE(check(values[i], values[j]));
+      }
 }
 
 TEST_P(Mul, AroundTheDeviceCrossover) {
@@ -61,12 +67,20 @@ TEST_P(Mul, AroundTheDeviceCrossover) {
 // Both sides of the column products' limits (a warp per column for a shorter
 // operand of 33 to 8192 limbs while na * nb <= 3 * 2^24 by default, the NTT
 // product beyond), with all-ones operands: every column at its maximum.
+// Sanitizer-sized: both sides of the work limit (7000 x 7190 and 7191) and
+// of the shorter operand's (8192 x 8193 against 8193 x 8193, both NTT
+// products under the default work limit) kept; the further shapes at and
+// past the work limit with a shorter operand of 2048 to 8192 limbs (NTT
+// products of up to 67000 limbs, the same transforms) dropped.
 TEST_P(Mul, AroundTheColumnProductLimits) {
   Operands gen;
-  const std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes = {
-      {33, 33},       {33, 200000},  {100, 5000},    {4095, 4097},   {6144, 6145},   {8191, 8193},
-      {8192, 8192},   {8192, 8193},  {8193, 8193},   {8192, 16384},  {8192, 16385},  {4096, 32768},
-      {4096, 32769},  {2048, 65536}, {2048, 65537},  {7000, 7190},   {7000, 7191}};
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes =
+      sized<std::vector<std::pair<std::uint64_t, std::uint64_t>>>(
+          {{33, 33},       {33, 200000},  {100, 5000},    {4095, 4097},   {6144, 6145},   {8191, 8193},
+           {8192, 8192},   {8192, 8193},  {8193, 8193},   {8192, 16384},  {8192, 16385},  {4096, 32768},
+           {4096, 32769},  {2048, 65536}, {2048, 65537},  {7000, 7190},   {7000, 7191}},
+          {{33, 33}, {33, 200000}, {100, 5000}, {4095, 4097}, {6144, 6145}, {8192, 8193}, {8193, 8193},
+           {7000, 7190}, {7000, 7191}});
   for (const auto& [na, nb] : shapes) {
     ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << " limbs, all ones";
     ASSERT_TRUE(check(gen.random_bits(64 * na), -gen.random_bits(64 * nb))) << na << " x " << nb << " limbs";
@@ -75,14 +89,16 @@ TEST_P(Mul, AroundTheColumnProductLimits) {
 
 TEST_P(Mul, AllOnesGiveTheLargestCoefficients) {
   // (2^n - 1)^2: every product coefficient is at its maximum.
-  for (std::uint64_t limbs : {1u, 2u, 63u, 64u, 1000u, 2048u, 2049u, 4096u, 8191u, 8192u, 20000u})
+  // Sanitizer-sized: 20000 limbs (an NTT product, as other tests' are) dropped.
+  for (std::uint64_t limbs : sized<std::vector<std::uint64_t>>({1, 2, 63, 64, 1000, 2048, 2049, 4096, 8191, 8192, 20000},
+                                                               {1, 2, 63, 64, 1000, 2048, 2049, 4096, 8191, 8192}))
     ASSERT_TRUE(check(Mpz::all_ones(64 * limbs), Mpz::all_ones(64 * limbs))) << limbs << " limbs";
   ASSERT_TRUE(check(Mpz::all_ones(64 * 5000), Mpz::all_ones(64 * 3)));
 }
 
 TEST_P(Mul, RandomSparseAndUnbalanced) {
   Operands gen;
-  for (int i = 0; i < 12; ++i) {
+  for (int i = 0; i < sized(12, 3); ++i) {
     const std::size_t na = 1 + gen.below(12000), nb = 1 + gen.below(12000);
     ASSERT_TRUE(check(gen.random_bits(64 * na), gen.random_bits(64 * nb))) << na << " x " << nb;
   }
@@ -102,10 +118,14 @@ TEST_P(Mul, RandomSparseAndUnbalanced) {
 // chunk, an exact multiple, and chunk tails reaching past the long operand.
 TEST_P(Mul, ChunkedUnbalancedProducts) {
   Operands gen;
-  const std::size_t shapes[][2] = {{5000, 34},    {5000, 100},   {65539, 100},  {65536, 1000},
-                                   {100000, 1500}, {200003, 4097}, {300000, 20000}, {40000, 3000}};
-  for (const auto& shape : shapes) {
-    const std::size_t na = shape[0], nb = shape[1];
+  // Sanitizer-sized: the shapes of up to 100000 x 1500 limbs (the partial
+  // last chunk, the exact multiple, short and long chunks); the 200003 x
+  // 4097 and 300000 x 20000 limb ones (more and larger chunks of the same
+  // transforms) dropped.
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = sized<std::vector<std::pair<std::size_t, std::size_t>>>(
+      {{5000, 34}, {5000, 100}, {65539, 100}, {65536, 1000}, {100000, 1500}, {200003, 4097}, {300000, 20000}, {40000, 3000}},
+      {{5000, 34}, {5000, 100}, {65539, 100}, {65536, 1000}, {100000, 1500}, {40000, 3000}});
+  for (const auto& [na, nb] : shapes) {
     const Mpz ones_a = Mpz::all_ones(64 * na), ones_b = Mpz::all_ones(64 * nb);
     ASSERT_TRUE(check(ones_a, ones_b)) << na << " x " << nb << " limbs, all ones";
     ASSERT_TRUE(check(ones_b, ones_a)) << nb << " x " << na << " limbs, all ones";
@@ -114,10 +134,13 @@ TEST_P(Mul, ChunkedUnbalancedProducts) {
   }
 }
 
+// Sanitizer-sized: a long operand of 20000 limbs instead of 70000 (still
+// far past the 4097 limbs where a transform of the full length would be
+// taken otherwise).
 TEST_P(Mul, ShortOperandAgainstALongOne) {
   Operands gen;
   for (std::size_t nb : {std::size_t{1}, std::size_t{2}, std::size_t{31}, std::size_t{32}, std::size_t{33}})
-    for (std::size_t na : {std::size_t{4096}, std::size_t{4097}, std::size_t{70000}}) {
+    for (std::size_t na : sized<std::vector<std::size_t>>({4096, 4097, 70000}, {4096, 4097, 20000})) {
       ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << " limbs, all ones";
       ASSERT_TRUE(check(-gen.runs(64 * na), gen.uniform(64 * nb))) << na << " x " << nb << " limbs";
     }
@@ -135,15 +158,19 @@ TEST_P(Mul, DigitsOfSeveralLimbs) {
     mpgpu::TuningParams params = ctx().tuning();
     params.ntt_digit_limbs = digits;
     use_tuning(params);
-    const std::size_t shapes[][2] = {{9000, 9000}, {20001, 16383}, {12347, 9001}, {65536, 65536}, {70001, 69999}};
-    for (const auto& shape : shapes) {
-      const std::size_t na = shape[0], nb = shape[1];
+    // Sanitizer-sized: the 65536 and 70001 limb shapes dropped (the same
+    // digits and passes on longer transforms), the sparse product and the
+    // squares at a third of their sizes, still not multiples of the digit.
+    const std::vector<std::pair<std::size_t, std::size_t>> shapes = sized<std::vector<std::pair<std::size_t, std::size_t>>>(
+        {{9000, 9000}, {20001, 16383}, {12347, 9001}, {65536, 65536}, {70001, 69999}},
+        {{9000, 9000}, {20001, 16383}, {12347, 9001}});
+    for (const auto& [na, nb] : shapes) {
       ASSERT_TRUE(check(Mpz::all_ones(64 * na), Mpz::all_ones(64 * nb))) << na << " x " << nb << ", " << digits;
       ASSERT_TRUE(check(gen.random_bits(64 * na), -gen.uniform(64 * nb))) << na << " x " << nb << ", " << digits;
     }
-    ASSERT_TRUE(check(gen.sparse(64 * 30001, 5), gen.runs(64 * 29999))) << digits;
-    ASSERT_TRUE(check_sqr(Mpz::all_ones(64 * 40003))) << digits;
-    ASSERT_TRUE(check_sqr(gen.random_bits(64 * 50000))) << digits;
+    ASSERT_TRUE(check(gen.sparse(64 * sized(30001, 10001), 5), gen.runs(64 * sized(29999, 9999)))) << digits;
+    ASSERT_TRUE(check_sqr(Mpz::all_ones(64 * sized(40003, 13335)))) << digits;
+    ASSERT_TRUE(check_sqr(gen.random_bits(64 * sized(50000, 16667)))) << digits;
   }
 }
 
@@ -170,7 +197,9 @@ TEST_P(Mul, SquaresAndAliasing) {
 TEST_P(Mul, EachProductAtOnce) {
   Operands gen;
   const std::size_t sizes[] = {1, 20, 33, 900, 4096, 7191, 9000, 20000, 70000, 600000};
-  for (int round = 0; round < 12; ++round) {
+  // Sanitizer-sized: rounds 0 to 5 (counts 1 to 5, the all-ones round, the
+  // zero operand), the same sizes.
+  for (int round = 0; round < sized(12, 6); ++round) {
     const int count = 1 + round % 5;
     std::vector<Mpz> va, vb;
     for (int i = 0; i < count; ++i) {

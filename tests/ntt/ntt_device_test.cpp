@@ -15,11 +15,19 @@
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt.hpp"
 #include "mpgpu/ntt/ntt_host.hpp"
+#include "support/test_size.hpp"
 
 namespace {
 
 using mpgpu::Context;
 using mpgpu::NttOrder;
+using mpgpu_test::sized;
+
+// Sanitizer-sized (support/test_size.hpp), by the pass schedule of
+// ntt/block_plan.hpp (block_passes): one pass up to 2^13 points, two from
+// 2^14, three from 2^23 in natural order and from 2^24 bit-reversed. The
+// lengths kept reach each side of each of those lines; the others (and
+// the host reference's minutes of 2^25 and 2^26) are dropped.
 
 std::vector<std::uint64_t> random_residues(std::size_t n, std::uint64_t p, std::uint64_t seed) {
   std::mt19937_64 gen(seed);
@@ -90,7 +98,11 @@ class NttDevice : public ::testing::Test {
 
 TEST_F(NttDevice, EveryLengthUpTo2To24BothOrders) {
   const std::uint64_t p = mpgpu::field::ntt_primes62[0].p;
+  std::vector<int> lengths;
   for (int log_n = 0; log_n <= 24; ++log_n)
+    if (!mpgpu_test::sanitizer_sized() || log_n <= 14 || log_n == 17 || log_n == 22 || log_n == 23)
+      lengths.push_back(log_n);
+  for (int log_n : lengths)
     for (NttOrder order : {NttOrder::natural, NttOrder::bit_reversed}) {
       check(p, log_n, 1, order, 1000 + log_n, log_n % 4 == 1);
       if (HasFatalFailure()) return;
@@ -113,7 +125,7 @@ TEST_F(NttDevice, OtherPrimesLazyAndCanonicalPaths) {
   const std::uint64_t primes[] = {mpgpu::field::ntt_primes31[0].p, mpgpu::field::ntt_primes32[0].p,
                                   mpgpu::field::ntt_primes62[2].p, mpgpu::field::goldilocks.p};
   for (std::uint64_t p : primes)
-    for (int log_n : {1, 4, 7, 11, 13, 14, 17, 20})
+    for (int log_n : sized<std::vector<int>>({1, 4, 7, 11, 13, 14, 17, 20}, {1, 4, 7, 11, 13, 14, 17}))
       for (NttOrder order : {NttOrder::natural, NttOrder::bit_reversed}) {
         check(p, log_n, log_n <= 13 ? 5 : 2, order, p % 1000 + log_n, true);
         if (HasFatalFailure()) return;
@@ -121,16 +133,17 @@ TEST_F(NttDevice, OtherPrimesLazyAndCanonicalPaths) {
 }
 
 TEST_F(NttDevice, ThreePassLengths) {
-  // 2^25 natural and 2^26 both orders take three passes.
+  // 2^25 natural and 2^26 both orders take three passes. Sanitizer-sized:
+  // 2^24 in both orders, the shortest that takes three passes in both.
   const std::uint64_t p = mpgpu::field::ntt_primes62[2].p;
-  check(p, 25, 1, NttOrder::natural, 25);
+  check(p, sized(25, 24), 1, NttOrder::natural, 25);
   if (HasFatalFailure()) return;
-  check(p, 26, 1, NttOrder::bit_reversed, 26);
+  check(p, sized(26, 24), 1, NttOrder::bit_reversed, 26);
 }
 
 TEST_F(NttDevice, BitReversedIsAPermutationOfNatural) {
   const std::uint64_t p = mpgpu::field::ntt_primes62[0].p;
-  for (int log_n : {12, 15, 24}) {
+  for (int log_n : sized<std::vector<int>>({12, 15, 24}, {12, 15, 20})) {
     const std::size_t n = std::size_t{1} << log_n;
     std::vector<std::uint64_t> x = random_residues(n, p, log_n), nat = x, rev = x;
     run(nat, 1, log_n, p, true, NttOrder::natural);

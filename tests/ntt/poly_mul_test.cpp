@@ -19,6 +19,7 @@
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt.hpp"
 #include "ntt_test_context.hpp"
+#include "support/test_size.hpp"
 
 #if MPGPU_NTT_TEST_CUDA
 #include <cuda_runtime.h>
@@ -136,10 +137,15 @@ TEST_F(PolyMul, RandomLengthsOnEveryTablePrime) {
   const std::pair<std::size_t, std::size_t> lengths[] = {
       {1, 1}, {1, 2}, {2, 1}, {1, 300}, {3, 5}, {17, 100}, {100, 17}, {33, 33}, {64, 65},
       {257, 300}, {1000, 1500}, {1024, 1025}, {4095, 1}, {3000, 2}};
+  // Sanitizer-sized (support/test_size.hpp): every prime, with one pair of
+  // lengths in three in rotation (each pair still meets a third of the
+  // primes, of every table).
   int seed = 0;
+  std::size_t index = 0;
   mpgpu::field::for_each_ntt_prime([&](const mpgpu::field::NttPrime& q) {
     for (auto [la, lb] : lengths) {
       const Vec a = random_residues(la, q.p, ++seed), b = random_residues(lb, q.p, ++seed);
+      if (!mpgpu_test::sanitizer_keeps(index++, 3)) continue;
       ASSERT_EQ(product(a, b, q.p), schoolbook(a, b, q.p)) << "p " << q.p << " lengths " << la << ", " << lb;
     }
   });
@@ -148,7 +154,7 @@ TEST_F(PolyMul, RandomLengthsOnEveryTablePrime) {
 TEST_F(PolyMul, RandomLengthsDrawn) {
   std::mt19937_64 gen(99);
   const std::uint64_t p = mpgpu::field::goldilocks.p;  // p > 2^63: sums pass 2^64
-  for (int t = 0; t < 20; ++t) {
+  for (int t = 0; t < mpgpu_test::sized(20, 6); ++t) {  // sanitizer-sized: 6 draws
     const std::size_t la = 1 + gen() % 700, lb = 1 + gen() % 700;
     const Vec a = random_residues(la, p, gen()), b = random_residues(lb, p, gen());
     ASSERT_EQ(product(a, b, p), schoolbook(a, b, p)) << "lengths " << la << ", " << lb;
