@@ -16,6 +16,7 @@ reference (Python ints), and a mismatch makes it exit 1.
     python3 python/bench/bench.py --context cpu --quick                  # a short run
     python3 python/bench/bench.py --max-log-bits 26 --csv bench/results/python-<date>.csv
     python3 python/bench/bench.py --context cpu --quick --convert-log-bits 28,30   # + 2^30-bit conversions
+    python3 python/bench/bench.py --context cuda:0 --sections convert --convert-log-bits 24,28,30  # those alone
 
 Times are the best of several runs (each at least --min-time seconds of repetitions);
 on a CUDA context every timed call ends with the context's synchronize().
@@ -224,6 +225,15 @@ def batches(args, ctx):
         record(section, f"mul_wide {count} x {bits} bits", t, p, g, ok)
 
 
+#: The sections of the table, in order (--sections picks some).
+SECTIONS = {
+    "overhead": lambda args, ctx: call_overhead(args),
+    "huge": lambda args, ctx: huge(args, ctx),
+    "convert": lambda args, ctx: large_conversions(args, ctx),
+    "batch": lambda args, ctx: batches(args, ctx),
+}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--context", default="auto", help="context of sections 2 and 3: cpu, cuda:N, auto")
@@ -239,8 +249,16 @@ def main():
     ap.add_argument("--convert-log-bits", type=lambda text: [int(v) for v in text.split(",") if v], default=[],
                     help="comma-separated log2 sizes at which to time only the int <-> Integer conversions, "
                          "e.g. 30 (2^30 bits; none by default)")
+    ap.add_argument("--sections", type=lambda text: [v for v in text.split(",") if v], default=list(SECTIONS),
+                    help="comma-separated sections to run, of " + ", ".join(SECTIONS) + " (default: all); "
+                         "'convert' is the rows of --convert-log-bits")
     ap.add_argument("--csv", help="also write the table to this CSV file")
     args = ap.parse_args()
+    unknown = sorted(set(args.sections) - set(SECTIONS))
+    if unknown:
+        ap.error(f"unknown section(s) {', '.join(unknown)}: choose among {', '.join(SECTIONS)}")
+    if "convert" in args.sections and args.sections == ["convert"] and not args.convert_log_bits:
+        ap.error("--sections convert needs --convert-log-bits (e.g. 30)")
     if args.quick:
         args.max_log_bits, args.batch_count, args.min_time = min(args.max_log_bits, 20), 1024, 0.05
         args.loop_count = min(args.loop_count, 256)
@@ -252,10 +270,9 @@ def main():
           f"NumPy {np.__version__ if np else 'not installed'} | GMP {info['gmp_version']} | {platform.node()}")
     print()
     header()
-    call_overhead(args)
-    huge(args, ctx)
-    large_conversions(args, ctx)
-    batches(args, ctx)
+    for name, run in SECTIONS.items():
+        if name in args.sections:
+            run(args, ctx)
 
     if args.csv:
         with open(args.csv, "w", newline="") as f:

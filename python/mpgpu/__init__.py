@@ -5,7 +5,8 @@
 Values live in a context: a CUDA device or the CPU. ``mpgpu.Batch`` holds N unsigned integers
 of one width, made from lists or NumPy arrays of limbs; ``mpgpu.batch`` has its operations.
 ``mpgpu.ntt`` and ``mpgpu.dot`` compute transforms, polynomial, dot and matrix products mod a
-word-size prime on NumPy arrays.
+word-size prime, ``mpgpu.gfp`` the FFT over the big prime fields p = r**k + 1, on NumPy arrays
+and on CUDA arrays (CuPy, PyTorch, any DLPack or ``__cuda_array_interface__`` producer).
 See docs/python.md.
 """
 
@@ -15,7 +16,7 @@ import numbers as _numbers
 from ._mpgpu import *  # noqa: F401,F403  (Integer, Context, the functions, the exceptions)
 from ._mpgpu import Batch, Context, Integer, __version__, _current_context
 from . import batch  # noqa: F401  (the batch functions: mpgpu.batch.mul_high, ...)
-from . import dot, ntt  # noqa: F401  (products mod p on NumPy arrays: mpgpu.ntt.forward, mpgpu.dot.matmul, ...)
+from . import dot, gfp, ntt  # noqa: F401  (products mod p on arrays: mpgpu.ntt.forward, mpgpu.dot.matmul, ...)
 
 #: gmpy2's name for an integer.
 mpz = Integer

@@ -9,7 +9,8 @@
 Values live in a context: a CUDA device or the CPU. ``mpgpu.Batch`` holds N unsigned integers
 of one width, made from lists or NumPy arrays of limbs; ``mpgpu.batch`` has its operations.
 ``mpgpu.ntt`` and ``mpgpu.dot`` compute transforms, polynomial, dot and matrix products mod a
-word-size prime on NumPy arrays.
+word-size prime, ``mpgpu.gfp`` the FFT over the big prime fields p = r**k + 1, on NumPy arrays
+and on CUDA arrays (CuPy, PyTorch, any DLPack or ``__cuda_array_interface__`` producer).
 See docs/python.md.
 """
 
@@ -21,7 +22,9 @@ import numpy
 
 from . import batch as batch
 from . import dot as dot
+from . import gfp as gfp
 from . import ntt as ntt
+from ._arrays import CudaArray as _CudaArray
 
 __version__: str
 
@@ -34,8 +37,8 @@ class _Buffer(Protocol):
     def __buffer__(self, flags: int, /) -> memoryview: ...
 
 #: What Batch reads as limbs: a NumPy array, a buffer, a DLPack producer (CuPy, PyTorch), or
-#: an object with __cuda_array_interface__.
-_ArrayLike = Any
+#: an object with __cuda_array_interface__ (on a CUDA context, read on the device).
+_ArrayLike = Union[numpy.ndarray[Any, numpy.dtype[numpy.uint64]], _Buffer, _CudaArray]
 
 class ParseError(ValueError):
     """A string is not an integer; .position is the offset of the bad character."""
@@ -63,14 +66,16 @@ class Context:
     def __init__(self, spec: _ContextLike = 'auto') -> None: ...
 
     @property
-    def backend(self) -> str: ...
+    def backend(self) -> str:
+        """'cuda' or 'cpu'."""
 
     @property
     def device(self) -> int:
         """The CUDA device index, -1 for the CPU."""
 
     @property
-    def is_cuda(self) -> bool: ...
+    def is_cuda(self) -> bool:
+        """Whether the context is a CUDA device."""
 
     def synchronize(self) -> None:
         """Waits until the work queued on the context's stream has finished."""
@@ -78,7 +83,8 @@ class Context:
     def info(self) -> dict[str, Any]:
         """The device's properties (what `mpgpu info` prints), as a dict."""
 
-    def describe(self) -> str: ...
+    def describe(self) -> str:
+        """The context in words: 'cpu' or 'cuda:N (the device's name)'."""
 
     def __repr__(self) -> str: ...
 
@@ -185,7 +191,8 @@ class Integer:
 
     def __copy__(self) -> Integer: ...
 
-    def conjugate(self) -> Integer: ...
+    def conjugate(self) -> Integer:
+        """x itself (as int.conjugate)."""
 
     def __deepcopy__(self, memo: object) -> Integer: ...
 
@@ -229,26 +236,33 @@ class Integer:
 
     def __setstate__(self, arg: tuple[int, bytes], /) -> None: ...
 
-    def bit_length(self) -> int: ...
+    def bit_length(self) -> int:
+        """Bits of |x|, 0 for 0 (as int.bit_length)."""
 
     def bit_count(self) -> int:
         """Ones in the binary form of |x|, as int.bit_count."""
 
-    def as_integer_ratio(self) -> tuple[Integer, Integer]: ...
+    def as_integer_ratio(self) -> tuple[Integer, Integer]:
+        """(x, 1) (as int.as_integer_ratio)."""
 
-    def is_integer(self) -> bool: ...
-
-    @property
-    def numerator(self) -> Integer: ...
-
-    @property
-    def real(self) -> Integer: ...
+    def is_integer(self) -> bool:
+        """True (as int.is_integer)."""
 
     @property
-    def denominator(self) -> Integer: ...
+    def numerator(self) -> Integer:
+        """x itself (as int.numerator)."""
 
     @property
-    def imag(self) -> Integer: ...
+    def real(self) -> Integer:
+        """x itself (as int.real)."""
+
+    @property
+    def denominator(self) -> Integer:
+        """1 (as int.denominator)."""
+
+    @property
+    def imag(self) -> Integer:
+        """0 (as int.imag)."""
 
     @property
     def context(self) -> Context:
@@ -271,7 +285,8 @@ def iroot(x: _IntLike, n: _IntLike) -> tuple[Integer, bool]:
 def iroot_rem(x: _IntLike, n: _IntLike) -> tuple[Integer, Integer]:
     """(r, x - r**n) with r the integer n-th root of x >= 0."""
 
-def is_square(x: _IntLike) -> bool: ...
+def is_square(x: _IntLike) -> bool:
+    """Whether x is a perfect square (False for x < 0)."""
 
 def gcd(*args: _IntLike) -> Integer:
     """The greatest common divisor of any number of integers (0 for none)."""
@@ -293,9 +308,11 @@ def powmod(x: _IntLike, y: _IntLike, m: _IntLike) -> Integer:
 def divexact(x: _IntLike, y: _IntLike) -> Integer:
     """x / y when y divides x (faster; the result is unspecified otherwise)."""
 
-def is_divisible(x: _IntLike, d: _IntLike) -> bool: ...
+def is_divisible(x: _IntLike, d: _IntLike) -> bool:
+    """Whether d divides x (d = 0 divides only 0)."""
 
-def is_congruent(x: _IntLike, y: _IntLike, m: _IntLike) -> bool: ...
+def is_congruent(x: _IntLike, y: _IntLike, m: _IntLike) -> bool:
+    """Whether x = y (mod m) (m = 0: whether x == y)."""
 
 def fac(n: _IntLike) -> Integer:
     """n!"""
@@ -309,41 +326,59 @@ def lucas(n: _IntLike) -> Integer:
 def comb(n: _IntLike, k: _IntLike) -> Integer:
     """The binomial coefficient (n k), any n, k >= 0."""
 
-def t_div(x: _IntLike, y: _IntLike) -> Integer: ...
+def t_div(x: _IntLike, y: _IntLike) -> Integer:
+    """x / y rounded toward zero (C's truncation)."""
 
-def t_mod(x: _IntLike, y: _IntLike) -> Integer: ...
+def t_mod(x: _IntLike, y: _IntLike) -> Integer:
+    """x - y * t_div(x, y): the remainder with the sign of x."""
 
-def t_divmod(x: _IntLike, y: _IntLike) -> tuple[Integer, Integer]: ...
+def t_divmod(x: _IntLike, y: _IntLike) -> tuple[Integer, Integer]:
+    """(t_div(x, y), t_mod(x, y))."""
 
-def f_div(x: _IntLike, y: _IntLike) -> Integer: ...
+def f_div(x: _IntLike, y: _IntLike) -> Integer:
+    """x / y rounded toward minus infinity (Python's x // y)."""
 
-def f_mod(x: _IntLike, y: _IntLike) -> Integer: ...
+def f_mod(x: _IntLike, y: _IntLike) -> Integer:
+    """x - y * f_div(x, y): the remainder with the sign of y (Python's x % y)."""
 
-def f_divmod(x: _IntLike, y: _IntLike) -> tuple[Integer, Integer]: ...
+def f_divmod(x: _IntLike, y: _IntLike) -> tuple[Integer, Integer]:
+    """(f_div(x, y), f_mod(x, y)): Python's divmod(x, y)."""
 
-def c_div(x: _IntLike, y: _IntLike) -> Integer: ...
+def c_div(x: _IntLike, y: _IntLike) -> Integer:
+    """x / y rounded toward plus infinity."""
 
-def c_mod(x: _IntLike, y: _IntLike) -> Integer: ...
+def c_mod(x: _IntLike, y: _IntLike) -> Integer:
+    """x - y * c_div(x, y): the remainder with the sign opposite to y's."""
 
-def c_divmod(x: _IntLike, y: _IntLike) -> tuple[Integer, Integer]: ...
+def c_divmod(x: _IntLike, y: _IntLike) -> tuple[Integer, Integer]:
+    """(c_div(x, y), c_mod(x, y))."""
 
-def t_div_2exp(x: _IntLike, n: _IntLike) -> Integer: ...
+def t_div_2exp(x: _IntLike, n: _IntLike) -> Integer:
+    """x / 2**n rounded toward zero (n >= 0)."""
 
-def t_mod_2exp(x: _IntLike, n: _IntLike) -> Integer: ...
+def t_mod_2exp(x: _IntLike, n: _IntLike) -> Integer:
+    """x - 2**n * t_div_2exp(x, n): the low n bits of |x|, with the sign of x."""
 
-def t_divmod_2exp(x: _IntLike, n: _IntLike) -> tuple[Integer, Integer]: ...
+def t_divmod_2exp(x: _IntLike, n: _IntLike) -> tuple[Integer, Integer]:
+    """(t_div_2exp(x, n), t_mod_2exp(x, n))."""
 
-def f_div_2exp(x: _IntLike, n: _IntLike) -> Integer: ...
+def f_div_2exp(x: _IntLike, n: _IntLike) -> Integer:
+    """x / 2**n rounded toward minus infinity: x >> n (n >= 0)."""
 
-def f_mod_2exp(x: _IntLike, n: _IntLike) -> Integer: ...
+def f_mod_2exp(x: _IntLike, n: _IntLike) -> Integer:
+    """x - 2**n * f_div_2exp(x, n): the low n bits of x's two's complement, x & (2**n - 1)."""
 
-def f_divmod_2exp(x: _IntLike, n: _IntLike) -> tuple[Integer, Integer]: ...
+def f_divmod_2exp(x: _IntLike, n: _IntLike) -> tuple[Integer, Integer]:
+    """(f_div_2exp(x, n), f_mod_2exp(x, n))."""
 
-def c_div_2exp(x: _IntLike, n: _IntLike) -> Integer: ...
+def c_div_2exp(x: _IntLike, n: _IntLike) -> Integer:
+    """x / 2**n rounded toward plus infinity (n >= 0)."""
 
-def c_mod_2exp(x: _IntLike, n: _IntLike) -> Integer: ...
+def c_mod_2exp(x: _IntLike, n: _IntLike) -> Integer:
+    """x - 2**n * c_div_2exp(x, n): in (-2**n, 0] (0 when 2**n divides x)."""
 
-def c_divmod_2exp(x: _IntLike, n: _IntLike) -> tuple[Integer, Integer]: ...
+def c_divmod_2exp(x: _IntLike, n: _IntLike) -> tuple[Integer, Integer]:
+    """(c_div_2exp(x, n), c_mod_2exp(x, n))."""
 
 def popcount(x: _IntLike) -> int:
     """Ones in x's binary form; -1 for x < 0 (infinitely many)."""
@@ -362,15 +397,20 @@ def digits(x: _IntLike, base: int = 10) -> str:
 def bit_test(x: _IntLike, n: _IntLike) -> bool:
     """Bit n of x (two's complement for x < 0)."""
 
-def bit_set(x: _IntLike, n: _IntLike) -> Integer: ...
+def bit_set(x: _IntLike, n: _IntLike) -> Integer:
+    """x with bit n set (two's complement for x < 0)."""
 
-def bit_clear(x: _IntLike, n: _IntLike) -> Integer: ...
+def bit_clear(x: _IntLike, n: _IntLike) -> Integer:
+    """x with bit n cleared (two's complement for x < 0)."""
 
-def bit_flip(x: _IntLike, n: _IntLike) -> Integer: ...
+def bit_flip(x: _IntLike, n: _IntLike) -> Integer:
+    """x with bit n inverted (two's complement for x < 0)."""
 
-def is_even(x: _IntLike) -> bool: ...
+def is_even(x: _IntLike) -> bool:
+    """Whether x is even."""
 
-def is_odd(x: _IntLike) -> bool: ...
+def is_odd(x: _IntLike) -> bool:
+    """Whether x is odd."""
 
 def sign(x: _IntLike) -> int:
     """-1, 0 or 1."""

@@ -59,3 +59,31 @@ def copy(a):
 
     with cupy.cuda.Device(a.device.id):
         return a.copy(order="C")
+
+
+def gfp_first_noncanonical(a, r):
+    """The flat index (row * N + i) of the first element of ``a`` (uint64 digits of shape
+    (..., k, N), C-contiguous: a CuPy array or a PyTorch tensor; the CuPy path also takes
+    NumPy arrays, which is how CI tests it) that is not canonical for the radix ``r``, or
+    None (mpgpu.gfp; include/mpgpu/gfp/field.cuh's is_canonical): every digit below r, or
+    p - 1 = r**k, which is digit k-1 equal to r and the others 0. Computed by the array's
+    framework on its device; only the answer comes to the host."""
+    torch = _framework(a) == "torch"
+    if torch:
+        import torch as lib
+
+        signed = a.view(lib.int64)
+    else:
+        signed = a.view("int64")
+    # Unsigned order through int64 (PyTorch has few uint64 kernels): flip the sign bit.
+    flipped = signed ^ -(2**63)
+    r_flipped = r - 2**63
+    above = flipped > r_flipped  # a digit above r: never canonical
+    at_r = flipped == r_flipped
+    low_nonzero = signed[..., :-1, :] != 0
+    bad = above.any(-2) | at_r[..., :-1, :].any(-2) | (at_r[..., -1, :] & low_nonzero.any(-2))
+    flat = bad.reshape(-1).to(lib.int32) if torch else bad.reshape(-1).astype("int32")
+    if (flat.numel() if torch else flat.size) == 0:
+        return None
+    first = int(flat.argmax())
+    return first if int(flat[first]) else None

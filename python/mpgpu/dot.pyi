@@ -1,17 +1,19 @@
 # Type stubs of mpgpu.dot (the functions of mpgpu._mpgpu._dot), written from
 # the bindings (python/src/dot_binding.cpp); python/tests/test_stubs.py checks
-# that they name exactly the module's public names.
-"""Dot and matrix products mod p on NumPy arrays (mpgpu.dot), exact.
+# that they name exactly the module's public names and the bindings' parameters.
+"""Dot and matrix products mod p on NumPy, CuPy and PyTorch arrays (mpgpu.dot), exact.
 
-CuPy arrays and PyTorch tensors in CUDA memory are taken too (on a CUDA context; results of
-their kind): the signatures name the NumPy types only.
+Array results have two signatures: NumPy arrays in, a NumPy array out (on either context); an
+array in CUDA memory in (CuPy, PyTorch, any DLPack or __cuda_array_interface__ producer; a CUDA
+context), an array of its framework on its device out. dot() gives an int either way.
 """
 
-from typing import Any, Literal, SupportsIndex, TypeVar, Union
+from typing import Any, Literal, SupportsIndex, TypeVar, Union, overload
 
 import numpy
 
 from . import Context, Integer
+from ._arrays import CudaArray, CudaArrayT
 
 __all__: list[str]
 
@@ -31,7 +33,7 @@ MAX_LENGTH: int
 #: The longest vector fp_abcd takes: 2**25 elements.
 ABCD_MAX_LENGTH: int
 
-def dot(a: _Residues, b: _Residues, p: _Modulus, *, method: _Method = "automatic",
+def dot(a: _Residues | CudaArray, b: _Residues | CudaArray, p: _Modulus, *, method: _Method = "automatic",
         context: _ContextLike | None = None) -> int:
     """
     sum(a[i] * b[i]) mod p as an int, exactly: 1-D arrays of one length (any positive strides) and one
@@ -40,15 +42,23 @@ def dot(a: _Residues, b: _Residues, p: _Modulus, *, method: _Method = "automatic
     their bounds on p and n; a method that does not take them is a ValueError). n <= 2**31.
     """
 
+@overload
 def dot_batched(a: _Residues, b: _Residues, p: _Modulus, *, method: _Method = "automatic",
-                context: _ContextLike | None = None) -> numpy.ndarray[tuple[int], numpy.dtype[numpy.uint64]]:
+                context: _ContextLike | None = None) -> numpy.ndarray[tuple[int], numpy.dtype[numpy.uint64]]: ...
+@overload
+def dot_batched(a: CudaArrayT, b: CudaArrayT, p: _Modulus, *, method: _Method = "automatic",
+                context: _ContextLike | None = None) -> CudaArrayT:
     """
     The dot product of each row: out[i] = dot(a[i], b[i]) mod p, for C-contiguous 2-D arrays of one
     shape (count, n) and dtype; a uint64 array of count values.
     """
 
+@overload
 def matmul(A: _Matrix, B: _Matrix, p: _Modulus, *, method: _Method = "automatic",
-           context: _ContextLike | None = None) -> _Matrix:
+           context: _ContextLike | None = None) -> _Matrix: ...
+@overload
+def matmul(A: CudaArrayT, B: CudaArrayT, p: _Modulus, *, method: _Method = "automatic",
+           context: _ContextLike | None = None) -> CudaArrayT:
     """
     C = A @ B mod p, exactly: A (m, k) and B (k, n) of one dtype, uint64 (p < 2**64) or float64
     (integral, p - 1 < 2**52), rows contiguous (a row stride of at least the columns is fine); C a
@@ -56,8 +66,12 @@ def matmul(A: _Matrix, B: _Matrix, p: _Modulus, *, method: _Method = "automatic"
     (p <= 94906249).
     """
 
+@overload
 def matvec(A: _Matrix, x: _Matrix, p: _Modulus, *, method: _Method = "automatic",
-           context: _ContextLike | None = None) -> _Matrix:
+           context: _ContextLike | None = None) -> _Matrix: ...
+@overload
+def matvec(A: CudaArrayT, x: CudaArrayT, p: _Modulus, *, method: _Method = "automatic",
+           context: _ContextLike | None = None) -> CudaArrayT:
     """y = A @ x mod p for A (m, k) and a contiguous x of length k (as matmul)."""
 
 def choose_method(p: _Modulus, n: int, dtype: _DType = "uint64", *, context: _ContextLike | None = None) -> str:

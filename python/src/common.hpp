@@ -97,8 +97,10 @@ void bind_functions(nb::module_& m);
 void bind_batch(nb::module_& m);
 void bind_batch_functions(nb::module_& m);
 /// The submodules of products mod p on NumPy arrays: `_mpgpu._ntt` (ntt_binding.cpp,
-/// mpgpu.ntt) and `_mpgpu._dot` (dot_binding.cpp, mpgpu.dot).
+/// mpgpu.ntt), `_mpgpu._dot` (dot_binding.cpp, mpgpu.dot) and `_mpgpu._gfp`
+/// (gfp_binding.cpp, mpgpu.gfp: the big prime field FFT).
 void bind_ntt(nb::module_& m);
 void bind_dot(nb::module_& m);
+void bind_gfp(nb::module_& m);
 
 }  // namespace mpgpu::py

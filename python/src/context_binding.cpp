@@ -99,13 +99,14 @@ void bind_context(nb::module_& m) {
                                                                : interned_context(nb::cast<std::string>(spec)));
            },
            nb::arg("spec") = "auto")
-      .def_prop_ro("backend", [](const Context& c) { return c.is_cuda() ? "cuda" : "cpu"; })
+      .def_prop_ro("backend", [](const Context& c) { return c.is_cuda() ? "cuda" : "cpu"; },
+                   "'cuda' or 'cpu'.")
       .def_prop_ro("device", &Context::device, "The CUDA device index, -1 for the CPU.")
-      .def_prop_ro("is_cuda", &Context::is_cuda)
+      .def_prop_ro("is_cuda", &Context::is_cuda, "Whether the context is a CUDA device.")
       .def("synchronize", &Context::synchronize, nb::call_guard<nb::gil_scoped_release>(),
            "Waits until the work queued on the context's stream has finished.")
       .def("info", &info_dict, "The device's properties (what `mpgpu info` prints), as a dict.")
-      .def("describe", &Context::describe)
+      .def("describe", &Context::describe, "The context in words: 'cpu' or 'cuda:N (the device's name)'.")
       .def("__repr__", [](const Context& c) { return "mpgpu.Context('" + key_of(c) + "')"; })
       .def("__str__", [](const Context& c) { return key_of(c); })
       .def("__eq__", [](const Context& a, nb::handle b) {

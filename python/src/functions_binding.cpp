@@ -131,7 +131,7 @@ void bind_functions(nb::module_& m) {
   m.def("is_square", [](nb::handle x) {
     Operand a = require_operand(x, context_of({x}), "is_square");
     return perfect_square_p(a.get());
-  }, nb::arg("x"));
+  }, nb::arg("x"), "Whether x is a perfect square (False for x < 0).");
 
   // ---- gcd and friends --------------------------------------------------------------------
   m.def("gcd", [](nb::args args) {
@@ -187,13 +187,13 @@ void bind_functions(nb::module_& m) {
   m.def("is_divisible", [](nb::handle x, nb::handle d) {
     Args2 a = two(x, d, "is_divisible");
     return divisible_p(a.a.get(), a.b.get());
-  }, nb::arg("x"), nb::arg("d"));
+  }, nb::arg("x"), nb::arg("d"), "Whether d divides x (d = 0 divides only 0).");
   m.def("is_congruent", [](nb::handle x, nb::handle y, nb::handle mod) {
     const Context ctx = context_of({x, y, mod});
     Operand a = require_operand(x, ctx, "is_congruent"), b = require_operand(y, ctx, "is_congruent"),
             c = require_operand(mod, ctx, "is_congruent");
     return congruent_p(a.get(), b.get(), c.get());
-  }, nb::arg("x"), nb::arg("y"), nb::arg("m"));
+  }, nb::arg("x"), nb::arg("y"), nb::arg("m"), "Whether x = y (mod m) (m = 0: whether x == y).");
 
   // ---- sequences --------------------------------------------------------------------------
   m.def("fac", [](nb::handle n) { return sequence(n, "fac", fac_ui); }, nb::arg("n"), "n!");
@@ -215,31 +215,52 @@ void bind_functions(nb::module_& m) {
   }, nb::arg("n"), nb::arg("k"), "The binomial coefficient (n k), any n, k >= 0.");
 
   // ---- divisions -----------------------------------------------------------------------------
-  m.def("t_div", [](nb::handle x, nb::handle y) { return div1<tdiv_q>(x, y, "t_div"); }, nb::arg("x"), nb::arg("y"));
-  m.def("t_mod", [](nb::handle x, nb::handle y) { return div1<tdiv_r>(x, y, "t_mod"); }, nb::arg("x"), nb::arg("y"));
-  m.def("t_divmod", [](nb::handle x, nb::handle y) { return div2<tdiv_qr>(x, y, "t_divmod"); }, nb::arg("x"), nb::arg("y"));
-  m.def("f_div", [](nb::handle x, nb::handle y) { return div1<fdiv_q>(x, y, "f_div"); }, nb::arg("x"), nb::arg("y"));
-  m.def("f_mod", [](nb::handle x, nb::handle y) { return div1<fdiv_r>(x, y, "f_mod"); }, nb::arg("x"), nb::arg("y"));
-  m.def("f_divmod", [](nb::handle x, nb::handle y) { return div2<fdiv_qr>(x, y, "f_divmod"); }, nb::arg("x"), nb::arg("y"));
-  m.def("c_div", [](nb::handle x, nb::handle y) { return div1<cdiv_q>(x, y, "c_div"); }, nb::arg("x"), nb::arg("y"));
-  m.def("c_mod", [](nb::handle x, nb::handle y) { return div1<cdiv_r>(x, y, "c_mod"); }, nb::arg("x"), nb::arg("y"));
-  m.def("c_divmod", [](nb::handle x, nb::handle y) { return div2<cdiv_qr>(x, y, "c_divmod"); }, nb::arg("x"), nb::arg("y"));
+  m.def("t_div", [](nb::handle x, nb::handle y) { return div1<tdiv_q>(x, y, "t_div"); }, nb::arg("x"), nb::arg("y"),
+        "x / y rounded toward zero (C's truncation).");
+  m.def("t_mod", [](nb::handle x, nb::handle y) { return div1<tdiv_r>(x, y, "t_mod"); }, nb::arg("x"), nb::arg("y"),
+        "x - y * t_div(x, y): the remainder with the sign of x.");
+  m.def("t_divmod", [](nb::handle x, nb::handle y) { return div2<tdiv_qr>(x, y, "t_divmod"); }, nb::arg("x"), nb::arg("y"),
+        "(t_div(x, y), t_mod(x, y)).");
+  m.def("f_div", [](nb::handle x, nb::handle y) { return div1<fdiv_q>(x, y, "f_div"); }, nb::arg("x"), nb::arg("y"),
+        "x / y rounded toward minus infinity (Python's x // y).");
+  m.def("f_mod", [](nb::handle x, nb::handle y) { return div1<fdiv_r>(x, y, "f_mod"); }, nb::arg("x"), nb::arg("y"),
+        "x - y * f_div(x, y): the remainder with the sign of y (Python's x % y).");
+  m.def("f_divmod", [](nb::handle x, nb::handle y) { return div2<fdiv_qr>(x, y, "f_divmod"); }, nb::arg("x"), nb::arg("y"),
+        "(f_div(x, y), f_mod(x, y)): Python's divmod(x, y).");
+  m.def("c_div", [](nb::handle x, nb::handle y) { return div1<cdiv_q>(x, y, "c_div"); }, nb::arg("x"), nb::arg("y"),
+        "x / y rounded toward plus infinity.");
+  m.def("c_mod", [](nb::handle x, nb::handle y) { return div1<cdiv_r>(x, y, "c_mod"); }, nb::arg("x"), nb::arg("y"),
+        "x - y * c_div(x, y): the remainder with the sign opposite to y's.");
+  m.def("c_divmod", [](nb::handle x, nb::handle y) { return div2<cdiv_qr>(x, y, "c_divmod"); }, nb::arg("x"), nb::arg("y"),
+        "(c_div(x, y), c_mod(x, y)).");
   struct Exp2Form {
     const char* prefix;
     Round mode;
+    const char* div_doc;
+    const char* mod_doc;
+    const char* divmod_doc;
   };
-  for (Exp2Form f : {Exp2Form{"t", Round::trunc}, Exp2Form{"f", Round::floor}, Exp2Form{"c", Round::ceil}}) {
+  for (Exp2Form f : {
+           Exp2Form{"t", Round::trunc, "x / 2**n rounded toward zero (n >= 0).",
+                    "x - 2**n * t_div_2exp(x, n): the low n bits of |x|, with the sign of x.",
+                    "(t_div_2exp(x, n), t_mod_2exp(x, n))."},
+           Exp2Form{"f", Round::floor, "x / 2**n rounded toward minus infinity: x >> n (n >= 0).",
+                    "x - 2**n * f_div_2exp(x, n): the low n bits of x's two's complement, x & (2**n - 1).",
+                    "(f_div_2exp(x, n), f_mod_2exp(x, n))."},
+           Exp2Form{"c", Round::ceil, "x / 2**n rounded toward plus infinity (n >= 0).",
+                    "x - 2**n * c_div_2exp(x, n): in (-2**n, 0] (0 when 2**n divides x).",
+                    "(c_div_2exp(x, n), c_mod_2exp(x, n))."}}) {
     const std::string p = f.prefix;
     const Round mode = f.mode;
     m.def((p + "_div_2exp").c_str(), [mode](nb::handle x, nb::handle n) {
       return divmod_2exp(x, n, mode, "div_2exp").first;
-    }, nb::arg("x"), nb::arg("n"));
+    }, nb::arg("x"), nb::arg("n"), f.div_doc);
     m.def((p + "_mod_2exp").c_str(), [mode](nb::handle x, nb::handle n) {
       return divmod_2exp(x, n, mode, "mod_2exp").second;
-    }, nb::arg("x"), nb::arg("n"));
+    }, nb::arg("x"), nb::arg("n"), f.mod_doc);
     m.def((p + "_divmod_2exp").c_str(), [mode](nb::handle x, nb::handle n) {
       return divmod_2exp(x, n, mode, "divmod_2exp");
-    }, nb::arg("x"), nb::arg("n"));
+    }, nb::arg("x"), nb::arg("n"), f.divmod_doc);
   }
 
   // ---- bits and digits ------------------------------------------------------------------------
@@ -269,25 +290,25 @@ void bind_functions(nb::module_& m) {
     Integer r = a.get();
     setbit(r, to_u64(n, "bit_set"));
     return r;
-  }, nb::arg("x"), nb::arg("n"));
+  }, nb::arg("x"), nb::arg("n"), "x with bit n set (two's complement for x < 0).");
   m.def("bit_clear", [](nb::handle x, nb::handle n) {
     Operand a = require_operand(x, context_of({x}), "bit_clear");
     Integer r = a.get();
     clrbit(r, to_u64(n, "bit_clear"));
     return r;
-  }, nb::arg("x"), nb::arg("n"));
+  }, nb::arg("x"), nb::arg("n"), "x with bit n cleared (two's complement for x < 0).");
   m.def("bit_flip", [](nb::handle x, nb::handle n) {
     Operand a = require_operand(x, context_of({x}), "bit_flip");
     return a.get() ^ Integer::power_of_two(to_u64(n, "bit_flip"), a.get().context());
-  }, nb::arg("x"), nb::arg("n"));
+  }, nb::arg("x"), nb::arg("n"), "x with bit n inverted (two's complement for x < 0).");
   m.def("is_even", [](nb::handle x) {
     Operand a = require_operand(x, context_of({x}), "is_even");
     return !tstbit(a.get(), 0);
-  }, nb::arg("x"));
+  }, nb::arg("x"), "Whether x is even.");
   m.def("is_odd", [](nb::handle x) {
     Operand a = require_operand(x, context_of({x}), "is_odd");
     return tstbit(a.get(), 0);
-  }, nb::arg("x"));
+  }, nb::arg("x"), "Whether x is odd.");
   m.def("sign", [](nb::handle x) {
     Operand a = require_operand(x, context_of({x}), "sign");
     return a.get().sign();

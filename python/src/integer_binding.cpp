@@ -264,8 +264,9 @@ void bind_integer(nb::module_& m) {
     if (!digits.fits_uint64()) return wrap(Integer(0, a.context()));
     return wrap(round_to(a, digits.to_uint64()));
   }, nb::arg("ndigits").none() = nb::none());
-  for (const char* same : {"__trunc__", "__floor__", "__ceil__", "__copy__", "conjugate"})
+  for (const char* same : {"__trunc__", "__floor__", "__ceil__", "__copy__"})
     c.def(same, [](nb::handle self) { return nb::borrow(self); });
+  c.def("conjugate", [](nb::handle self) { return nb::borrow(self); }, "x itself (as int.conjugate).");
   c.def("__deepcopy__", [](nb::handle self, nb::handle) { return nb::borrow(self); }, nb::arg("memo"));
 
   // ---- comparisons and hashing -----------------------------------------------------------
@@ -313,18 +314,19 @@ void bind_integer(nb::module_& m) {
   });
 
   // ---- int's other methods and properties --------------------------------------------------
-  c.def("bit_length", [](const Integer& a) { return a.is_zero() ? std::uint64_t{0} : sizeinbase2(a); });
+  c.def("bit_length", [](const Integer& a) { return a.is_zero() ? std::uint64_t{0} : sizeinbase2(a); },
+        "Bits of |x|, 0 for 0 (as int.bit_length).");
   c.def("bit_count", [](const Integer& a) { return a.sign() < 0 ? popcount(-a) : popcount(a); },
         "Ones in the binary form of |x|, as int.bit_count.");
   c.def("as_integer_ratio", [](nb::handle self) {
     const Integer& a = nb::cast<const Integer&>(self);
     return nb::make_tuple(self, wrap(Integer(1, a.context())));
-  });
-  c.def("is_integer", [](const Integer&) { return true; });
-  c.def_prop_ro("numerator", [](nb::handle self) { return nb::borrow(self); });
-  c.def_prop_ro("real", [](nb::handle self) { return nb::borrow(self); });
-  c.def_prop_ro("denominator", [](const Integer& a) { return Integer(1, a.context()); });
-  c.def_prop_ro("imag", [](const Integer& a) { return Integer(0, a.context()); });
+  }, "(x, 1) (as int.as_integer_ratio).");
+  c.def("is_integer", [](const Integer&) { return true; }, "True (as int.is_integer).");
+  c.def_prop_ro("numerator", [](nb::handle self) { return nb::borrow(self); }, "x itself (as int.numerator).");
+  c.def_prop_ro("real", [](nb::handle self) { return nb::borrow(self); }, "x itself (as int.real).");
+  c.def_prop_ro("denominator", [](const Integer& a) { return Integer(1, a.context()); }, "1 (as int.denominator).");
+  c.def_prop_ro("imag", [](const Integer& a) { return Integer(0, a.context()); }, "0 (as int.imag).");
 
   // ---- contexts --------------------------------------------------------------------------
   c.def_prop_ro("context", [](const Integer& a) { return a.context(); }, "The context the value lives in.");

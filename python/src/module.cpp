@@ -13,4 +13,5 @@ NB_MODULE(_mpgpu, m) {
   mpgpu::py::bind_batch_functions(m);
   mpgpu::py::bind_ntt(m);
   mpgpu::py::bind_dot(m);
+  mpgpu::py::bind_gfp(m);
 }
