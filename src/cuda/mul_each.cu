@@ -27,6 +27,10 @@
 
 namespace mpgpu::detail::cuda {
 
+namespace {
+constexpr unsigned kBatchPointsFactor = 4;
+}  // namespace
+
 void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* out, std::size_t count) {
   contract::mul_abs_each(jobs, count);
   if (count == 0) return;
@@ -42,8 +46,13 @@ void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* 
   std::sort(batchable.begin(), batchable.end(), std::greater<>());
   for (std::size_t first = 0; first < batchable.size();) {
     const int log_n = batchable[first].first;
+    // At most kBatchPointsFactor times the largest batched transform's
+    // points in one batch: its buffers (8 words a point) stay below 512 MiB
+    // at the default bound, however many products the caller hands in.
+    const std::size_t max_products = std::max<std::size_t>(
+        2, (std::size_t{kBatchPointsFactor} << st.tuning.mul_each_batch_max_log) >> log_n);
     std::size_t end = first;
-    while (end < batchable.size() && batchable[end].first >= log_n - 1) ++end;
+    while (end < batchable.size() && batchable[end].first >= log_n - 1 && end - first < max_products) ++end;
     if (end - first < 2) {
       alone.push_back(batchable[first].second);
     } else {
