@@ -12,7 +12,6 @@
 #include "modp_arrays.hpp"
 
 #include <mpgpu/gfp.hpp>
-#include <mpgpu/gfp/primes.hpp>
 
 #include <string>
 

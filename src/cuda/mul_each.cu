@@ -13,8 +13,10 @@
 // products of that length and of half of it (padded to the double length:
 // in this range a product costs its chain's latency, not its points, so
 // the padding is cheaper than a second chain; binary splitting's P and Q
-// products differ by about that). The others run on the branches of one
-// StreamFork.
+// products differ by about that). Products that alone would go by columns
+// (schoolbook) are batched too, apart, when kMinColumnBatch or more are
+// of about one size (a level of binary splitting's small merges). The
+// others run on the branches of one StreamFork.
 #include <algorithm>
 #include <functional>
 #include <utility>
@@ -29,42 +31,56 @@ namespace mpgpu::detail::cuda {
 
 namespace {
 constexpr unsigned kBatchPointsFactor = 4;
+/// Products that one product alone would take by columns are batched from
+/// this many of about one size (a batch then replaces that many launches).
+constexpr std::size_t kMinColumnBatch = 8;
+/// ... and of at least 2^kMinColumnBatchLog limbs of result (smaller
+/// ones are a few microseconds each by columns).
+constexpr int kMinColumnBatchLog = 10;
 }  // namespace
 
 void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* out, std::size_t count) {
   contract::mul_abs_each(jobs, count);
   if (count == 0) return;
-  std::vector<std::pair<int, std::size_t>> batchable;  // (log_n, job), largest first below
+  // (log_n, job) of the products that may be batched: the NTT ones, and
+  // apart the ones mul_abs_each would multiply by columns (a launch each:
+  // batched only kMinColumnBatch or more at a time).
+  std::vector<std::pair<int, std::size_t>> batchable[2];
   std::vector<std::size_t> alone;
   for (std::size_t i = 0; i < count; ++i) {
     const ProductJob& j = jobs[i];
     const bool square = j.a.limbs == j.b.limbs && j.a.size == j.b.size;
-    const int log_n = j.by_columns ? 0 : side_by_side_log_n(st, j.a.size, j.b.size, square);
-    if (log_n > 0 && log_n <= st.tuning.mul_each_batch_max_log) batchable.emplace_back(log_n, i);
+    const int log_n = side_by_side_log_n(st, j.a.size, j.b.size, square);
+    if (log_n > 0 && log_n <= st.tuning.mul_each_batch_max_log && (!j.by_columns || log_n >= kMinColumnBatchLog))
+      batchable[j.by_columns].emplace_back(log_n, i);
     else alone.push_back(i);
   }
-  std::sort(batchable.begin(), batchable.end(), std::greater<>());
-  for (std::size_t first = 0; first < batchable.size();) {
-    const int log_n = batchable[first].first;
+  for (int columns = 0; columns < 2; ++columns) {
+  auto& candidates = batchable[columns];
+  const std::size_t min_batch = columns ? kMinColumnBatch : 2;
+  std::sort(candidates.begin(), candidates.end(), std::greater<>());
+  for (std::size_t first = 0; first < candidates.size();) {
+    const int log_n = candidates[first].first;
     // At most kBatchPointsFactor times the largest batched transform's
     // points in one batch: its buffers (8 words a point) stay below 512 MiB
     // at the default bound, however many products the caller hands in.
     const std::size_t max_products = std::max<std::size_t>(
         2, (std::size_t{kBatchPointsFactor} << st.tuning.mul_each_batch_max_log) >> log_n);
     std::size_t end = first;
-    while (end < batchable.size() && batchable[end].first >= log_n - 1 && end - first < max_products) ++end;
-    if (end - first < 2) {
-      alone.push_back(batchable[first].second);
+    while (end < candidates.size() && candidates[end].first >= log_n - 1 && end - first < max_products) ++end;
+    if (end - first < min_batch) {
+      for (std::size_t g = first; g < end; ++g) alone.push_back(candidates[g].second);
     } else {
       std::vector<const ProductJob*> batch;
       std::vector<Deferred*> results;
       for (std::size_t g = first; g < end; ++g) {
-        batch.push_back(&jobs[batchable[g].second]);
-        results.push_back(&out[batchable[g].second]);
+        batch.push_back(&jobs[candidates[g].second]);
+        results.push_back(&out[candidates[g].second]);
       }
       mul_abs_side_by_side_batch(st, s, batch.data(), batch.size(), log_n, results.data());
     }
     first = end;
+  }
   }
   if (alone.empty()) return;
   // A job on branch 0 runs on s itself; the fork's destructor orders s after

@@ -42,6 +42,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cuda/backend.hpp"
 #include "cuda/check.cuh"
@@ -319,6 +320,25 @@ Deferred mul_abs_side_by_side(ContextState& st, Stream s, limb_t* r, Operand a, 
 
 }  // namespace
 
+namespace {
+
+struct GatherSource {
+  const limb_t* limbs;
+  std::size_t size;
+};
+
+/// dst[j * slot + i] = source j's limb i, or 0 past its size (j < count).
+__global__ void gather_kernel(limb_t* dst, const GatherSource* sources, std::size_t slot, std::size_t count) {
+  for (std::size_t idx = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; idx < slot * count;
+       idx += std::size_t{gridDim.x} * blockDim.x) {
+    const GatherSource g = sources[idx / slot];
+    const std::size_t i = idx % slot;
+    dst[idx] = i < g.size ? g.limbs[i] : 0;
+  }
+}
+
+}  // namespace
+
 int side_by_side_log_n(const ContextState& st, std::size_t na, std::size_t nb, bool square) {
   const std::size_t m = na + nb;
   int log_n = 1;
@@ -341,16 +361,24 @@ void mul_abs_side_by_side_batch(ContextState& st, Stream s, const ProductJob* co
   }
   // The operands in slots of sa and sb limbs, zero-filled past each one's
   // size (the transforms' first pass reads a slot as one operand and pads
-  // it to 2^log_n with zeros).
+  // it to 2^log_n with zeros): one gather kernel over a table of the
+  // operands (k may be hundreds: one copy each would be a launch each).
   ScopedDeviceMemory gathered(st, s, k * (sa + sb) * sizeof(limb_t));
   limb_t* const ga = gathered.as<limb_t>();
   limb_t* const gb = ga + k * sa;
-  MPGPU_CUDA_CHECK(cudaMemsetAsync(ga, 0, k * (sa + sb) * sizeof(limb_t), s));
-  for (std::size_t j = 0; j < k; ++j) {
-    MPGPU_CUDA_CHECK(cudaMemcpyAsync(ga + j * sa, jobs[j]->a.limbs, jobs[j]->a.size * sizeof(limb_t),
-                                     cudaMemcpyDeviceToDevice, s));
-    MPGPU_CUDA_CHECK(cudaMemcpyAsync(gb + j * sb, jobs[j]->b.limbs, jobs[j]->b.size * sizeof(limb_t),
-                                     cudaMemcpyDeviceToDevice, s));
+  {
+    std::vector<GatherSource> table(2 * k);
+    for (std::size_t j = 0; j < k; ++j) {
+      table[j] = {jobs[j]->a.limbs, jobs[j]->a.size};
+      table[k + j] = {jobs[j]->b.limbs, jobs[j]->b.size};
+    }
+    ScopedDeviceMemory device_table(st, s, table.size() * sizeof(GatherSource));
+    copy_to_device(st, s, device_table.p, table.data(), table.size() * sizeof(GatherSource));
+    const GatherSource* const t = device_table.as<GatherSource>();
+    gather_kernel<<<grid_for(k * sa), 256, 0, s>>>(ga, t, sa, k);
+    MPGPU_CHECK_LAUNCH("gather_kernel");
+    gather_kernel<<<grid_for(k * sb), 256, 0, s>>>(gb, t + k, sb, k);
+    MPGPU_CHECK_LAUNCH("gather_kernel");
   }
   ScopedDeviceMemory residues(st, s, 3 * k * n * sizeof(std::uint64_t));
   ScopedDeviceMemory spectra(st, s, 3 * k * n * sizeof(std::uint64_t));

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <span>
 #include <thread>
 #include <stdexcept>
 #include <string>
@@ -47,6 +48,12 @@ Series<Node> factorial_series(std::uint64_t fail_leaf = 0) {
     steps(product);
   };
   s.to_context = [](Node&& n, const Context& ctx) { return Node{n.v.to_context(ctx)}; };
+  // A level's merges at once (level groups): their products in one mul_each.
+  s.merge_many = [](std::span<const mpgpu::cli::MergeJob<Node>> jobs) {
+    std::vector<mpgpu::Product> products;
+    for (const auto& j : jobs) products.push_back({j.left->v, j.left->v, j.right->v});
+    mpgpu::mul_each(products);
+  };
   s.bits = [](std::uint64_t a, std::uint64_t b) {
     return static_cast<double>(b - a) * std::log2(static_cast<double>(b < 2 ? 2 : b)) + 64;
   };
@@ -66,8 +73,9 @@ std::string factorial(std::uint64_t n) {
 class BinarySplitting : public IntegerTest {
  protected:
   /// Plans to try: `threads` threads, the whole tree as host work, the
-  /// tree above `cut` bits on the calling thread in ctx(), and the same
-  /// with two device threads merging the nodes of up to 8 cut in ctx().
+  /// tree above `cut` bits on the calling thread in ctx(), the same with
+  /// two device threads merging the nodes of up to 8 cut in ctx(), and the
+  /// same with level groups of up to 8 cut (merge_many) instead.
   static std::vector<SplitPlan> plans(unsigned threads, double cut) {
     SplitPlan whole;
     whole.threads = threads;
@@ -77,7 +85,9 @@ class BinarySplitting : public IntegerTest {
     SplitPlan device = upper;
     device.device_threads = 2;
     device.device_subtree_max_bits = 8 * cut;
-    return {whole, upper, device};
+    SplitPlan groups = upper;
+    groups.level_group_max_bits = 8 * cut;
+    return {whole, upper, device, groups};
   }
 };
 

@@ -296,6 +296,31 @@ TEST_P(Mul, EachBatchesProductsOfOneTransformLength) {
     ASSERT_TRUE(matches(xs[i], va[i])) << "an operand changed";
     ASSERT_TRUE(matches(ys[i], vb[i])) << "an operand changed";
   }
+  // Many products that alone would go by columns (batched from 8 of about
+  // one size): two transform lengths, all-ones and random, over their own
+  // operands, some left alone when too few of a length.
+  std::vector<Mpz> ca, cb;
+  for (int i = 0; i < 19; ++i) {
+    const std::size_t na = i < 10 ? 1500 + 37 * i : 700 + 11 * i, nb = i < 10 ? 1400 : 650;
+    ca.push_back(i % 4 == 0 ? Mpz::all_ones(64 * na) : gen.random_bits(64 * na));
+    cb.push_back(i % 4 == 0 ? Mpz::all_ones(64 * nb) : gen.runs(64 * nb));
+  }
+  ca.push_back(gen.random_bits(64 * 5000));  // one of its own length
+  cb.push_back(gen.random_bits(64 * 3000));
+  std::vector<Integer> cx, cy;
+  for (std::size_t i = 0; i < ca.size(); ++i) {
+    cx.push_back(make(ca[i]));
+    cy.push_back(make(cb[i]));
+  }
+  std::vector<mpgpu::Product> many;
+  for (std::size_t i = 0; i < ca.size(); ++i) many.push_back({cx[i], cx[i], cy[i]});
+  mpgpu::mul_each(many);
+  for (std::size_t i = 0; i < ca.size(); ++i) {
+    Mpz want;
+    mpz_mul(want, ca[i], cb[i]);
+    ASSERT_TRUE(matches(cx[i], want)) << "small product " << i;
+    ASSERT_TRUE(matches(cy[i], cb[i])) << "an operand changed";
+  }
 }
 
 TEST_P(Mul, EachRejectsDependentProducts) {

@@ -118,11 +118,23 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
 /// moves a node's values to ctx. bits(a, b) estimates the size in bits of
 /// the largest value of the node [a, b); it must grow with b and with b - a.
 template <class Node>
+struct MergeJob {
+  Node* left;
+  Node* right;
+  bool need_p;
+};
+
+/// merge_many (optional) merges every job's right into its left at once,
+/// as merge would one after another; the jobs share no node. A series gives
+/// it when its merges' products can go to the library together (mul_each),
+/// so that the merges of one level cost about one batched product.
+template <class Node>
 struct Series {
   std::function<Node(std::uint64_t k, const Context& ctx)> leaf;
   std::function<void(Node& left, Node& right, bool need_p, const MergeSteps& steps)> merge;
   std::function<Node(Node&& node, const Context& ctx)> to_context;
   std::function<double(std::uint64_t a, std::uint64_t b)> bits;
+  std::function<void(std::span<const MergeJob<Node>> jobs)> merge_many;
 };
 
 /// Who computes which node of the tree.
@@ -150,6 +162,13 @@ struct SplitPlan {
   /// under it up) by one device thread; the larger nodes, by the calling
   /// thread on the context's stream.
   double device_subtree_max_bits = 0;
+  /// Without device threads, and for a series with merge_many: the maximal
+  /// nodes above the cut estimated at most this many bits are level groups.
+  /// The calling thread merges each group level by level, every merge of a
+  /// level in one merge_many call, once all its host nodes are done. Why:
+  /// each merge there is a handful of products too small to fill the GPU,
+  /// so a level's merges at once cost about what one of them does. 0: none.
+  double level_group_max_bits = 0;
 };
 
 /// What a split did, for `--timings`.
@@ -214,6 +233,7 @@ struct Slot {
   Slot* right = nullptr;
   Slot* parent = nullptr;
   bool device_subtree = false;  // merged whole by one device thread
+  bool level_group = false;     // merged level by level by the calling thread (merge_many)
   unsigned height = 0;          // a device subtree's height above the host nodes, once ready
   std::atomic<int> missing{2};       // a host merge: children not ready yet
   std::atomic<bool> ready{false};    // value holds the node (host slots and device subtrees)
@@ -269,9 +289,12 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     s.device_subtree = !s.host && !in_device_subtree && plan.device_threads > 0 &&
                        series.bits(lo, hi) <= plan.device_subtree_max_bits;
     if (s.device_subtree) device_subtrees.push_back(&s);
+    s.level_group = !s.host && !in_device_subtree && plan.device_threads == 0 && series.merge_many &&
+                    series.bits(lo, hi) <= plan.level_group_max_bits;
+    const bool below = in_device_subtree || s.device_subtree || s.level_group;
     const std::uint64_t m = lo + (hi - lo) / 2;
-    s.left = self(self, lo, m, true, s.host, in_device_subtree || s.device_subtree, depth + 1, &s);
-    s.right = self(self, m, hi, p, s.host, in_device_subtree || s.device_subtree, depth + 1, &s);
+    s.left = self(self, lo, m, true, s.host, below, depth + 1, &s);
+    s.right = self(self, m, hi, p, s.host, below, depth + 1, &s);
     ++(s.host ? local.host_merges : local.upper_merges);
     return &s;
   };
@@ -310,6 +333,45 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   std::atomic<bool> device_stop{false};
   std::exception_ptr device_error;  // the first device thread's failure (under device_mutex)
   std::mutex device_mutex;
+  // A level group (SplitPlan::level_group_max_bits) on the calling thread:
+  // its host nodes first, left to right (waiting for each as upper does),
+  // then its merges by height above them, each height in one merge_many.
+  std::function<Node(Slot&, const Context&, Levels&)> take_host;  // upper's host-slot branch, set below
+  auto merge_group = [&](Slot& g, unsigned& height, const Context& target, Levels& levels) -> Node {
+    std::vector<std::vector<Slot*>> by_height;  // [h - 1]: the merges of height h
+    auto walk = [&](auto& self, Slot& s) -> unsigned {
+      if (s.host) {
+        s.value.emplace(take_host(s, target, levels));
+        return 0;
+      }
+      const unsigned h = std::max(self(self, *s.left), self(self, *s.right)) + 1;
+      if (by_height.size() < h) by_height.resize(h);
+      by_height[h - 1].push_back(&s);
+      return h;
+    };
+    height = walk(walk, g);
+    if (levels.size() < by_height.size()) levels.resize(by_height.size());
+    std::vector<MergeJob<Node>> jobs;
+    for (std::size_t h = 0; h < by_height.size(); ++h) {
+      const auto t0 = Clock::now();
+      jobs.clear();
+      for (Slot* s : by_height[h]) jobs.push_back({&*s->left->value, &*s->right->value, s->need_p});
+      series.merge_many(jobs);
+      for (Slot* s : by_height[h]) {
+        s->value.emplace(std::move(*s->left->value));
+        s->left->value.reset();
+        s->right->value.reset();
+        progress.merged(s->a, s->b);
+        levels[h].max_bits = std::max(levels[h].max_bits, series.bits(s->a, s->b));
+      }
+      levels[h].merges += by_height[h].size();
+      levels[h].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      progress.poll();
+    }
+    Node v = std::move(*g.value);
+    g.value.reset();
+    return v;
+  };
   auto upper = [&](auto& self, Slot& s, unsigned& height, const Context& target, bool calling, Levels& levels) -> Node {
     if (s.host || (calling && s.device_subtree)) {
       auto ready = [&s, &device_stop] {
@@ -338,6 +400,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       levels[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       return v;
     }
+    if (calling && s.level_group) return merge_group(s, height, target, levels);
     unsigned hl = 0, hr = 0;
     Node left = self(self, *s.left, hl, target, calling, levels);
     Node right = self(self, *s.right, hr, target, calling, levels);
@@ -351,6 +414,11 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     level.max_bits = std::max(level.max_bits, series.bits(s.a, s.b));
     level.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     return left;
+  };
+
+  take_host = [&](Slot& s, const Context& target, Levels& levels) {
+    unsigned h = 0;
+    return upper(upper, s, h, target, true, levels);
   };
 
   // Device threads take the device subtrees from left to right, each

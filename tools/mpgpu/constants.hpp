@@ -72,6 +72,14 @@ struct SeriesOptions {
 /// mul_each ran them on branches and was measured slower, hence off then.
 inline constexpr bool kSeriesProductsAtOnce = true;
 
+/// With products at once: the maximal nodes above the cut of at most this
+/// many bits are level groups (SplitPlan::level_group_max_bits), merged a
+/// level at a time, every merge of a level in one mul_each. Their products
+/// (halves of up to 2^22 bits: transforms of up to 2^17 points) are far too
+/// small to fill the GPU one merge at a time. MPGPU_SERIES_GROUP_BITS
+/// overrides it for tuning runs (0: no groups).
+inline constexpr double kSeriesLevelGroupMaxBits = 1 << 23;
+
 /// SeriesOptions::products_at_once resolved for ctx (never on the CPU
 /// context, whose merges run their products on host threads instead).
 bool series_products_at_once(const Context& ctx, const SeriesOptions& options);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "constants_series.hpp"
 
@@ -36,10 +38,23 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
   return static_cast<double>(b - a) * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 64;
 }
 
+/// Every job's merge with all their products in one mul_each (on a CUDA
+/// context: batched products, series_products_at_once).
+void merge_many(std::span<const MergeJob<PQ>> jobs) {
+  std::vector<Product> products;
+  products.reserve(2 * jobs.size());
+  for (const MergeJob<PQ>& j : jobs) {
+    products.push_back({j.left->P, j.left->P, j.right->Q});
+    products.push_back({j.left->Q, j.left->Q, j.right->Q});
+  }
+  mul_each(products);
+  for (const MergeJob<PQ>& j : jobs) j.left->P += j.right->P;
+}
+
 void merge(PQ& l, PQ& r, const MergeSteps& steps, bool device_at_once) {
-  if (device_at_once && l.Q.context().is_cuda()) {  // one batched product (series_products_at_once)
-    mul_each({{l.P, l.P, r.Q}, {l.Q, l.Q, r.Q}});
-    l.P += r.P;
+  if (device_at_once && l.Q.context().is_cuda()) {
+    const MergeJob<PQ> job{&l, &r, false};
+    merge_many({&job, 1});
     return;
   }
   // Two products of different values, each read by its own step alone.
@@ -59,6 +74,7 @@ Integer e_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& hoo
   series.leaf = [](std::uint64_t k, const Context& c) { return PQ{Integer(1, c), Integer(k, c)}; };
   const bool at_once = series_products_at_once(ctx, options);
   series.merge = [at_once](PQ& l, PQ& r, bool, const MergeSteps& steps) { merge(l, r, steps, at_once); };
+  if (at_once) series.merge_many = merge_many;
   series.to_context = [](PQ&& node, const Context& to) { return PQ{node.P.to_context(to), node.Q.to_context(to)}; };
   series.bits = node_bits;
   PQ root = evaluate_series(1, n, true, series, ctx, hooks, options);

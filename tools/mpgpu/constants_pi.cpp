@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "constants_series.hpp"
 
@@ -63,18 +65,41 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
   return static_cast<double>(b - a) * (3 * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 54) + 64;
 }
 
+/// Every job's merge with all their products in one mul_each (on a CUDA
+/// context: batched products, series_products_at_once).
+void merge_many(std::span<const MergeJob<PQT>> jobs) {
+  if (jobs.empty()) return;
+  const Context& ctx = jobs[0].left->Q.context();
+  std::vector<Integer> t, p;
+  t.reserve(jobs.size());
+  p.reserve(jobs.size());
+  std::vector<Product> products;
+  products.reserve(4 * jobs.size());
+  for (const MergeJob<PQT>& j : jobs) {
+    PQT& l = *j.left;
+    const PQT& r = *j.right;
+    t.emplace_back(ctx);
+    p.emplace_back(ctx);
+    products.push_back({t.back(), l.P, r.T});
+    products.push_back({l.T, l.T, r.Q});
+    products.push_back({l.Q, l.Q, r.Q});
+    if (j.need_p) products.push_back({p.back(), l.P, r.P});
+  }
+  mul_each(products);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    jobs[i].left->T += t[i];
+    jobs[i].left->P = std::move(p[i]);  // zero when not needed: the root path never uses P again
+  }
+}
+
 void merge(PQT& l, PQT& r, bool need_p, const MergeSteps& steps, bool device_at_once) {
   const Context& ctx = l.Q.context();
-  Integer t(ctx), p(ctx);
-  if (device_at_once && ctx.is_cuda()) {  // one batched product on the device (series_products_at_once)
-    if (need_p)
-      mul_each({{t, l.P, r.T}, {l.T, l.T, r.Q}, {l.Q, l.Q, r.Q}, {p, l.P, r.P}});
-    else
-      mul_each({{t, l.P, r.T}, {l.T, l.T, r.Q}, {l.Q, l.Q, r.Q}});
-    l.T += t;
-    l.P = std::move(p);
+  if (device_at_once && ctx.is_cuda()) {
+    const MergeJob<PQT> job{&l, &r, need_p};
+    merge_many({&job, 1});
     return;
   }
+  Integer t(ctx), p(ctx);
   // Each step writes its own value and reads only values no step writes
   // (l.T and l.Q are read by their own step alone), so they may run at once.
   const std::function<void()> products[] = {
@@ -102,6 +127,7 @@ Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& ho
   series.merge = [at_once](PQT& l, PQT& r, bool need_p, const MergeSteps& steps) {
     merge(l, r, need_p, steps, at_once);
   };
+  if (at_once) series.merge_many = merge_many;
   series.to_context = [](PQT&& n, const Context& to) {
     return PQT{n.P.to_context(to), n.Q.to_context(to), n.T.to_context(to)};
   };

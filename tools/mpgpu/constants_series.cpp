@@ -35,6 +35,8 @@ SplitPlan series_plan(const Context& ctx, const SeriesOptions& options) {
   plan.device_subtree_max_bits = options.device_subtree_max_bits > 0
                                      ? options.device_subtree_max_bits
                                      : env_number("MPGPU_SERIES_DEVICE_BITS", kSeriesDeviceSubtreeMaxBits, 1);
+  if (series_products_at_once(ctx, options))
+    plan.level_group_max_bits = env_number("MPGPU_SERIES_GROUP_BITS", kSeriesLevelGroupMaxBits, 0);
   return plan;
 }
 
