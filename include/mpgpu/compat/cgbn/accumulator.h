@@ -57,7 +57,7 @@ MPGPU_HD int32_t acc_resolve(const E& env, typename E::Num& sum, const Accumulat
     // with high above them); an int32_t keeps the low 32 bits of it.
     constexpr int above = 32 * E::words - N;
     word_t v = bits_ui32(env, t, N, 32);
-    if (above < 32) v |= static_cast<word_t>(high) << above;
+    if constexpr (above < 32) v |= static_cast<word_t>(high) << (above % 32);
     result = static_cast<int32_t>(v);
     fit<N>(env, t);
   }
