@@ -191,8 +191,9 @@ MPGPU_HD void from_montgomery(const E& env, typename E::Num& r, const typename E
 }
 
 /// Highest set bit of e + 1 over the instance, made uniform over everything
-/// that synchronizes together (a warp for G <= 32), so loops bounded by it
-/// keep every lane on the same path.
+/// that synchronizes together (group.uniform_max: the warp for G <= 32, or
+/// the group with WarpSync::group), so loops bounded by it keep every lane
+/// on the same path.
 template <class E>
 MPGPU_HD int uniform_bit_length(const E& env, const typename E::Num& e) {
   return env.group.uniform_max(E::words * word_bits - count_leading_zeros(env, e));
