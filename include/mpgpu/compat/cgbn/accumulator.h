@@ -10,10 +10,11 @@ namespace mpgpu::compat::cgbn_detail {
 
 /// Value: sum over ranks t of (n_t + hi_t 2^(32L)) 2^(32 L t), hi_t signed.
 /// Each addition or subtraction moves hi by at most 1, so fewer than 2^31
-/// of them cannot overflow it.
+/// of them cannot overflow it. A new accumulator holds 0, as CGBN's
+/// (its unit test accumulator_1 adds to one it never set).
 template <class E>
 struct Accumulator {
-  typename E::Num _n;
+  typename E::Num _n{};
   int32_t _carry = 0;
 };
 
