@@ -3,9 +3,13 @@
 // here in CGBN's own kernel style (instance = global thread / TPI, loads and
 // stores of cgbn_mem_t, 128-thread blocks, an error report), at CGBN's
 // common shapes. Instance counts are not multiples of the instances a warp
-// holds, so the last warp has idle instances; they run the same calls on
-// zeros and skip their stores, as mpgpu's Env requires (docs/cgbn.md,
-// "What differs"). Label gpu; skips itself without a device.
+// holds, so the last warp has idle instances; in `kernel` they run the same
+// calls on zeros and skip their stores. `diverging_kernel` is CGBN's other
+// style, which the header supports too (docs/cgbn.md, "Instances that
+// diverge"): idle instances return at once, and the instances of one warp
+// take different branches (a modular power for odd instances, a gcd for
+// even ones, nothing for every third), exponents of different lengths and
+// loops of different trip counts. Label gpu; skips itself without a device.
 #include <cuda_runtime.h>
 #include <gmp.h>
 #include <gtest/gtest.h>
@@ -80,6 +84,38 @@ __global__ void kernel(cgbn_error_report_t* report, Instance<BITS>* in, uint32_t
   if (live && (threadIdx.x & (TPI - 1)) == 0) in[instance].carry = carry, in[instance].has_inverse = ok;
 }
 
+/// Instances of one warp on different paths (TPI < 32): CGBN allows it, and
+/// so does the header, whose group operations name only the instance's own
+/// lanes.
+template <uint32_t BITS, uint32_t TPI>
+__global__ void diverging_kernel(Instance<BITS>* in, uint32_t count) {
+  using context_t = cgbn_context_t<TPI>;
+  using env_t = cgbn_env_t<context_t, BITS>;
+  const uint32_t instance = (blockIdx.x * blockDim.x + threadIdx.x) / TPI;
+  if (instance >= count) return;  // the last warp is partly empty
+  context_t context(cgbn_no_checks);
+  env_t env(context);
+  typename env_t::cgbn_t a, b, m, e, r;
+  cgbn_load(env, a, &in[instance].a);
+  cgbn_load(env, b, &in[instance].b);
+  if (instance % 3 == 2) return;  // stores nothing
+  if (instance & 1) {
+    cgbn_load(env, m, &in[instance].m);
+    cgbn_load(env, e, &in[instance].e);
+    cgbn_shift_right(env, e, e, (instance * 37) % BITS);  // a different length in each instance
+    cgbn_modular_power(env, r, a, e, m);
+  } else {
+    cgbn_gcd(env, r, a, b);
+  }
+  cgbn_store(env, &in[instance].pow, r);
+  for (uint32_t k = 0; k < instance % 5; ++k) cgbn_add(env, a, a, b);  // a + (instance % 5) b
+  cgbn_store(env, &in[instance].sum, a);
+  if (cgbn_compare(env, a, b) > 0) {
+    cgbn_sqrt(env, r, a);
+    cgbn_store(env, &in[instance].root, r);
+  }
+}
+
 template <uint32_t BITS>
 Mpz mpz_of(const cgbn_mem_t<BITS>& m) {
   Mpz z;
@@ -148,11 +184,66 @@ void check(uint32_t count) {
   }
 }
 
+template <uint32_t BITS, uint32_t TPI>
+void check_diverging(uint32_t count) {
+  if (!have_device()) GTEST_SKIP() << "no CUDA device";
+  Operands gen(BITS * 3 + TPI);
+  std::vector<Instance<BITS>> host(count);
+  std::vector<Mpz> a(count), b(count), m(count), e(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    a[i] = i % 11 == 0 ? Mpz() : gen.random_bits(1 + gen.below(BITS));
+    b[i] = i % 13 == 0 ? Mpz() : gen.random_bits(1 + gen.below(BITS));
+    m[i] = gen.random_bits(BITS);
+    if (i % 4 == 1) mpz_setbit(m[i], 0);  // odd moduli and, in other instances, even ones
+    if (mpz_cmp_ui(m[i].get(), 1) <= 0) m[i] = Mpz::from_ui(6);
+    e[i] = gen.random_bits(BITS);
+    Instance<BITS> zero{};
+    host[i] = zero;
+    mem_of(host[i].a, a[i]), mem_of(host[i].b, b[i]), mem_of(host[i].m, m[i]), mem_of(host[i].e, e[i]);
+  }
+  Instance<BITS>* dev = nullptr;
+  ASSERT_EQ(cudaMalloc(&dev, sizeof(Instance<BITS>) * count), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(dev, host.data(), sizeof(Instance<BITS>) * count, cudaMemcpyHostToDevice), cudaSuccess);
+  const uint32_t per_block = 128 / TPI;
+  diverging_kernel<BITS, TPI><<<(count + per_block - 1) / per_block, 128>>>(dev, count);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(host.data(), dev, sizeof(Instance<BITS>) * count, cudaMemcpyDeviceToHost), cudaSuccess);
+  cudaFree(dev);
+  for (uint32_t i = 0; i < count; ++i) {
+    Mpz r, s, t;
+    if (i % 3 == 2) {
+      EXPECT_EQ(mpz_of(host[i].pow), Mpz()) << "returned early " << i;
+      EXPECT_EQ(mpz_of(host[i].sum), Mpz()) << "returned early " << i;
+      continue;
+    }
+    if (i & 1) {
+      mpz_fdiv_q_2exp(t, e[i], (i * 37) % BITS);
+      mpz_powm(r, a[i], t, m[i]);
+      EXPECT_EQ(mpz_of(host[i].pow), r) << "modular_power " << i;
+    } else {
+      mpz_gcd(r, a[i], b[i]);
+      EXPECT_EQ(mpz_of(host[i].pow), r) << "gcd " << i;
+    }
+    mpz_mul_ui(s, b[i], i % 5);
+    mpz_add(s, s, a[i]);
+    mpz_fdiv_r_2exp(s, s, BITS);
+    EXPECT_EQ(mpz_of(host[i].sum), s) << "add loop " << i;
+    mpz_sqrt(r, s);
+    EXPECT_EQ(mpz_of(host[i].root), mpz_cmp(s, b[i]) > 0 ? r : Mpz()) << "sqrt " << i;
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 TEST(CgbnGpu, Bits256Tpi4) { check<256, 4>(1001); }
 TEST(CgbnGpu, Bits288Tpi8) { check<288, 8>(501); }
 TEST(CgbnGpu, Bits1024Tpi8) { check<1024, 8>(1001); }
 TEST(CgbnGpu, Bits1024Tpi32) { check<1024, 32>(257); }
 TEST(CgbnGpu, Bits2048Tpi32) { check<2048, 32>(257); }
 TEST(CgbnGpu, Bits4096Tpi32) { check<4096, 32>(65); }
+TEST(CgbnGpu, DivergingBits32Tpi4) { check_diverging<32, 4>(1003); }
+TEST(CgbnGpu, DivergingBits256Tpi4) { check_diverging<256, 4>(1003); }
+TEST(CgbnGpu, DivergingBits256Tpi8) { check_diverging<256, 8>(1003); }
+TEST(CgbnGpu, DivergingBits1024Tpi8) { check_diverging<1024, 8>(501); }
+TEST(CgbnGpu, DivergingBits1024Tpi16) { check_diverging<1024, 16>(501); }
 
 }  // namespace

@@ -33,14 +33,12 @@ MPGPU_HD void select(const E&, typename E::Num& r, bool c, const typename E::Num
 }
 
 /// The largest v (>= 0) over every instance that synchronizes with this one
-/// (the warp for G <= 32; with G > 32 the block holds one instance and v is
-/// already the group's), so a loop it bounds keeps every lane on one path.
+/// (the warp for G <= 32, or only the instance with WarpSync::group; with
+/// G > 32 the block holds one instance and v is already the group's), so a
+/// loop it bounds keeps every lane on one path.
 template <class E>
-MPGPU_HD int uniform_max(const E&, int v) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (E::threads <= 32) v = static_cast<int>(__reduce_max_sync(0xffffffffu, static_cast<unsigned>(v)));
-#endif
-  return v;
+MPGPU_HD int uniform_max(const E& env, int v) {
+  return env.group.uniform_max(v);
 }
 
 /// Bits of a (0 for zero), in every thread.

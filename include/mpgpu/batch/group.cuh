@@ -7,6 +7,16 @@
 // group operations in the same order (instances past the end of a batch run
 // on zeros and skip their stores), because they synchronize.
 //
+// That is the default, WarpSync::warp: with G < 32 every shuffle, ballot,
+// reduction and __syncwarp names the whole warp, so the instances that share
+// a warp synchronize together (and uniform_max bounds loops by the warp's
+// largest count). WarpSync::group (Env's third parameter) names only the G
+// lanes of the thread's own group instead: instances of one warp may then
+// take different branches, run different trip counts or return early, as
+// CGBN lets its instances do (compat/cgbn). For G = 32, G > 32 and the
+// default, the masks are the full-warp constants of before, so the
+// library's kernels compile to the same code.
+//
 // With g++ (host code) only G == 1 is meaningful; the device-only branches
 // vanish, so the headers still compile there.
 #pragma once
@@ -32,9 +42,13 @@ MPGPU_HD std::uint64_t carries(std::uint64_t gen, std::uint64_t prop, word_t cin
 }
 }  // namespace group_detail
 
-template <int G>
+/// Which lanes a group operation of a group of G <= 32 threads names (see the top).
+enum class WarpSync { warp, group };
+
+template <int G, WarpSync S = WarpSync::warp>
 struct Group {
   static_assert(G >= 1 && G <= 1024 && (G & (G - 1)) == 0, "group size: a power of two <= 1024");
+  static constexpr WarpSync sync_kind = S;
   static constexpr int warps = G > 32 ? G / 32 : 1;
   /// Shared words per instance this group needs for its second level.
   static constexpr int comm_words = G > 32 ? 64 : 0;
@@ -60,17 +74,41 @@ struct Group {
   Group& operator=(const Group&) = delete;
 #endif
 
+  /// The lanes of the warp that this thread's group operations name: the
+  /// whole warp, or (WarpSync::group, G < 32) the G lanes of its group.
+  MPGPU_HD static unsigned lanes() {
+#if defined(__CUDA_ARCH__)
+    if constexpr (S == WarpSync::group && G < 32) {
+      return ((1u << G) - 1u) << ((threadIdx.x & 31u) & ~static_cast<unsigned>(G - 1));
+    } else {
+      return 0xffffffffu;
+    }
+#else
+    return 0xffffffffu;
+#endif
+  }
+
   MPGPU_HD void sync() const {
 #if defined(__CUDA_ARCH__)
     if constexpr (G > 32) {
       __syncthreads();
-    } else if constexpr (G > 1) {
-      __syncwarp();
     } else {
-      __syncwarp();  // G == 1 still shares the instance's scratch with no one,
-                     // but staging through shared memory needs ordering.
+      // G == 1 still shares the instance's scratch with no one, but staging
+      // through shared memory needs ordering.
+      __syncwarp(lanes());
     }
 #endif
+  }
+
+  /// The largest v (>= 0) over every group that synchronizes with this one:
+  /// the warp (WarpSync::warp, G <= 32), else the group, whose threads
+  /// already agree on v. A loop it bounds keeps those lanes on one path.
+  MPGPU_HD int uniform_max(int v) const {
+#if defined(__CUDA_ARCH__)
+    if constexpr (G <= 32 && (S == WarpSync::warp || G > 1))
+      v = static_cast<int>(__reduce_max_sync(lanes(), static_cast<unsigned>(v)));
+#endif
+    return v;
   }
 
   /// Carry-lookahead across the group: gen = this thread's words carried out,
@@ -81,8 +119,8 @@ struct Group {
     } else {
 #if defined(__CUDA_ARCH__)
       const unsigned lane = threadIdx.x & 31u;
-      std::uint64_t g = __ballot_sync(0xffffffffu, gen != 0);
-      std::uint64_t p = __ballot_sync(0xffffffffu, prop != 0);
+      std::uint64_t g = __ballot_sync(lanes(), gen != 0);
+      std::uint64_t p = __ballot_sync(lanes(), prop != 0);
       if constexpr (G <= 32) {
         const unsigned base = lane & ~static_cast<unsigned>(G - 1);
         const std::uint64_t mask = (std::uint64_t{1} << G) - 1;
@@ -100,8 +138,8 @@ struct Group {
         if (lane == 0) flags[warp] = warp_gen | (warp_prop << 1);
         sync();
         word_t f = lane < static_cast<unsigned>(warps) ? flags[lane] : 0u;
-        std::uint64_t wg = __ballot_sync(0xffffffffu, f & 1u);
-        std::uint64_t wp = __ballot_sync(0xffffffffu, (f >> 1) & 1u);
+        std::uint64_t wg = __ballot_sync(lanes(), f & 1u);
+        std::uint64_t wp = __ballot_sync(lanes(), (f >> 1) & 1u);
         std::uint64_t wcar = group_detail::carries(wg, wp, cin);
         word_t warp_in = static_cast<word_t>((wcar >> warp) & 1u);
         std::uint64_t c = group_detail::carries(g, p, warp_in);
@@ -125,7 +163,7 @@ struct Group {
     } else {
 #if defined(__CUDA_ARCH__)
       if constexpr (G <= 32) {
-        return __shfl_sync(0xffffffffu, v, src, G);
+        return __shfl_sync(lanes(), v, src, G);
       } else {
         sync();
         if (rank == src) comm[0] = v;
@@ -149,7 +187,7 @@ struct Group {
     } else {
 #if defined(__CUDA_ARCH__)
       if constexpr (G <= 32) {
-        const word_t p = __shfl_up_sync(0xffffffffu, v, 1, G);
+        const word_t p = __shfl_up_sync(lanes(), v, 1, G);
         return rank == 0 ? 0 : p;
       } else {
         const unsigned lane = threadIdx.x & 31u;
@@ -173,7 +211,7 @@ struct Group {
     } else {
 #if defined(__CUDA_ARCH__)
       constexpr int width = G <= 32 ? G : 32;
-      for (int off = width / 2; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off, width);
+      for (int off = width / 2; off > 0; off >>= 1) v += __shfl_xor_sync(lanes(), v, off, width);
       if constexpr (G > 32) {
         sync();
         if ((threadIdx.x & 31u) == 0) comm[rank >> 5] = v;
@@ -220,7 +258,7 @@ struct Group {
     } else {
 #if defined(__CUDA_ARCH__)
       const unsigned lane = threadIdx.x & 31u;
-      unsigned m = __ballot_sync(0xffffffffu, flag);
+      unsigned m = __ballot_sync(lanes(), flag);
       if constexpr (G <= 32) {
         const unsigned base = lane & ~static_cast<unsigned>(G - 1);
         m = G == 32 ? m : (m >> base) & ((1u << G) - 1u);

@@ -191,15 +191,12 @@ MPGPU_HD void from_montgomery(const E& env, typename E::Num& r, const typename E
 }
 
 /// Highest set bit of e + 1 over the instance, made uniform over everything
-/// that synchronizes together (a warp for G <= 32), so loops bounded by it
-/// keep every lane on the same path.
+/// that synchronizes together (group.uniform_max: the warp for G <= 32, or
+/// the group with WarpSync::group), so loops bounded by it keep every lane
+/// on the same path.
 template <class E>
 MPGPU_HD int uniform_bit_length(const E& env, const typename E::Num& e) {
-  int len = E::words * word_bits - count_leading_zeros(env, e);
-#if defined(__CUDA_ARCH__)
-  if constexpr (E::threads <= 32) len = __reduce_max_sync(0xffffffffu, static_cast<unsigned>(len));
-#endif
-  return len;
+  return env.group.uniform_max(E::words * word_bits - count_leading_zeros(env, e));
 }
 
 /// Copies the exponent e to env.exponent (shared memory), so that every

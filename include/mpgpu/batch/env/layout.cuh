@@ -9,7 +9,10 @@
 
 namespace mpgpu::batch {
 
-template <int W, int G>
+/// S: which lanes the group's operations name when G < 32 (group.cuh): the
+/// whole warp (the library's kernels), or the group's own lanes (instances
+/// of a warp may diverge: compat/cgbn).
+template <int W, int G, WarpSync S = WarpSync::warp>
 struct Env {
   static_assert(W % G == 0, "W must be a multiple of the group size");
   static constexpr int words = W;
@@ -35,7 +38,7 @@ struct Env {
   static constexpr int work_words = register_products ? W
                                     : ntt_products && ntt_work_words(W) > staged_work_words ? ntt_work_words(W)
                                                                                             : staged_work_words;
-  static constexpr int comm_words = Group<G>::comm_words;
+  static constexpr int comm_words = Group<G, S>::comm_words;
   /// Shared words per instance that products (mul, mul_wide, mul_high,
   /// sqr), shifts and the linear operations need: all but the exponent,
   /// i.e. only the W words of a shift for register products.
@@ -47,7 +50,7 @@ struct Env {
     word_t w[per_thread];
   };
 
-  Group<G> group;
+  Group<G, S> group;
   word_t* work = nullptr;      ///< work_words words
   word_t* exponent = nullptr;  ///< W words (powm)
 

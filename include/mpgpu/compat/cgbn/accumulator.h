@@ -10,10 +10,11 @@ namespace mpgpu::compat::cgbn_detail {
 
 /// Value: sum over ranks t of (n_t + hi_t 2^(32L)) 2^(32 L t), hi_t signed.
 /// Each addition or subtraction moves hi by at most 1, so fewer than 2^31
-/// of them cannot overflow it.
+/// of them cannot overflow it. A new accumulator holds 0, as CGBN's
+/// (its unit test accumulator_1 adds to one it never set).
 template <class E>
 struct Accumulator {
-  typename E::Num _n;
+  typename E::Num _n{};
   int32_t _carry = 0;
 };
 
@@ -57,7 +58,7 @@ MPGPU_HD int32_t acc_resolve(const E& env, typename E::Num& sum, const Accumulat
     // with high above them); an int32_t keeps the low 32 bits of it.
     constexpr int above = 32 * E::words - N;
     word_t v = bits_ui32(env, t, N, 32);
-    if (above < 32) v |= static_cast<word_t>(high) << above;
+    if constexpr (above < 32) v |= static_cast<word_t>(high) << (above % 32);
     result = static_cast<int32_t>(v);
     fit<N>(env, t);
   }

@@ -164,7 +164,7 @@ MPGPU_HD word_t mul_ui32(const E& env, typename E::Num& r, const typename E::Num
   if constexpr (padded_v<N, E>) {
     constexpr int above = 32 * E::words - N;  // bits of the class above N
     word_t h = bits_ui32(env, r, N, 32);
-    if (above < 32) h |= c << above;
+    if constexpr (above < 32) h |= c << (above % 32);
     c = h;
     fit<N>(env, r);
   }

@@ -39,8 +39,8 @@ MPGPU_HD void mont_mul(const E& env, typename E::Num& r, const typename E::Num& 
 }
 
 /// r = (lo + hi 2^N) / 2^N mod n = lo / 2^N + hi (mod n), r < n, for any
-/// lo, hi < 2^N. hi >= n takes a division, run only when some instance of
-/// the warp needs it.
+/// lo, hi < 2^N. hi >= n takes a division, run only when the lanes that
+/// synchronize together (uniform_max) need it.
 template <int N, class E>
 MPGPU_HD void mont_reduce_wide(const E& env, typename E::Num& r, const typename E::Num& lo,
                                const typename E::Num& hi, const typename E::Num& n, word_t np0) {

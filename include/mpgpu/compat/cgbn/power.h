@@ -1,9 +1,9 @@
 // CGBN's modular_power for any modulus: mpgpu's powm_sliding (Montgomery,
-// sliding windows; its trip count is warp-uniform through uniform_max,
-// which the CPU tests' warp emulation provides too) when every instance of
-// the warp has an odd modulus > 1, else left-to-right square and multiply
-// with wide division for the whole warp (even moduli, 1 and 0; CGBN's own
-// modular_power is a Barrett loop for any modulus).
+// sliding windows; its trip count is uniform over the lanes that
+// synchronize together through uniform_max: the instance's, as the Envs
+// here are WarpSync::group) when the modulus is odd and > 1, else
+// left-to-right square and multiply with wide division (even moduli, 1 and
+// 0; CGBN's own modular_power is a Barrett loop for any modulus).
 #pragma once
 
 #include "wide.h"

@@ -47,13 +47,15 @@ struct Shape {
   static constexpr int W = L * G;
   /// Bits of the class above BITS, always zero.
   static constexpr bool padded = 32 * W != bits;
-  using E = mpgpu::batch::Env<W, G>;
+  /// Group operations name only the subgroup's own lanes
+  /// (WarpSync::group), so instances of one warp may diverge as CGBN allows.
+  using E = mpgpu::batch::Env<W, G, mpgpu::batch::WarpSync::group>;
   /// Twice as wide, for the wide operations (division and square roots of
   /// a 2*BITS-bit number). It only divides, shifts, adds, compares and
   /// moves words (wide.h, sqrt.h): never a product, whose staging (or NTT
   /// work from 2^16 bits) would need far more shared memory. Those need
   /// 2W words of its work area and no group words (G <= 32).
-  using E2 = mpgpu::batch::Env<2 * W, G>;
+  using E2 = mpgpu::batch::Env<2 * W, G, mpgpu::batch::WarpSync::group>;
   static_assert(E2::comm_words == 0, "groups of at most a warp");
   /// Shared words a subgroup needs: E's, or the wide Env's 2W words, which
   /// lie in the same words, rounded to 16 bytes.

@@ -13,8 +13,8 @@ namespace mpgpu::compat::cgbn_detail {
 /// x + a/x < 2^(16W + 2) since x >= sqrt(a), so nothing overflows. From
 /// x0 < 2 sqrt(a) the error halves at least every step and then squares,
 /// so about log2(len) + 2 steps, each one division. The loop runs until
-/// every instance of the warp is done (uniform_max); instances already done
-/// keep x. a == 0: x goes 1, 0, and the division by 0 (q all ones) ends it.
+/// every lane that synchronizes with this one is done (uniform_max: the
+/// instance's subgroup with WarpSync::group); lanes already done keep x. a == 0: x goes 1, 0, and the division by 0 (q all ones) ends it.
 template <class E>
 MPGPU_HD void isqrt(const E& env, typename E::Num& s, const typename E::Num& a) {
   using Num = typename E::Num;
