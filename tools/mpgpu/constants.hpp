@@ -68,9 +68,7 @@ struct SeriesOptions {
 /// The default of SeriesOptions::products_at_once. The products of a merge
 /// above the cut are of about one size, so mostly of one transform length:
 /// mul_each makes them one batched product, one chain of passes instead of
-/// four (docs/workloads.md, "Products at once"; pi 10^8 on an H200: 1.66
-/// against 1.85 s). Before the batching, mul_each ran them on branches and
-/// was measured slower, hence off then.
+/// four (docs/workloads.md, "Products at once", with the measurements).
 inline constexpr bool kSeriesProductsAtOnce = true;
 
 /// With products at once: the maximal nodes above the cut of at most this
