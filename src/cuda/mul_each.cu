@@ -30,7 +30,9 @@
 namespace mpgpu::detail::cuda {
 
 namespace {
-constexpr unsigned kBatchPointsFactor = 4;
+/// A batch holds at most this many times the largest batched transform's
+/// points (2^22 points at the default bound: 256 MiB of buffers).
+constexpr unsigned kBatchPointsFactor = 16;
 /// Products that one product alone would take by columns are batched from
 /// this many of about one size (a batch then replaces that many launches).
 constexpr std::size_t kMinColumnBatch = 8;
@@ -62,8 +64,8 @@ void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* 
   for (std::size_t first = 0; first < candidates.size();) {
     const int log_n = candidates[first].first;
     // At most kBatchPointsFactor times the largest batched transform's
-    // points in one batch: its buffers (8 words a point) stay below 512 MiB
-    // at the default bound, however many products the caller hands in.
+    // points in one batch (8 words a point), however many products the
+    // caller hands in.
     const std::size_t max_products = std::max<std::size_t>(
         2, (std::size_t{kBatchPointsFactor} << st.tuning.mul_each_batch_max_log) >> log_n);
     std::size_t end = first;
