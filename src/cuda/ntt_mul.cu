@@ -77,8 +77,11 @@ void run_prime_product(ContextState& st, Stream s, const field::NttPrime& prime,
   const ntt::BlockTables tables =
       ntt::BlockTables::view(ntt_block_tables(st, s, prime.p, prime.generator, q.log_n), q.log_n);
   const std::uint64_t n = std::uint64_t{1} << q.log_n;
+  // With a batch, each transform reads its own slot (stride and total
+  // bound: the slots' ends read as 0); one product: the defaults.
+  const bool slots = q.batch > 1;
   ntt::BlockTransform t{};
-  t.batch = 1;
+  t.batch = q.batch;
   t.log_n = q.log_n;
   t.forward = true;
   t.natural = false;
@@ -87,6 +90,8 @@ void run_prime_product(ContextState& st, Stream s, const field::NttPrime& prime,
   t.dst = t.work = q.x;
   t.src = q.a.limbs;
   t.src_len = q.a.size;
+  t.src_stride = slots ? q.a.size : 0;
+  t.src_total = slots ? q.batch * q.a.size : 0;
   t.epilogue = q.square ? ntt::PassEpilogue::square : ntt::PassEpilogue::lazy;
   MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
   if (!q.square) {
@@ -94,8 +99,10 @@ void run_prime_product(ContextState& st, Stream s, const field::NttPrime& prime,
     t.work = q.y;
     t.src = q.b.limbs;
     t.src_len = q.b.size;
+    t.src_stride = slots ? q.b.size : 0;
+    t.src_total = slots ? q.batch * q.b.size : 0;
     t.epilogue = ntt::PassEpilogue::pointwise;
-    t.other = q.x;
+    t.other = q.x;  // slot by slot (other_broadcast stays false)
     MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, s));
   }
   ntt::BlockTransform inv{};
@@ -103,7 +110,7 @@ void run_prime_product(ContextState& st, Stream s, const field::NttPrime& prime,
   inv.dst = q.out;  // a non-permuting last pass may write elsewhere
   inv.src = q.x;
   inv.src_len = n;
-  inv.batch = 1;
+  inv.batch = q.batch;
   inv.log_n = q.log_n;
   inv.forward = false;
   inv.natural = false;
@@ -387,49 +394,11 @@ void mul_abs_side_by_side_batch(ContextState& st, Stream s, const ProductJob* co
   {
     StreamFork fork(st, s, 3);  // after the buffers: joined before they are freed
     for (int i = 0; i < 3; ++i) {
-      const Stream bs = fork.branch(i);
       std::uint64_t* const xi = x + i * k * n;
       std::uint64_t* const yi = spectra.as<std::uint64_t>() + i * k * n;
-      const field::NttPrime& prime = field::ntt_primes62[i];
-      const field::PrimeField64 f = field::PrimeField64::make(prime.p);
-      const ntt::BlockTables tables =
-          ntt::BlockTables::view(ntt_block_tables(st, bs, prime.p, prime.generator, log_n), log_n);
-      ntt::BlockTransform t{};
-      t.batch = k;
-      t.log_n = log_n;
-      t.forward = true;
-      t.natural = false;
-      t.reduce_input = true;
-      t.dst = t.work = xi;
-      t.src = ga;
-      t.src_len = sa;
-      t.src_stride = sa;
-      t.src_total = k * sa;
-      t.epilogue = ntt::PassEpilogue::lazy;
-      MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, bs));
-      t.dst = xi;  // b's spectra end multiplied into a's, slot by slot
-      t.work = yi;
-      t.src = gb;
-      t.src_len = sb;
-      t.src_stride = sb;
-      t.src_total = k * sb;
-      t.epilogue = ntt::PassEpilogue::pointwise;
-      t.other = xi;
-      t.other_broadcast = false;
-      MPGPU_CUDA_CHECK(ntt::run_block_transform(t, tables, f, bs));
-      ntt::BlockTransform inv{};
-      inv.dst = inv.work = xi;
-      inv.src = xi;
-      inv.src_len = n;
-      inv.batch = k;
-      inv.log_n = log_n;
-      inv.forward = false;
-      inv.natural = false;
-      inv.reduce_input = false;
-      inv.epilogue = ntt::PassEpilogue::scale;
-      inv.scale = f.mul(f.inv(n % prime.p), f.r1);  // n^-1 and the pointwise product's 2^-64
-      inv.other = nullptr;
-      MPGPU_CUDA_CHECK(ntt::run_block_transform(inv, tables, f, bs));
+      PrimeProduct q{{ga, sa}, {gb, sb}, false, log_n, 1, xi, yi, xi};
+      q.batch = k;
+      run_prime_product(st, fork.branch(i), field::ntt_primes62[i], q);
     }
     fork.join();
   }

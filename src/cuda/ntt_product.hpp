@@ -21,6 +21,10 @@ struct PrimeProduct {
   std::uint64_t* x;     ///< 2^log_n words: a's spectrum, then the product's
   std::uint64_t* y;     ///< 2^log_n words: b's spectrum (not used when squaring)
   std::uint64_t* out;   ///< the coefficients (2^log_n words): x, or anywhere the last pass may write
+  /// Products at once (mul_abs_side_by_side_batch): a and b are `batch`
+  /// slots of a.size and b.size limbs one after another (each zero past its
+  /// operand), x, y and out hold batch * 2^log_n words, slot by slot.
+  std::size_t batch = 1;
 };
 
 /// Prime `prime`'s coefficients of the product of q into q.out (defined in
