@@ -58,36 +58,37 @@ void mul_abs_each(ContextState& st, Stream s, const ProductJob* jobs, Deferred* 
     else alone.push_back(i);
   }
   for (int columns = 0; columns < 2; ++columns) {
-  auto& candidates = batchable[columns];
-  const std::size_t min_batch = columns ? kMinColumnBatch : 2;
-  std::sort(candidates.begin(), candidates.end(), std::greater<>());
-  for (std::size_t first = 0; first < candidates.size();) {
-    const int log_n = candidates[first].first;
-    // At most kBatchPointsFactor times the largest batched transform's
-    // points in one batch (8 words a point), however many products the
-    // caller hands in.
-    const std::size_t max_products = std::max<std::size_t>(
-        2, (std::size_t{kBatchPointsFactor} << st.tuning.mul_each_batch_max_log) >> log_n);
-    std::size_t end = first;
-    while (end < candidates.size() && candidates[end].first >= log_n - 1 && end - first < max_products) ++end;
-    if (end - first < min_batch) {
-      for (std::size_t g = first; g < end; ++g) alone.push_back(candidates[g].second);
-    } else {
-      std::vector<const ProductJob*> batch;
-      std::vector<Deferred*> results;
-      for (std::size_t g = first; g < end; ++g) {
-        batch.push_back(&jobs[candidates[g].second]);
-        results.push_back(&out[candidates[g].second]);
+    auto& candidates = batchable[columns];
+    const std::size_t min_batch = columns ? kMinColumnBatch : 2;
+    std::sort(candidates.begin(), candidates.end(), std::greater<>());
+    for (std::size_t first = 0; first < candidates.size();) {
+      const int log_n = candidates[first].first;
+      // At most kBatchPointsFactor times the largest batched transform's
+      // points in one batch (8 words a point), however many products the
+      // caller hands in.
+      const std::size_t max_products =
+          std::max<std::size_t>(2, (std::size_t{kBatchPointsFactor} << st.tuning.mul_each_batch_max_log) >> log_n);
+      std::size_t end = first;
+      while (end < candidates.size() && candidates[end].first >= log_n - 1 && end - first < max_products) ++end;
+      if (end - first < min_batch) {
+        for (std::size_t g = first; g < end; ++g) alone.push_back(candidates[g].second);
+      } else {
+        std::vector<const ProductJob*> batch;
+        std::vector<Deferred*> results;
+        for (std::size_t g = first; g < end; ++g) {
+          batch.push_back(&jobs[candidates[g].second]);
+          results.push_back(&out[candidates[g].second]);
+        }
+        mul_abs_side_by_side_batch(st, s, batch.data(), batch.size(), log_n, results.data());
       }
-      mul_abs_side_by_side_batch(st, s, batch.data(), batch.size(), log_n, results.data());
+      first = end;
     }
-    first = end;
-  }
   }
   if (alone.empty()) return;
   // A job on branch 0 runs on s itself; the fork's destructor orders s after
   // the other branches on the way out of an exception too.
-  StreamFork fork(st, s, static_cast<int>(alone.size() < StreamFork::kMaxBranches ? alone.size() : StreamFork::kMaxBranches));
+  StreamFork fork(st, s,
+                  static_cast<int>(alone.size() < StreamFork::kMaxBranches ? alone.size() : StreamFork::kMaxBranches));
   for (std::size_t k = 0; k < alone.size(); ++k) {
     const ProductJob& j = jobs[alone[k]];
     const Stream branch = fork.branch(static_cast<int>(k % static_cast<std::size_t>(fork.branches())));

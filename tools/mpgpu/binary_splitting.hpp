@@ -108,6 +108,14 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
   for (const auto& step : steps) step();
 }
 
+/// One merge of Series::merge_many: right merged into left.
+template <class Node>
+struct MergeJob {
+  Node* left;
+  Node* right;
+  bool need_p;
+};
+
 /// A series for binary_split: leaf(k, ctx) makes the node of term k alone in
 /// ctx; merge(left, right, need_p, steps) combines the nodes of [a, m) and
 /// [m, b) (in one context) into `left`, its independent products given to
@@ -117,17 +125,10 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
 /// saves the largest product of every level there. to_context(node, ctx)
 /// moves a node's values to ctx. bits(a, b) estimates the size in bits of
 /// the largest value of the node [a, b); it must grow with b and with b - a.
-template <class Node>
-struct MergeJob {
-  Node* left;
-  Node* right;
-  bool need_p;
-};
-
-/// merge_many (optional) merges every job's right into its left at once,
-/// as merge would one after another; the jobs share no node. A series gives
-/// it when its merges' products can go to the library together (mul_each),
-/// so that the merges of one level cost about one batched product.
+/// merge_many (optional) merges every job's right into its left at once, as
+/// merge would one after another; the jobs share no node. A series gives it
+/// when its merges' products can go to the library together (mul_each), so
+/// that the merges of one level cost about one batched product.
 template <class Node>
 struct Series {
   std::function<Node(std::uint64_t k, const Context& ctx)> leaf;
