@@ -63,15 +63,15 @@ Integer high_part(const Integer& x, std::size_t p) {
 std::size_t larger_size(const Integer& a, const Integer& b) { return std::max(a.size(), b.size()); }
 
 /// (a; b) <- M^-1 (a; b) = (m11 a - m01 b; m00 b - m10 a); both must stay >= 0.
+/// The products of apply_inverse and mul_matrix go to mul_each at once: on
+/// a CUDA context each is a chain of small launches, so one after another
+/// they leave the device idle (mul_each runs them side by side or batched).
 void apply_inverse(const Matrix22& M, Integer& a, Integer& b) {
   const Context& ctx = a.context();
-  Integer alpha(ctx), beta(ctx), t(ctx);
-  mul(alpha, M.m[1][1], a);
-  mul(t, M.m[0][1], b);
+  Integer alpha(ctx), beta(ctx), t(ctx), u(ctx);
+  mul_each({{alpha, M.m[1][1], a}, {t, M.m[0][1], b}, {beta, M.m[0][0], b}, {u, M.m[1][0], a}});
   sub(alpha, alpha, t);
-  mul(beta, M.m[0][0], b);
-  mul(t, M.m[1][0], a);
-  sub(beta, beta, t);
+  sub(beta, beta, u);
   check(alpha.sign() >= 0 && beta.sign() >= 0);
   a = std::move(alpha);
   b = std::move(beta);
@@ -80,17 +80,16 @@ void apply_inverse(const Matrix22& M, Integer& a, Integer& b) {
 /// M <- M M1.
 void mul_matrix(Matrix22& M, const Matrix22& M1) {
   const Context& ctx = M.m[0][0].context();
-  for (auto& row : M.m) {
-    Integer c0(ctx), c1(ctx), t(ctx);
-    mul(c0, row[0], M1.m[0][0]);
-    mul(t, row[1], M1.m[1][0]);
-    add(c0, c0, t);
-    mul(c1, row[0], M1.m[0][1]);
-    mul(t, row[1], M1.m[1][1]);
-    add(c1, c1, t);
-    row[0] = std::move(c0);
-    row[1] = std::move(c1);
-  }
+  // p[i][j][k] = M[i][k] M1[k][j]; then M[i][j] = p[i][j][0] + p[i][j][1].
+  Integer p[2][2][2] = {{{Integer(ctx), Integer(ctx)}, {Integer(ctx), Integer(ctx)}},
+                        {{Integer(ctx), Integer(ctx)}, {Integer(ctx), Integer(ctx)}}};
+  std::vector<Product> products;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 2; ++k) products.push_back({p[i][j][k], M.m[i][k], M1.m[k][j]});
+  mul_each(products);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) add(M.m[i][j], p[i][j][0], p[i][j][1]);
 }
 
 /// Column col of M += q times the other column: M <- M (1, 0; q, 1) for
