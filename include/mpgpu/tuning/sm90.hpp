@@ -53,10 +53,8 @@ inline constexpr int kMulSidePrimesMaxLog = 21;
 /// small to fill the GPU, so k of them batched cost about one; from 2^19
 /// points a batch of four (2^21 points and more together) is bound by the
 /// GPU's work, and gathering the operands costs more than it saves. H200,
-/// 2026-11-29, commit 4ae7d19 (2026-11-29-nvidia-h200-4ae7d19-f527bb8-session9.md,
-/// pi 10^8's single merges above the groups: products of up to 2^18 points
-/// 0.57 -> 0.37 ms a merge batched, of 2^19 to 2^21 points 0.60 -> 0.81,
-/// 0.88 -> 1.15, 1.66 -> 2.31 ms; one run each; 18 is not re-measured).
+/// 2026-11-29, commit 4ae7d19 (2026-11-29-nvidia-h200-4ae7d19-f527bb8-session9.md;
+/// the value 18 itself not yet re-measured).
 inline constexpr int kMulEachBatchMaxLog = 18;
 /// Where products first left the host (limbs of na + nb); products now run
 /// on the device at every size, and the value survives as the anchor of
