@@ -89,8 +89,8 @@ inline bool gmp_in_place(const Integer& r, const Integer& a, const Integer& b, s
 /// saves is the call into libgmp and its checks: on ~1000-bit operands the
 /// addition itself (mpn_add_n) is about half of mpz_add's time, and a loop
 /// of dependent additions is otherwise bound by that call. Aliasing as in
-/// GMP: w may be u and/or v
-/// (mpn_add_n and mpn_sub_n allow an output equal to an input).
+/// GMP: w may be u and/or v (mpn_add_n and mpn_sub_n allow an output equal
+/// to an input).
 inline bool gmp_aors_in_place(mpz_ptr w, mpz_srcptr u, mpz_srcptr v, bool negate_v) {
   mp_size_t us = u->_mp_size;
   mp_size_t vs = negate_v ? -v->_mp_size : v->_mp_size;
