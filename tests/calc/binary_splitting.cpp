@@ -75,7 +75,8 @@ class BinarySplitting : public IntegerTest {
   /// Plans to try: `threads` threads, the whole tree as host work, the
   /// tree above `cut` bits on the calling thread in ctx(), the same with
   /// two device threads merging the nodes of up to 8 cut in ctx(), and the
-  /// same with level groups of up to 8 cut (merge_many) instead.
+  /// same with level groups of up to 8 cut (merge_many) instead, and the
+  /// tree above the cut with a calling thread that never runs host jobs.
   static std::vector<SplitPlan> plans(unsigned threads, double cut) {
     SplitPlan whole;
     whole.threads = threads;
@@ -87,7 +88,9 @@ class BinarySplitting : public IntegerTest {
     device.device_subtree_max_bits = 8 * cut;
     SplitPlan groups = upper;
     groups.level_group_max_bits = 8 * cut;
-    return {whole, upper, device, groups};
+    SplitPlan driving = upper;
+    driving.caller_helps = false;
+    return {whole, upper, device, groups, driving};
   }
 };
 
@@ -120,6 +123,12 @@ TEST_P(BinarySplitting, ProductTreeMatchesGmp) {
           }
           if (stats.subtrees > 0) {
             EXPECT_EQ(by_level, stats.upper_merges) << "n " << n << ", cut " << cut;
+            // Each maximal host node moves into a merging thread's context
+            // once: the leaves of the tree of upper merges.
+            EXPECT_EQ(stats.uploads, stats.upper_merges + 1) << "n " << n << ", cut " << cut;
+          }
+          if (!plan.caller_helps) {
+            EXPECT_EQ(stats.helped_seconds, 0.0) << "n " << n << ", " << threads << " threads";
           }
         }
   }

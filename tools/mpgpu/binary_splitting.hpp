@@ -170,6 +170,12 @@ struct SplitPlan {
   /// each merge there is a handful of products too small to fill the GPU,
   /// so a level's merges at once cost about what one of them does. 0: none.
   double level_group_max_bits = 0;
+  /// Whether the calling thread runs queued host jobs while it waits for a
+  /// host node (false only with worker threads). On a CPU context it is a
+  /// core like the others; on a CUDA context it alone drives the device,
+  /// and a job it takes (a whole subtree: milliseconds) holds back every
+  /// merge that becomes ready meanwhile.
+  bool caller_helps = true;
 };
 
 /// What a split did, for `--timings`.
@@ -181,14 +187,17 @@ struct SplitStats {
   std::uint64_t upper_merges = 0;               ///< merges on the calling thread in the target context
   double host_busy_seconds = 0;                 ///< time inside host jobs, summed over threads
   double waited_seconds = 0;                    ///< the calling thread's sleep while host or device jobs ran
+  double helped_seconds = 0;                    ///< the calling thread's time in host jobs while it waited
+  std::uint64_t uploads = 0;                    ///< host nodes moved into the target context (or a device thread's)
+  double upload_seconds = 0;                    ///< their to_context time, summed over the threads
   unsigned device_threads = 0;                  ///< threads that merged device subtrees
   std::uint64_t device_subtrees = 0;            ///< how many
   double device_waited_seconds = 0;             ///< the device threads' sleep while host jobs ran, summed
   /// The merges above the host subtrees by height (index 0: the merges of
   /// two host nodes, the smallest; the last: the root), on the calling
   /// thread and the device threads: how many, the largest node's estimated
-  /// bits, and the time of the merges with the copies of their host
-  /// operands, summed over the threads (a thread's device work is
+  /// bits, and the time of the merges (the host operands' copies into the
+  /// target context are `uploads`), summed over the threads (a thread's device work is
   /// asynchronous: a level's time includes what it waited for of the level
   /// below). Where the time goes, for tuning the cut.
   struct UpperLevel {
@@ -332,6 +341,8 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   // context (it merges one device subtree whole, and sleeps while host jobs
   // run). Returns the node; `height` is its height above the host nodes.
   std::atomic<bool> device_stop{false};
+  std::atomic<std::int64_t> upload_ns{0};
+  std::atomic<std::uint64_t> uploads{0};
   std::exception_ptr device_error;  // the first device thread's failure (under device_mutex)
   std::mutex device_mutex;
   // A level group (SplitPlan::level_group_max_bits) on the calling thread:
@@ -379,7 +390,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
         return s.ready.load(std::memory_order_acquire) || device_stop.load(std::memory_order_acquire);
       };
       if (calling)
-        pool.wait_until(ready, true, [&] { progress.poll(); });
+        pool.wait_until(ready, plan.caller_helps || pool.workers() == 0, [&] { progress.poll(); });
       else
         pool.wait_until_done(ready);
       if (!s.ready.load(std::memory_order_acquire)) {  // stopped: a device thread failed, or the caller did
@@ -397,8 +408,8 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       Node v = series.to_context(std::move(*s.value), target);
       s.value.reset();
       height = 0;
-      levels.resize(std::max<std::size_t>(levels.size(), 1));
-      levels[0].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      upload_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+      ++uploads;
       return v;
     }
     if (calling && s.level_group) return merge_group(s, height, target, levels);
@@ -498,6 +509,9 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     stats->threads = plan.threads;
     stats->host_busy_seconds = pool.busy_seconds();
     stats->waited_seconds = pool.waited_seconds();
+    stats->helped_seconds = pool.helped_seconds();
+    stats->uploads = uploads.load();
+    stats->upload_seconds = static_cast<double>(upload_ns.load()) * 1e-9;
     stats->device_waited_seconds = pool.done_waited_seconds();
     stats->device_threads = device_thread_count;
     stats->device_subtrees = device_subtrees.size();

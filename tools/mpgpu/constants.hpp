@@ -63,7 +63,19 @@ struct SeriesOptions {
   /// product) instead of one after another: 1 yes, 0 no, -1:
   /// MPGPU_SERIES_MUL_EACH, else kSeriesProductsAtOnce.
   int products_at_once = -1;
+  /// SplitPlan::caller_helps: 1 the calling thread runs host jobs while it
+  /// waits for a host node, 0 it sleeps, -1: on a CUDA context
+  /// MPGPU_SERIES_CALLER_HELPS, else kSeriesCallerHelps (on the CPU context: 1).
+  int caller_helps = -1;
 };
+
+/// The default of SeriesOptions::caller_helps on a CUDA context: the
+/// calling thread takes host jobs while it waits, as on the CPU. Whether it
+/// should rather only drive the device (a job it takes holds back the
+/// merges that become ready meanwhile, and pi to 10^9 digits is bound by
+/// the calling thread) is to be measured with MPGPU_SERIES_CALLER_HELPS=0;
+/// `--timings` prints the time it spent in host jobs.
+inline constexpr bool kSeriesCallerHelps = true;
 
 /// The default of SeriesOptions::products_at_once. The products of a merge
 /// above the cut are of about one size, so mostly of one transform length:

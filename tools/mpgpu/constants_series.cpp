@@ -37,6 +37,10 @@ SplitPlan series_plan(const Context& ctx, const SeriesOptions& options) {
                                      : env_number("MPGPU_SERIES_DEVICE_BITS", kSeriesDeviceSubtreeMaxBits, 1);
   if (series_products_at_once(ctx, options))
     plan.level_group_max_bits = env_number("MPGPU_SERIES_GROUP_BITS", kSeriesLevelGroupMaxBits, 0);
+  if (options.caller_helps >= 0)
+    plan.caller_helps = options.caller_helps != 0;
+  else if (ctx.is_cuda())
+    plan.caller_helps = env_number("MPGPU_SERIES_CALLER_HELPS", kSeriesCallerHelps ? 1 : 0, 0) != 0;
   return plan;
 }
 
@@ -70,15 +74,22 @@ std::string describe_split(const SplitStats& stats, const SplitPlan& plan, doubl
                   stats.device_waited_seconds, stats.waited_seconds, seconds);
   else if (stats.upper_merges)
     std::snprintf(buf + n, sizeof buf - n,
-                  "%llu merges of nodes over %.0f bits on the calling thread, which waited %.3f s for host threads; "
-                  "in %.3f s",
+                  "%llu merges of nodes over %.0f bits on the calling thread, which waited %.3f s for host threads "
+                  "and ran host jobs for %.3f s meanwhile%s; in %.3f s",
                   static_cast<unsigned long long>(stats.upper_merges), plan.host_max_bits, stats.waited_seconds,
+                  stats.helped_seconds, plan.caller_helps ? "" : " (it takes none: MPGPU_SERIES_CALLER_HELPS=0)",
                   seconds);
   else
     std::snprintf(buf + n, sizeof buf - n, "in %.3f s", seconds);
   std::string text = buf;
+  if (stats.uploads && stats.upper_merges) {
+    std::snprintf(buf, sizeof buf, "\n    %llu host nodes into the merging context: %.3f s (%.3f ms a node)",
+                  static_cast<unsigned long long>(stats.uploads), stats.upload_seconds,
+                  1e3 * stats.upload_seconds / static_cast<double>(stats.uploads));
+    text += buf;
+  }
   // The merges above the cut by level, smallest first, in thread time (the
-  // host nodes' copies into the target context count with the first level).
+  // host nodes' copies into the merging context are the line above).
   for (const SplitStats::UpperLevel& level : stats.upper_levels) {
     if (level.merges == 0) continue;
     std::snprintf(buf, sizeof buf, "\n    level of %llu merges up to %.0f bits: %.3f s (%.3f ms a merge)",

@@ -96,7 +96,9 @@ void SplitPool::wait_until(const std::function<bool()>& done, bool help, const s
     rethrow_if_failed();
     if (done()) return;
     if (help && !queue_.empty()) {
+      const Clock::time_point t0 = Clock::now();
       run_job(lock);
+      helped_ns_ += since_ns(t0);
       continue;
     }
     const Clock::time_point t0 = Clock::now();

@@ -70,6 +70,9 @@ class SplitPool {
   double busy_seconds() const { return busy_ns_.load() * 1e-9; }
   /// Seconds the calling thread slept in wait_until.
   double waited_seconds() const { return waited_ns_.load() * 1e-9; }
+  /// Seconds the calling thread spent in the jobs it ran in wait_until
+  /// (part of busy_seconds).
+  double helped_seconds() const { return helped_ns_.load() * 1e-9; }
   /// Seconds slept in wait_until_done, summed over the threads.
   double done_waited_seconds() const { return done_waited_ns_.load() * 1e-9; }
 
@@ -86,7 +89,7 @@ class SplitPool {
   std::vector<std::thread> threads_;
   bool stopping_ = false;
   std::exception_ptr error_;
-  std::atomic<std::int64_t> busy_ns_{0}, waited_ns_{0}, done_waited_ns_{0};
+  std::atomic<std::int64_t> busy_ns_{0}, waited_ns_{0}, done_waited_ns_{0}, helped_ns_{0};
 };
 
 }  // namespace mpgpu::cli
