@@ -62,7 +62,7 @@ cudaError_t launch_block_pass_variant(const BlockPassArgs& args, dim3 grid, unsi
 }
 
 // The variants launch_block_pass uses, each compiled in one file of the
-// library (src/cuda/ntt_block_pass*.cu): the kernels are large, and three
+// library (src/cuda/ntt_block_pass*.cu): the kernels are large, and the
 // files compile in parallel. (The host emulation of the kernels,
 // tests/ntt/block_ntt_emulation_test.cpp, instantiates its own.)
 #define MPGPU_BLOCK_PASS_VARIANT(F, L, T, B)                                                                        \
