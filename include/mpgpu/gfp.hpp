@@ -56,6 +56,17 @@ class DeviceFft {
   std::unique_ptr<Impl> impl_;
 };
 
+/// out[i] = a[i] * b[i] in Z/pZ for n digit-major elements (digit d of
+/// element i at x[d * n + i], n * prime.k words each) in the context's
+/// memory: the pointwise step of a convolution between forward and
+/// inverse. Elements must be canonical, as for the FFT (not checked). out
+/// may be a or b (exactly; no other overlap). On a CUDA context the call is
+/// asynchronous on `s` (default: the context's stream). Throws
+/// InvalidArgument unless prime.k is 8, 16 or 32, or for a null pointer
+/// with n > 0. (src/gfp/gfp_pointwise.cpp)
+void pointwise_mul(const Context& ctx, const GfpPrime& prime, std::uint64_t* out, const std::uint64_t* a,
+                   const std::uint64_t* b, std::size_t n, Stream s = nullptr);
+
 /// out[d * n + i] = in[i * k + d]: element-major (k digits per element,
 /// as gfp::Element arrays) to digit-major. Host memory; out != in.
 inline void to_digit_major(std::uint64_t* out, const std::uint64_t* in, std::size_t n, int k) {

@@ -14,10 +14,11 @@ the last as CuPy arrays), computed where they are. See docs/python.md.
 
 from ._mpgpu import _gfp as _impl
 
-__all__ = ["PRIMES", "digits", "forward", "from_digits", "inverse", "modulus", "radix", "to_digits"]
+__all__ = ["PRIMES", "digits", "forward", "from_digits", "inverse", "modulus", "pointwise_mul", "radix", "to_digits"]
 
 forward = _impl.forward
 inverse = _impl.inverse
+pointwise_mul = _impl.pointwise_mul
 
 _TABLE = {name: (r, k) for name, r, k in _impl._TABLE}
 

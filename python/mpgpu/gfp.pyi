@@ -43,6 +43,16 @@ def inverse(a: CudaArrayT, prime: _Prime, *, context: _ContextLike | None = None
     the same layout.
     """
 
+@overload
+def pointwise_mul(a: U64Array, b: U64Array, prime: _Prime, *, context: _ContextLike | None = None) -> U64Array: ...
+@overload
+def pointwise_mul(a: CudaArrayT, b: CudaArrayT, prime: _Prime, *, context: _ContextLike | None = None) -> CudaArrayT:
+    """
+    a * b mod p element by element, as a new array: a and b of one shape (..., k, N), digit-major
+    as for forward() (any N), canonical elements (ValueError otherwise). The step between forward()
+    and inverse() of a cyclic convolution.
+    """
+
 def radix(prime: _Prime) -> int:
     """r of the prime p = r**k + 1 ('p3', 'p4', 'p5' or the prime)."""
 

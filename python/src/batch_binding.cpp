@@ -231,7 +231,7 @@ Batch from_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
   std::vector<std::int64_t> shape, strides;
   for (std::size_t i = 0; i < a.ndim(); ++i) {
     shape.push_back(static_cast<std::int64_t>(a.shape(i)));
-    strides.push_back(a.stride(i));
+    strides.push_back(signed_stride(a.stride(i), sizeof(limb_t)));  // as the producer meant it (cuda_arrays.hpp)
   }
   const LimbRows rows = limb_rows(a.ndim(), shape.data(), strides.data(), /*spaced_rows=*/false);
   const std::size_t count = rows.count, limbs = rows.limbs;

@@ -5,6 +5,8 @@
 // on the device.
 #include "cuda_arrays.hpp"
 
+#include <limits>
+
 namespace mpgpu::py {
 namespace {
 
@@ -57,7 +59,7 @@ CudaArray import_dlpack(nb::handle obj, const Context& ctx, const std::string& f
   a.dtype = a.dlpack.dtype();
   for (std::size_t i = 0; i < a.dlpack.ndim(); ++i) {
     a.shape.push_back(static_cast<std::int64_t>(a.dlpack.shape(i)));
-    a.strides.push_back(a.dlpack.stride(i));
+    a.strides.push_back(signed_stride(a.dlpack.stride(i), a.dtype.bits / 8));
   }
   return a;
 }
@@ -153,6 +155,17 @@ CudaArray import_cuda_array(nb::handle obj, const Context& ctx, const std::strin
     case CudaArrayKind::interface_only: return import_interface(obj, fn);
     default: raise(PyExc_TypeError, fn + ": '" + Py_TYPE(obj.ptr())->tp_name + "' is not an array on a CUDA device");
   }
+}
+
+std::int64_t signed_stride(std::int64_t elements, std::size_t item_bytes) {
+  if (item_bytes <= 1) return elements;
+  const auto item = static_cast<std::int64_t>(item_bytes);
+  const std::int64_t limit = std::numeric_limits<std::int64_t>::max() / item;
+  if (elements >= -limit && elements <= limit) return elements;
+  // The product wraps modulo 2^64 (unsigned arithmetic, well defined): for
+  // CuPy's (2^64 + bytes) / item it gives back the negative byte stride.
+  const auto bytes = static_cast<std::int64_t>(static_cast<std::uint64_t>(elements) * item_bytes);
+  return bytes < 0 && bytes % item == 0 ? bytes / item : elements;
 }
 
 std::string dtype_text(const nb::dlpack::dtype& dt) {

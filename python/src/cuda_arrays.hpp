@@ -49,6 +49,15 @@ struct CudaArray {
 /// checks its pointer (Batch::from_device_limbs).
 CudaArray import_cuda_array(nb::handle obj, const Context& ctx, const std::string& fn);
 
+/// A DLPack stride (in elements) of items of `item_bytes` as its producer
+/// meant it. CuPy up to 14.2 (cupy/cupy#10172, fixed by PR #10228) exports
+/// its strides as the signed byte stride divided by the unsigned item size,
+/// so a negative stride (a reversed view) arrives as
+/// (2^64 + bytes) / item_bytes: a stride whose length in bytes does not fit
+/// an int64, which no array can have. Such a stride is read back modulo 2^64
+/// (-1 for a reversed uint64 view); any other stride is returned as it is.
+std::int64_t signed_stride(std::int64_t elements, std::size_t item_bytes);
+
 /// "uint64", "int32", "float64", ... for messages.
 std::string dtype_text(const nb::dlpack::dtype& dt);
 

@@ -10,6 +10,7 @@
 
 #include <mpgpu/dot.hpp>
 
+#include <limits>
 #include <string>
 
 namespace mpgpu::py {
@@ -50,13 +51,19 @@ void same_word(const ArrayIn& a, const ArrayIn& b, const char* fn, const char* a
 /// Elements from the first to one past the last of a 1-D strided array.
 std::size_t span_1d(std::size_t n, std::size_t stride) { return n ? (n - 1) * stride + 1 : 0; }
 
-/// A positive stride in elements (a 1-D operand of dot).
+/// A positive stride in elements (a 1-D operand of dot) whose span, in
+/// bytes, fits the address space.
 std::size_t stride_arg(const ArrayIn& a, const char* fn, const char* name) {
   if (a.shape[0] <= 1) return 1;
   if (a.strides[0] < 1)
     raise_value(std::string(fn) + ": " + name + " has stride " + std::to_string(a.strides[0]) +
                 " (elements); dot takes positive strides: pass " + a.contiguous_hint(name));
-  return static_cast<std::size_t>(a.strides[0]);
+  const auto stride = static_cast<std::size_t>(a.strides[0]);
+  if (stride > static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max()) / word_size(a.word) /
+                   (a.shape[0] - 1))
+    raise_value(std::string(fn) + ": " + name + " has stride " + std::to_string(stride) + " elements: " +
+                std::to_string(a.shape[0]) + " elements that far apart do not fit in memory");
+  return stride;
 }
 
 /// The leading dimension of a row-major 2-D operand (rows contiguous, row

@@ -61,14 +61,14 @@ const NamedPrime& prime_arg(nb::handle obj, const char* fn) {
               "p = " + py_str(value).substr(0, 40) + "... is not one of them");
 }
 
-/// "a[2][:, 5]": element i of row `row` of an array of shape (..., k, N).
-std::string element_text(const ArrayIn& a, std::size_t row, std::size_t i) {
+/// "a[2][:, 5]": element i of row `row` of an array `name` of shape (..., k, N).
+std::string element_text(const ArrayIn& a, const char* name, std::size_t row, std::size_t i) {
   std::string lead;
   for (std::size_t ax = a.ndim() - 2; ax-- > 0;) {
     lead = "[" + std::to_string(row % a.shape[ax]) + "]" + lead;
     row /= a.shape[ax];
   }
-  return "a" + lead + "[:, " + std::to_string(i) + "]";
+  return name + lead + "[:, " + std::to_string(i) + "]";
 }
 
 [[noreturn]] void raise_noncanonical(const char* fn, const std::string& where, std::uint64_t r) {
@@ -80,7 +80,8 @@ std::string element_text(const ArrayIn& a, std::size_t row, std::size_t i) {
 /// ValueError naming the first element of `a` (C-contiguous, shape (..., k,
 /// N)) that is not canonical (gfp::Field::is_canonical): on the host by a
 /// scan, on the device through the array's framework.
-void require_canonical(const ArrayIn& a, const gfp::GfpPrime& q, const char* fn) {
+void require_canonical(const ArrayIn& a, const gfp::GfpPrime& q, const char* fn, const char* name = "a") {
+  if (a.size() == 0) return;
   const std::size_t k = static_cast<std::size_t>(q.k), n = a.shape.back();
   const std::size_t rows = a.size() / (k * n);
   const std::uint64_t r = q.radix();
@@ -88,7 +89,7 @@ void require_canonical(const ArrayIn& a, const gfp::GfpPrime& q, const char* fn)
     nb::object bad = nb::module_::import_("mpgpu._device_arrays").attr("gfp_first_noncanonical")(a.object, r);
     if (!bad.is_none()) {
       const std::size_t flat = nb::cast<std::size_t>(bad);
-      raise_noncanonical(fn, element_text(a, flat / n, flat % n), r);
+      raise_noncanonical(fn, element_text(a, name, flat / n, flat % n), r);
     }
     return;
   }
@@ -111,7 +112,16 @@ void require_canonical(const ArrayIn& a, const gfp::GfpPrime& q, const char* fn)
       }
     }
   }
-  if (found) raise_noncanonical(fn, element_text(a, bad_row, bad_i), r);
+  if (found) raise_noncanonical(fn, element_text(a, name, bad_row, bad_i), r);
+}
+
+/// ValueError unless `a` has shape (..., k, N) for the prime.
+void require_digit_rows(const ArrayIn& a, const NamedPrime& named, const char* fn, const char* name) {
+  const std::size_t k = static_cast<std::size_t>(named.prime.k);
+  if (a.ndim() < 2 || a.shape[a.ndim() - 2] != k)
+    raise_value(std::string(fn) + ": " + name + " must have shape (..., " + std::to_string(k) + ", N) for " +
+                named.name + " (k = " + std::to_string(k) +
+                " base-r digits of each of the N elements, digit-major), not " + a.shape_text());
 }
 
 nb::object transform(nb::handle a_obj, nb::handle prime_obj, nb::handle context, bool forward) {
@@ -121,10 +131,7 @@ nb::object transform(nb::handle a_obj, nb::handle prime_obj, nb::handle context,
   const gfp::GfpPrime& q = named.prime;
   const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64}, ctx);
   const std::size_t k = static_cast<std::size_t>(q.k), big_k = 2 * k;
-  if (a.ndim() < 2 || a.shape[a.ndim() - 2] != k)
-    raise_value(std::string(fn) + ": a must have shape (..., " + std::to_string(k) + ", N) for " + named.name +
-                " (k = " + std::to_string(k) + " base-r digits of each of the N elements, digit-major), not " +
-                a.shape_text());
+  require_digit_rows(a, named, fn, "a");
   const std::size_t n = a.shape.back();
   int e = 0;
   std::size_t size = 1;
@@ -143,6 +150,34 @@ nb::object transform(nb::handle a_obj, nb::handle prime_obj, nb::handle context,
       if (forward) fft.forward(data + row * k * n);
       else fft.inverse(data + row * k * n);
     }
+    out.finish();
+  });
+  return out.array;
+}
+
+nb::object pointwise_mul(nb::handle a_obj, nb::handle b_obj, nb::handle prime_obj, nb::handle context) {
+  const char* fn = "mpgpu.gfp.pointwise_mul";
+  const Context ctx = context_arg(context);
+  const NamedPrime& named = prime_arg(prime_obj, fn);
+  const gfp::GfpPrime& q = named.prime;
+  const ArrayIn a = array_arg(a_obj, fn, "a", {Word::u64}, ctx);
+  const ArrayIn b = array_arg(b_obj, fn, "b", {Word::u64}, ctx);
+  require_same_memory(a, b, fn, "a", "b");
+  require_digit_rows(a, named, fn, "a");
+  if (a.shape != b.shape)
+    raise_value(std::string(fn) + ": a and b have different shapes " + a.shape_text() + " and " + b.shape_text());
+  require_contiguous(a, fn, "a");
+  require_contiguous(b, fn, "b");
+  require_canonical(a, q, fn, "a");
+  require_canonical(b, q, fn, "b");
+  Result<std::uint64_t> out(ctx, a, a.shape, fn);
+  const std::size_t row = static_cast<std::size_t>(q.k) * a.shape.back(), rows = row ? a.size() / row : 0;
+  without_gil([&] {
+    ContextWords da(ctx, a, a.size() * 8), db(ctx, b, a.size() * 8);
+    const auto* pa = static_cast<const std::uint64_t*>(da.data());
+    const auto* pb = static_cast<const std::uint64_t*>(db.data());
+    for (std::size_t i = 0; i < rows; ++i)  // each row is its own digit-major block of N elements
+      gfp::pointwise_mul(ctx, q, out.data() + i * row, pa + i * row, pb + i * row, a.shape.back());
     out.finish();
   });
   return out.array;
@@ -171,6 +206,11 @@ void bind_gfp(nb::module_& m) {
       "a"_a.none(), "prime"_a.none(), nb::kw_only(), "context"_a = nb::none(),
       "The inverse of forward(): x[n] = N**-1 * sum_m X[m] * omega**(-n*m) mod p, as a new array of\n"
       "the same layout.");
+  t.def("pointwise_mul", &pointwise_mul, "a"_a.none(), "b"_a.none(), "prime"_a.none(), nb::kw_only(),
+        "context"_a = nb::none(),
+        "a * b mod p element by element, as a new array: a and b of one shape (..., k, N), digit-major\n"
+        "as for forward() (any N), canonical elements (ValueError otherwise). The step between forward()\n"
+        "and inverse() of a cyclic convolution.");
 }
 
 }  // namespace mpgpu::py

@@ -143,7 +143,8 @@ ArrayIn array_arg(nb::handle obj, const char* fn, const char* name, std::initial
   in.word = word_of(in.array.dtype(), true, obj, fn, name, allowed, "numpy");
   for (std::size_t i = 0; i < in.array.ndim(); ++i) {
     in.shape.push_back(in.array.shape(i));
-    in.strides.push_back(in.array.stride(i));
+    // A host DLPack producer may wrap negative strides as CuPy's device export does.
+    in.strides.push_back(signed_stride(in.array.stride(i), word_size(in.word)));
   }
   return in;
 }

@@ -133,6 +133,8 @@ def test_cupy_bad_input(gpu, cupy):
         (ValueError, "shape \\(n, limbs\\).*not \\(2, 2, 2\\)", lambda: Batch(cupy.zeros((2, 2, 2), dtype=cupy.uint64))),
         (ValueError, "strides 4, 2 in limbs", lambda: Batch(cupy.zeros((3, 4), dtype=cupy.uint64)[:, ::2])),
         (ValueError, "strides 1, 3 in limbs", lambda: Batch(cupy.zeros((4, 3), dtype=cupy.uint64).T)),
+        # CuPy exports the row stride -2 as 2**61 - 2 (wrapped_strides.py); read back as -2.
+        (ValueError, "strides -2, 1 in limbs", lambda: Batch(good[::-1])),
         (ValueError, "row 1 of the array has bits at or above bit 65",
          lambda: Batch(cupy.asarray(np.array([[0, 1], [0, 2]], dtype=np.uint64)), 65)),
         (ValueError, "row 0 of the array has bits at or above bit 64",

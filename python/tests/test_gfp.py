@@ -141,6 +141,52 @@ def test_cyclic_convolution_through_the_fft(ctx, prime):
     assert got == want
 
 
+@pytest.mark.parametrize("prime", PRIMES)
+def test_pointwise_mul(ctx, prime):
+    """a * b mod p element by element against Python ints, any N, batches; the convolution
+    through forward, pointwise_mul and inverse."""
+    p, k = gfp.modulus(prime), gfp.digits(prime)
+    for n, rows in ((1, 1), (5, 1), (300, 2)):
+        x = [elements(prime, n, 10 + i, "mixed") for i in range(rows)]
+        y = [elements(prime, n, 20 + i, "mixed") for i in range(rows)]
+        a, b = gfp.to_digits(x, prime), gfp.to_digits(y, prime)
+        keep = a.copy()
+        c = gfp.pointwise_mul(a, b, prime)
+        assert isinstance(c, np.ndarray) and c.dtype == np.uint64 and c.shape == (rows, k, n)
+        assert np.array_equal(a, keep)
+        check_canonical(c, prime)
+        assert gfp.from_digits(c, prime) == [[u * v % p for u, v in zip(r, s)] for r, s in zip(x, y)]
+    assert gfp.pointwise_mul(a[0], a[0], prime).shape == (k, 300)  # one row, squares
+    n = 2 * k
+    x, y = elements(prime, n, 3, "mixed"), elements(prime, n, 4, "mixed")
+    X, Y = gfp.forward(gfp.to_digits(x, prime), prime), gfp.forward(gfp.to_digits(y, prime), prime)
+    got = gfp.from_digits(gfp.inverse(gfp.pointwise_mul(X, Y, prime), prime), prime)
+    want = [0] * n
+    for i, u in enumerate(x):
+        for j, v in enumerate(y):
+            want[(i + j) % n] = (want[(i + j) % n] + u * v) % p
+    assert got == want
+    empty = gfp.pointwise_mul(np.zeros((0, k, 4), dtype=np.uint64), np.zeros((0, k, 4), dtype=np.uint64), prime)
+    assert empty.shape == (0, k, 4)
+
+
+def test_pointwise_mul_rejects():
+    r = gfp.radix("p3")
+    a = gfp.to_digits([1] * 4, "p3")
+    bad = a.copy()
+    bad[0, 2] = r
+    with pytest.raises(ValueError, match="b\\[:, 2\\] is not a canonical element"):
+        gfp.pointwise_mul(a, bad, "p3")
+    with pytest.raises(ValueError, match="different shapes"):
+        gfp.pointwise_mul(a, a[:, :2].copy(), "p3")
+    with pytest.raises(ValueError, match="shape \\(..., 16, N\\) for p4"):
+        gfp.pointwise_mul(a, a, "p4")
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        gfp.pointwise_mul(a[:, ::2], a[:, ::2], "p3")
+    with pytest.raises(TypeError, match="uint64"):
+        gfp.pointwise_mul(a.astype(np.int64), a, "p3")
+
+
 def test_inputs_are_not_written_and_the_contexts_agree(ctx):
     a = gfp.to_digits(elements("p4", 32, 5, "mixed"), "p4")
     keep = a.copy()
@@ -269,6 +315,8 @@ def test_cuda_arrays_on_the_cpu_context_are_refused():
     for fn in (gfp.forward, gfp.inverse):
         with pytest.raises(ValueError, match="is in CUDA memory and the context is the CPU"):
             fn(OnCudaDevice(), "p3", context="cpu")
+    with pytest.raises(ValueError, match="is in CUDA memory and the context is the CPU"):
+        gfp.pointwise_mul(OnCudaDevice(), OnCudaDevice(), "p3", context="cpu")
 
 
 # ---- CUDA arrays (a GPU and CuPy or PyTorch) ------------------------------------------------
@@ -294,6 +342,9 @@ def test_cupy_transforms(gpu, cupy, prime, shape):
         omega = algorithm1_root(p, gfp.radix(prime), k, n)
         got = gfp.from_digits(cupy.asnumpy(X).reshape(rows, k, n)[0], prime)
         assert got == naive_dft(values[0], omega, p)
+    Z = gfp.pointwise_mul(X, c, prime)
+    assert isinstance(Z, cupy.ndarray) and Z.shape == shape
+    assert np.array_equal(cupy.asnumpy(Z), gfp.pointwise_mul(cupy.asnumpy(X), host, prime, context="cpu"))
 
 
 @pytest.mark.cuda
@@ -306,6 +357,8 @@ def test_cupy_bad_input(gpu, cupy):
     c = cupy.asarray(bad)
     with pytest.raises(ValueError, match="a\\[1\\]\\[:, 3\\] is not a canonical element"):
         gfp.forward(c, "p3")
+    with pytest.raises(ValueError, match="b\\[1\\]\\[:, 3\\] is not a canonical element"):
+        gfp.pointwise_mul(cupy.asarray(host), c, "p3")
     assert np.array_equal(cupy.asnumpy(c), bad)
     with pytest.raises(ValueError, match="not C-contiguous .*cupy.ascontiguousarray"):
         gfp.forward(cupy.asarray(np.ascontiguousarray(host.swapaxes(0, 1))).swapaxes(0, 1), "p3")

@@ -17,6 +17,7 @@ import pytest
 
 import mpgpu
 from cuda_interface import InterfaceOnly, interface_of
+from wrapped_strides import WrappedStrides
 
 np = pytest.importorskip("numpy")
 from mpgpu import _device_arrays, dot, ntt  # noqa: E402
@@ -64,6 +65,30 @@ def test_cuda_arrays_on_the_cpu_context_are_refused(obj):
     for call in calls:
         with pytest.raises(ValueError, match="is in CUDA memory and the context is the CPU; pass context='cuda'"):
             call()
+
+
+def test_strides_wrapped_as_cupy_exports_them():
+    """CuPy exports a negative stride as (2**64 + bytes) // itemsize (a huge
+    positive stride; wrapped_strides.py): read as the negative stride it is,
+    it is refused with the same message as NumPy's own, never followed."""
+    v = np.arange(8, dtype=np.uint64)
+    with pytest.raises(ValueError, match="a has stride -1 .*positive strides: pass numpy.ascontiguousarray\\(a\\)"):
+        dot.dot(WrappedStrides(v[::-1]), v, P62, context="cpu")
+    u = np.arange(8, dtype=np.uint32)
+    with pytest.raises(ValueError, match="b has stride -1 "):
+        dot.dot(u, WrappedStrides(u[::-1]), 65537, context="cpu")
+    with pytest.raises(ValueError, match="not C-contiguous \\(strides \\(-1,\\)"):
+        ntt.forward(WrappedStrides(v[::-1]), P62, context="cpu")
+    m = np.zeros((4, 8), dtype=np.uint64)
+    with pytest.raises(ValueError, match="A has row stride -8 elements"):
+        dot.matmul(WrappedStrides(m[::-1]), m.reshape(8, 4), P62, context="cpu")
+    with pytest.raises(ValueError, match="not C-contiguous \\(strides -2, 1 in limbs\\)"):
+        mpgpu.Batch(WrappedStrides(np.zeros((3, 2), dtype=np.uint64)[::-1]), context="cpu")
+    # A stride that is not a wrapped negative one but too long to address.
+    with pytest.raises(ValueError, match="a has stride 2305843009213693952 elements: 8 elements that far apart"):
+        dot.dot(WrappedStrides(v, strides=[2**61]), v, P62, context="cpu")
+    # Positive strides come through as they are.
+    assert dot.dot(WrappedStrides(v[::2]), v[:4], P62, context="cpu") == sum(2 * i * i for i in range(4))
 
 
 def test_other_producers_need_cupy():
@@ -151,42 +176,62 @@ def test_cupy_matrix_products(gpu, cupy, dtype, p, method):
     assert isinstance(y, cupy.ndarray) and [int(v) for v in cupy.asnumpy(y)] == [row[1] for row in want]
 
 
+class BadInputs:
+    """The arrays of one bad-input case, made fresh for it: c (4, 8) zeros,
+    bad (4, 8) with bad[1][3] = p (flat index 11) and its host copy, bad32
+    (8,) uint32 with bad32[7] = 2**32 - 1, v = arange(8)."""
+
+    def __init__(self, cupy, p):
+        self.c = cupy.zeros((4, 8), dtype=cupy.uint64)
+        self.bad_host = np.zeros((4, 8), dtype=np.uint64)
+        self.bad_host[1][3] = p
+        self.bad = cupy.asarray(self.bad_host)
+        self.bad32_host = np.zeros(8, dtype=np.uint32)
+        self.bad32_host[7] = 2**32 - 1
+        self.bad32 = cupy.asarray(self.bad32_host)
+        self.v = cupy.arange(8, dtype=cupy.uint64)
+
+
+# (id, exception, pattern, call(cupy, arrays, p)): one test each, so a failure names its case.
+CUPY_BAD_INPUT = [
+    ("int64-dtype", TypeError, "uint64 or uint32 .*not int64; convert with a.astype\\(cupy.uint64\\)",
+     lambda cp, x, p: ntt.forward(cp.zeros(8, dtype=cp.int64), p)),
+    ("length-6", ValueError, "last axis has length 6", lambda cp, x, p: ntt.forward(cp.zeros(6, dtype=cp.uint64), p)),
+    ("ntt-not-contiguous", ValueError, "not C-contiguous .*cupy.ascontiguousarray\\(a\\)",
+     lambda cp, x, p: ntt.forward(x.c[:, ::2], p)),
+    ("forward-residue", ValueError, f"a\\[1\\]\\[3\\] = {P62} is not a residue", lambda cp, x, p: ntt.forward(x.bad, p)),
+    ("inverse-residue", ValueError, f"a\\[1\\]\\[3\\] = {P62} is not a residue", lambda cp, x, p: ntt.inverse(x.bad, p)),
+    ("forward32-residue", ValueError, "a\\[7\\] = 4294967295", lambda cp, x, p: ntt.forward(x.bad32, P31)),
+    # The products' own check on the device names the flat index.
+    ("pointwise-residue", ValueError, f"b\\[11\\] = {P62}", lambda cp, x, p: ntt.pointwise_mul(x.c, x.bad, p)),
+    ("poly-residue", ValueError, f"a\\[11\\] = {P62}", lambda cp, x, p: ntt.poly_mul(x.bad, x.c, p)),
+    ("pointwise-shapes", ValueError, "different shapes", lambda cp, x, p: ntt.pointwise_mul(x.c, x.v, p)),
+    ("device-and-host", ValueError, "a is in CUDA memory and b in host memory",
+     lambda cp, x, p: ntt.pointwise_mul(x.c, x.bad_host, p)),
+    ("host-and-device", ValueError, "b is in CUDA memory and a in host memory",
+     lambda cp, x, p: dot.dot(x.bad_host[0], x.v, p)),
+    ("cpu-context", ValueError, "in CUDA memory and the context is the CPU",
+     lambda cp, x, p: ntt.forward(x.c, p, context="cpu")),
+    # CuPy exports this stride as 2**61 - 1 (wrapped_strides.py); the module reads it as -1.
+    ("dot-reversed", ValueError, "stride -1 .*positive strides: pass cupy.ascontiguousarray\\(a\\)",
+     lambda cp, x, p: dot.dot(x.v[::-1], x.v, p)),
+    ("ntt-reversed", ValueError, "not C-contiguous \\(strides \\(-1,\\)", lambda cp, x, p: ntt.forward(x.v[::-1], p)),
+    ("matmul-rows", ValueError, "rows of A are not contiguous", lambda cp, x, p: dot.matmul(x.c[:, ::2], x.c[:4, :4], p)),
+    ("matmul-reversed-rows", ValueError, "A has row stride -8 elements",
+     lambda cp, x, p: dot.matmul(x.c[::-1], x.c.reshape(8, 4), p)),
+    ("dot-residue", ValueError, "a\\[11\\]", lambda cp, x, p: dot.dot(x.bad.reshape(32), x.c.reshape(32), p)),
+    ("dot-dtypes", TypeError, "same dtype", lambda cp, x, p: dot.dot(x.v, x.v.astype(cp.uint32), p)),
+]
+
+
 @pytest.mark.cuda
-def test_cupy_bad_input_leaves_the_inputs(gpu, cupy):
-    p = P62
-    c = cupy.zeros((4, 8), dtype=cupy.uint64)
-    bad_host = np.zeros((4, 8), dtype=np.uint64)
-    bad_host[1][3] = p
-    bad = cupy.asarray(bad_host)
-    bad32_host = np.zeros(8, dtype=np.uint32)
-    bad32_host[7] = 2**32 - 1
-    bad32 = cupy.asarray(bad32_host)
-    v = cupy.arange(8, dtype=cupy.uint64)
-    cases = [
-        (TypeError, "uint64 or uint32 .*not int64; convert with a.astype\\(cupy.uint64\\)",
-         lambda: ntt.forward(cupy.zeros(8, dtype=cupy.int64), p)),
-        (ValueError, "last axis has length 6", lambda: ntt.forward(cupy.zeros(6, dtype=cupy.uint64), p)),
-        (ValueError, "not C-contiguous .*cupy.ascontiguousarray\\(a\\)", lambda: ntt.forward(c[:, ::2], p)),
-        (ValueError, f"a\\[1\\]\\[3\\] = {p} is not a residue", lambda: ntt.forward(bad, p)),
-        (ValueError, f"a\\[1\\]\\[3\\] = {p} is not a residue", lambda: ntt.inverse(bad, p)),
-        (ValueError, "a\\[7\\] = 4294967295", lambda: ntt.forward(bad32, P31)),
-        # The products' own check on the device names the flat index.
-        (ValueError, f"b\\[11\\] = {p}", lambda: ntt.pointwise_mul(c, bad, p)),
-        (ValueError, f"a\\[11\\] = {p}", lambda: ntt.poly_mul(bad, c, p)),
-        (ValueError, "different shapes", lambda: ntt.pointwise_mul(c, v, p)),
-        (ValueError, "a is in CUDA memory and b in host memory", lambda: ntt.pointwise_mul(c, bad_host, p)),
-        (ValueError, "b is in CUDA memory and a in host memory", lambda: dot.dot(bad_host[0], v, p)),
-        (ValueError, "in CUDA memory and the context is the CPU", lambda: ntt.forward(c, p, context="cpu")),
-        (ValueError, "stride -1 .*positive strides: pass cupy.ascontiguousarray\\(a\\)", lambda: dot.dot(v[::-1], v, p)),
-        (ValueError, "rows of A are not contiguous", lambda: dot.matmul(c[:, ::2], c[:4, :4], p)),
-        (ValueError, "a\\[11\\]", lambda: dot.dot(bad.reshape(32), c.reshape(32), p)),
-        (TypeError, "same dtype", lambda: dot.dot(v, v.astype(cupy.uint32), p)),
-    ]
-    for exc, pattern, call in cases:
-        with pytest.raises(exc, match=pattern):
-            call()
-    assert not c.any() and np.array_equal(cupy.asnumpy(bad), bad_host) and np.array_equal(cupy.asnumpy(bad32), bad32_host)
-    assert cupy.asnumpy(v).tolist() == list(range(8))
+@pytest.mark.parametrize("exc,pattern,call", [pytest.param(*case[1:], id=case[0]) for case in CUPY_BAD_INPUT])
+def test_cupy_bad_input_leaves_the_inputs(gpu, cupy, exc, pattern, call):
+    x = BadInputs(cupy, P62)
+    with pytest.raises(exc, match=pattern):
+        call(cupy, x, P62)
+    assert not x.c.any() and np.array_equal(cupy.asnumpy(x.bad), x.bad_host)
+    assert np.array_equal(cupy.asnumpy(x.bad32), x.bad32_host) and cupy.asnumpy(x.v).tolist() == list(range(8))
 
 
 @pytest.mark.cuda

@@ -192,6 +192,10 @@ void poly_mul_ntt(ContextState& st, Stream s, std::uint64_t* c, const std::uint6
 /// element-major; scale: host, k digits (N^-1) applied at the end, or null.
 void gfp_fft(ContextState& st, Stream s, int k, std::uint64_t radix, std::uint64_t* x, std::size_t n, int e,
              const std::uint64_t* table, int dir, const std::uint64_t* scale);
+/// out[i] = a[i] * b[i] for n digit-major elements of that field (device
+/// words; out may be a or b). Asynchronous on s. (gfp_pointwise.cu)
+void gfp_pointwise_mul(ContextState& st, Stream s, int k, std::uint64_t radix, std::uint64_t* out,
+                       const std::uint64_t* a, const std::uint64_t* b, std::size_t n);
 
 // ---- rows of slots (slot_rows.cu; include/mpgpu/device/slot_rows.cuh) ---------------
 /// dst[s pitch + l] = device::gathered_limb(sources, groups, s, l) for every

@@ -49,7 +49,8 @@ void activate(int device) {
 }
 
 /// Sum mod p of one residue per thread of the block; the result is valid in
-/// thread 0. Residues are < p < 2^63 (every dot type), so add_mod is exact.
+/// thread 0. Residues are < p; add_mod is exact for every p < 2^64 (it
+/// handles the wrap of a + b when p > 2^63).
 __device__ std::uint64_t block_sum_mod(std::uint64_t x, std::uint64_t p) {
   __shared__ std::uint64_t warp_sums[kThreads / 32];
   for (int o = 16; o > 0; o >>= 1) x = dot::thread::add_mod(x, __shfl_down_sync(~0u, x, o), p);

@@ -38,7 +38,7 @@ void run(const Context& ctx, Stream s, std::uint64_t* out, std::uint64_t* result
          const T* b, std::size_t sb, std::size_t count, std::size_t n, std::uint64_t p, Method m, bool batched,
          bool per_term) {
   constexpr Residue r = residue_of<T>();
-  if (per_term) m = Method::integer_delayed;  // its bounds: p < 2^32 / 2^63 / p - 1 < 2^52
+  if (per_term) m = Method::integer_delayed;  // its bounds: p < 2^32 / 2^64 / p - 1 < 2^52
   else if (m == Method::automatic) m = choose_device_method(r, p, n);
   check_admissible(m, r, p, n);
   if (sa == 0 || sb == 0) reject(m, r, "strides must be >= 1");

@@ -67,9 +67,9 @@ std::uint64_t block64(std::uint64_t p) {
 /// bounds"; docs/tuning-history.md, "Dot products").
 constexpr std::uint64_t min_block64 = 16;
 
-/// 128-bit accumulator, products <= (p-1)^2 < 2^126 (p < 2^63): blocks of
-/// K = floor((2^128-1)/(p-1)^2) >= 4 products; capped at 2^63 (longer than
-/// any vector) so it fits a uint64.
+/// 128-bit accumulator, products <= (p-1)^2 < 2^128 (p < 2^64): blocks of
+/// K = floor((2^128-1)/(p-1)^2) products, >= 4 for p < 2^63 and >= 1 up to
+/// 2^64 - 59; capped at 2^63 (longer than any vector) so it fits a uint64.
 std::uint64_t block128(std::uint64_t p) {
   const u128 q = u128(p - 1) * (p - 1);
   const u128 k = ~u128(0) / q;
@@ -111,13 +111,14 @@ template <bool Unit, class T>
 __attribute__((noipa)) std::uint64_t kernel_int128(const T* a, std::size_t sa, const T* b,
                                                    std::size_t sb, std::size_t n, std::uint64_t p,
                                                    std::uint64_t block) {
-  std::uint64_t acc = 0;  // < p < 2^63
+  std::uint64_t acc = 0;  // < p < 2^64
   for (std::size_t i = 0; i < n;) {
     const std::size_t end = n - i > block ? i + block : n;
     u128 s = 0;  // <= block * (p-1)^2 <= 2^128 - 1
     for (; i < end; ++i) s += u128(std::uint64_t(a[Unit ? i : i * sa])) * std::uint64_t(b[Unit ? i : i * sb]);
-    acc += std::uint64_t(s % p);  // < 2p < 2^64
-    if (acc >= p) acc -= p;
+    // acc + r mod p without forming acc + r, which can pass 2^64 when p > 2^63.
+    const std::uint64_t r = std::uint64_t(s % p);
+    acc = acc >= p - r ? acc - (p - r) : acc + r;
   }
   return acc;
 }
@@ -374,8 +375,7 @@ void check_admissible(Method m, Residue r, std::uint64_t p, std::size_t n) {
     case Residue::u64:
       if (m != Method::integer_delayed)
         reject(m, r, "only integer_delayed takes uint64 residues (fp methods take doubles)");
-      if (p >= (std::uint64_t{1} << 63)) reject(m, r, "needs p < 2^63, got p = " + std::to_string(p));
-      return;
+      return;  // any p < 2^64: 128-bit blocks hold >= 1 product, residues add without overflow
     case Residue::f64:
       break;
   }

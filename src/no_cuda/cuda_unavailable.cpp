@@ -100,6 +100,10 @@ void gfp_fft(ContextState&, Stream, int, std::uint64_t, std::uint64_t*, std::siz
              const std::uint64_t*) {
   unavailable("gfp::DeviceFft");
 }
+void gfp_pointwise_mul(ContextState&, Stream, int, std::uint64_t, std::uint64_t*, const std::uint64_t*,
+                       const std::uint64_t*, std::size_t) {
+  unavailable("gfp::pointwise_mul");
+}
 void poly_mul_ntt(ContextState&, Stream, std::uint64_t*, const std::uint64_t*, std::size_t, const std::uint64_t*,
                   std::size_t, std::size_t, int, std::uint64_t, std::uint64_t) {
   unavailable("poly_mul");

@@ -33,6 +33,8 @@ using mpgpu_test::prev_prime;
 // Ends of each admissible range.
 const std::uint64_t p_max32 = prev_prime((std::uint64_t{1} << 32) - 1);   // 2^32 - 5
 const std::uint64_t p_max63 = prev_prime((std::uint64_t{1} << 63) - 1);   // 2^63 - 25
+const std::uint64_t p_above63 = next_prime((std::uint64_t{1} << 63) + 1);  // block 3
+const std::uint64_t p_max64 = prev_prime(~std::uint64_t{0});                // 2^64 - 59, block 1
 const std::uint64_t p_max52 = prev_prime((std::uint64_t{1} << 52) + 1);   // p - 1 < 2^52
 const std::uint64_t p_max_naive = prev_prime(94906266);                   // (p-1)^2 < 2^53
 
@@ -105,18 +107,25 @@ TEST(DotInteger, U32BlockBoundsAndRangeEnds) {
 }
 
 TEST(DotInteger, U64BlockBoundsAndRangeEnds) {
-  // 128-bit accumulators: block = floor((2^128-1)/(p-1)^2) >= 4 for p < 2^63.
+  // 128-bit accumulators: block = floor((2^128-1)/(p-1)^2) >= 4 for p < 2^63,
+  // 3 just above 2^63 and 1 at the top of the range.
   EXPECT_EQ(dot::reduction_block(Method::integer_delayed, Residue::u64, p_max63), 4u);
+  EXPECT_EQ(dot::reduction_block(Method::integer_delayed, Residue::u64, p_above63), 3u);
+  EXPECT_EQ(dot::reduction_block(Method::integer_delayed, Residue::u64, p_max64), 1u);
   for (std::uint64_t p : {p_max63, prev_prime(std::uint64_t{1} << 62), prev_prime(std::uint64_t{1} << 54),
-                          prev_prime(std::uint64_t{1} << 55)})
+                          prev_prime(std::uint64_t{1} << 55), p_above63, p_max64})
     expect_at_block_bounds<std::uint64_t>(Method::integer_delayed, Residue::u64, p);
   expect_all_max<std::uint64_t>(Method::integer_delayed, 3, 1001);
+  expect_all_max<std::uint64_t>(Method::integer_delayed, p_max64, 100003);
 }
 
 TEST(DotInteger, Random) {
   for (std::uint64_t p : {std::uint64_t{3}, std::uint64_t{65537}, std::uint64_t{2013265921}, p_max32})
     for (std::size_t n : {1u, 7u, 1000u, 100003u}) expect_random<std::uint32_t>(Method::integer_delayed, p, n, 1);
-  for (std::uint64_t p : {std::uint64_t{3}, std::uint64_t{4179340454199820289ull}, p_max63, p_max52})
+  // Above 2^63 the running residue plus a block's exceeds 2^64 about half the
+  // time with random data: the sum mod p must not overflow.
+  for (std::uint64_t p : {std::uint64_t{3}, std::uint64_t{4179340454199820289ull}, p_max63, p_max52, p_above63,
+                          p_max64})
     for (std::size_t n : {1u, 7u, 1000u, 100003u}) expect_random<std::uint64_t>(Method::integer_delayed, p, n, 2);
   for (std::uint64_t p : {std::uint64_t{3}, p_max52})  // doubles through 128-bit integers
     for (std::size_t n : {1u, 1000u, 100003u}) expect_random<double>(Method::integer_delayed, p, n, 3);
@@ -263,8 +272,8 @@ TEST(DotRejects, BadModuli) {
   // Beyond each method's range.
   const std::uint64_t above32 = next_prime((std::uint64_t{1} << 32) + 1);
   EXPECT_NE(message_of([&] { dot::dot(a32, a32, 2, above32); }).find("p < 2^32"), std::string::npos);
-  const std::uint64_t above63 = next_prime((std::uint64_t{1} << 63) + 1);
-  EXPECT_NE(message_of([&] { dot::dot(a64, a64, 2, above63); }).find("p < 2^63"), std::string::npos);
+  // uint64 residues have no bound below 2^64 (p_above63, p_max64 are tested above).
+  EXPECT_EQ(dot::dot(a64, a64, 2, p_above63), 2u);
   const std::uint64_t above_naive = next_prime(94906267);
   EXPECT_NE(message_of([&] { dot::dot(af, af, 2, above_naive, Method::fp_naive); }).find("(p-1)^2 < 2^53"),
             std::string::npos);

@@ -1,6 +1,7 @@
 // gfp::DeviceFft (the staged, digit-major big prime FFT) against the host
 // reference FFT (fft_host.hpp) for N = K, K^2, K^3, the inverse round trip,
-// and a cyclic convolution through it against GMP. Built twice from this
+// a cyclic convolution through it against GMP, and gfp::pointwise_mul
+// against the field's product and GMP. Built twice from this
 // source: gfp_fft_device_test runs the stages on the CPU context (the host
 // twin of the kernels), gfp_fft_device_gpu_test (MPGPU_GFP_TEST_CUDA=1) on
 // CUDA device 0 (skips without a device).
@@ -136,6 +137,74 @@ TYPED_TEST(GfpDeviceFft, ConvolutionMatchesGmp) {
     const auto want = naive_cyclic(va, vb, c.p);
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(c.value(a[i]), want[i]) << "N=" << n << " index " << i;
   }
+}
+
+/// gfp::pointwise_mul on digit-major copies of a and b (device memory on
+/// CUDA): into a separate buffer, or into a's own words when `in_place`.
+template <int D>
+std::vector<gfp::Element<D>> pointwise(const mpgpu::gfp::GfpPrime& prime, const std::vector<gfp::Element<D>>& a,
+                                       const std::vector<gfp::Element<D>>& b, bool in_place) {
+  const std::size_t n = a.size(), words = n * D;
+  std::vector<std::uint64_t> da(words), db(words), dc(words, 0);
+  gfp::to_digit_major(da.data(), &a[0].digit[0], n, D);
+  gfp::to_digit_major(db.data(), &b[0].digit[0], n, D);
+  const Context ctx = test_context();
+#if MPGPU_GFP_TEST_CUDA
+  std::uint64_t* d = nullptr;  // a, b, c
+  EXPECT_EQ(cudaMalloc(&d, 3 * words * 8), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(d, da.data(), words * 8, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(d + words, db.data(), words * 8, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the context's stream does not wait for it
+  std::uint64_t* out = in_place ? d : d + 2 * words;
+  mpgpu::gfp::pointwise_mul(ctx, prime, out, d, d + words, n);
+  ctx.synchronize();
+  EXPECT_EQ(cudaMemcpy(dc.data(), out, words * 8, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(cudaFree(d), cudaSuccess);
+#else
+  if (in_place) {
+    mpgpu::gfp::pointwise_mul(ctx, prime, da.data(), da.data(), db.data(), n);
+    dc = da;
+  } else {
+    mpgpu::gfp::pointwise_mul(ctx, prime, dc.data(), da.data(), db.data(), n);
+  }
+#endif
+  std::vector<gfp::Element<D>> c(n);
+  gfp::from_digit_major(&c[0].digit[0], dc.data(), n, D);
+  return c;
+}
+
+TYPED_TEST(GfpDeviceFft, PointwiseProductMatchesTheField) {
+  Ctx<TypeParam> c;
+  constexpr int D = Ctx<TypeParam>::k;
+  Operands ops(23);
+  // 1 element, a partial block, more than one grid-stride block of threads.
+  for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
+    auto a = random_vector(c, ops, n);
+    auto b = random_vector(c, ops, n);
+    if (n > 2) b[2] = c.f.minus_one();  // (p - 1)^2 = 1, both special
+    for (bool in_place : {false, true}) {
+      const auto got = pointwise<D>(TypeParam::prime, a, b, in_place);
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(c.f.is_canonical(got[i])) << "n=" << n << " index " << i;
+        Mpz want;
+        mpz_mul(want, c.value(a[i]), c.value(b[i]));
+        mpz_mod(want, want, c.p);
+        ASSERT_EQ(c.value(got[i]), want) << "n=" << n << " index " << i;
+      }
+    }
+  }
+}
+
+TEST(GfpPointwise, Rejects) {
+#if MPGPU_GFP_TEST_CUDA
+  if (Context::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+#endif
+  std::uint64_t w[32] = {};
+  EXPECT_THROW(mpgpu::gfp::pointwise_mul(test_context(), mpgpu::gfp::GfpPrime{62, 36, +1, 4}, w, w, w, 1),
+               mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::gfp::pointwise_mul(test_context(), mpgpu::gfp::p3, nullptr, w, w, 1), mpgpu::InvalidArgument);
+  EXPECT_THROW(mpgpu::gfp::pointwise_mul(test_context(), mpgpu::gfp::p3, w + 1, w, w, 2), mpgpu::InvalidArgument);
+  mpgpu::gfp::pointwise_mul(test_context(), mpgpu::gfp::p3, nullptr, nullptr, nullptr, 0);  // nothing to do
 }
 
 TEST(GfpDeviceFftPlan, RejectsBadSizes) {

@@ -106,10 +106,11 @@ struct IntegerU32 {
   __device__ __forceinline__ std::uint64_t finish(const DotConsts& c) const { return reduce_words(0, top, lo, c.p); }
 };
 
-/// uint64 (p < 2^63) and double (p - 1 < 2^52) residues: 128-bit products
-/// summed by limb::mul_add's carry chain into (hi:lo), its carries into a
-/// 32-bit counter. Bound: n (p-1)^2 < 2^31 2^126 = 2^157 < 2^160, so the
-/// 160-bit sum never overflows and no reduction is needed before finish().
+/// uint64 (any p < 2^64) and double (p - 1 < 2^52) residues: 128-bit
+/// products summed by limb::mul_add's carry chain into (hi:lo), its carries
+/// (at most 1 a term: (hi:lo) + ab < 2^129) into a 32-bit counter. Bound:
+/// n (p-1)^2 < 2^31 2^128 = 2^159 < 2^160, so the 160-bit sum never
+/// overflows and no reduction is needed before finish().
 template <class Elem>
 struct IntegerWide {
   using T = Elem;
