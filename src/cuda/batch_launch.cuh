@@ -26,6 +26,21 @@ void launch_op(const Args& args, cudaStream_t stream) {
   });
 }
 
+/// One operation of the Montgomery family (to_mont, from_mont, mont_mul,
+/// mont_sqr, mont_reduce): a kernel per width class and group size. Each is
+/// instantiated in a file of its own (batch_modular_<op>.cu), so that their
+/// compilations, among the longest of the library, run in parallel;
+/// run_modular picks one.
+template <Op O>
+void run_modular_op(const Args& args, cudaStream_t stream) {
+  launch_op<ModularBody, O, Scratch::full, Tuning::modular>(args, stream);
+}
+extern template void run_modular_op<Op::to_mont>(const Args&, cudaStream_t);
+extern template void run_modular_op<Op::from_mont>(const Args&, cudaStream_t);
+extern template void run_modular_op<Op::mont_mul>(const Args&, cudaStream_t);
+extern template void run_modular_op<Op::mont_sqr>(const Args&, cudaStream_t);
+extern template void run_modular_op<Op::mont_reduce>(const Args&, cudaStream_t);
+
 void run_linear(const Args& args, cudaStream_t stream);
 void run_mul(const Args& args, cudaStream_t stream);
 void run_modular(const Args& args, cudaStream_t stream);
