@@ -46,25 +46,35 @@ void with_group(std::size_t count, F& f) {
   else f.template operator()<W, group_size<W, T>()>();
 }
 
+/// with_group for the classes from kMinWords to kMaxWords words; the others
+/// have no kernel here (a file that compiles a part of the classes: the
+/// caller picks the file by the width).
+template <int W, Tuning T, int kMinWords, int kMaxWords, class F>
+void with_group_in(std::size_t count, F& f) {
+  if constexpr (W >= kMinWords && W <= kMaxWords) with_group<W, T>(count, f);
+  else throw mpgpu::Error("batch: the class of " + std::to_string(W) + " words has no kernel in this part");
+}
+
 /// Calls f.template operator()<W, G>() for the class of `words` 32-bit
 /// words and a batch of `count` instances (only the modular family's G
-/// depends on the count).
-template <Tuning T, class F>
+/// depends on the count); kernels only for the classes from kMinWords to
+/// kMaxWords words (all by default).
+template <Tuning T, int kMinWords = 0, int kMaxWords = 1 << 30, class F>
 void with_class(std::size_t words, std::size_t count, F&& f) {
   switch (words) {
-    case 4: return with_group<4, T>(count, f);
-    case 8: return with_group<8, T>(count, f);
-    case 16: return with_group<16, T>(count, f);
-    case 32: return with_group<32, T>(count, f);
-    case 64: return with_group<64, T>(count, f);
-    case 96: return with_group<96, T>(count, f);
-    case 128: return with_group<128, T>(count, f);
-    case 256: return with_group<256, T>(count, f);
-    case 512: return with_group<512, T>(count, f);
-    case 1024: return with_group<1024, T>(count, f);
-    case 2048: return with_group<2048, T>(count, f);
-    case 4096: return with_group<4096, T>(count, f);
-    case 8192: return with_group<8192, T>(count, f);
+    case 4: return with_group_in<4, T, kMinWords, kMaxWords>(count, f);
+    case 8: return with_group_in<8, T, kMinWords, kMaxWords>(count, f);
+    case 16: return with_group_in<16, T, kMinWords, kMaxWords>(count, f);
+    case 32: return with_group_in<32, T, kMinWords, kMaxWords>(count, f);
+    case 64: return with_group_in<64, T, kMinWords, kMaxWords>(count, f);
+    case 96: return with_group_in<96, T, kMinWords, kMaxWords>(count, f);
+    case 128: return with_group_in<128, T, kMinWords, kMaxWords>(count, f);
+    case 256: return with_group_in<256, T, kMinWords, kMaxWords>(count, f);
+    case 512: return with_group_in<512, T, kMinWords, kMaxWords>(count, f);
+    case 1024: return with_group_in<1024, T, kMinWords, kMaxWords>(count, f);
+    case 2048: return with_group_in<2048, T, kMinWords, kMaxWords>(count, f);
+    case 4096: return with_group_in<4096, T, kMinWords, kMaxWords>(count, f);
+    case 8192: return with_group_in<8192, T, kMinWords, kMaxWords>(count, f);
     default:
       throw InvalidArgument("batch: no width class of " + std::to_string(words) + " 32-bit words");
   }

@@ -12,11 +12,14 @@ namespace mpgpu::detail::batch::cuda {
 /// modular family by the batch's instance count too: batch_classes.cuh).
 enum class Scratch { linear, products, full };
 
-template <template <Op> class Body, Op O, Scratch S, Tuning T = Tuning::general>
+/// Launches O on the batch's width class; kernels only for the classes from
+/// kMinWords to kMaxWords words (all by default: with_class).
+template <template <Op> class Body, Op O, Scratch S, Tuning T = Tuning::general, int kMinWords = 0,
+          int kMaxWords = 1 << 30>
 void launch_op(const Args& args, cudaStream_t stream) {
   const Words w = to_words(args);
   constexpr Tuning tuning = S == Scratch::products ? Tuning::products : T;
-  with_class<tuning>(2 * args.stride, args.count, [&]<int W, int G>() {
+  with_class<tuning, kMinWords, kMaxWords>(2 * args.stride, args.count, [&]<int W, int G>() {
     using E = mpgpu::batch::Env<W, G>;
     constexpr int words = S == Scratch::full       ? E::scratch_words
                           : S == Scratch::products ? E::product_scratch_words
@@ -41,11 +44,29 @@ extern template void run_modular_op<Op::mont_mul>(const Args&, cudaStream_t);
 extern template void run_modular_op<Op::mont_sqr>(const Args&, cudaStream_t);
 extern template void run_modular_op<Op::mont_reduce>(const Args&, cudaStream_t);
 
+/// powm (fixed or sliding windows) on the width classes from kMinWords to
+/// kMaxWords words: each form's kernels are the longest compilations of the
+/// library (the widest classes most), so each is split by width into files
+/// of its own (batch_powm_<form>_<part>.cu); run_powm picks one.
+template <Op O, int kMinWords, int kMaxWords>
+void run_powm_part(const Args& args, cudaStream_t stream) {
+  launch_op<ModularBody, O, Scratch::full, Tuning::modular, kMinWords, kMaxWords>(args, stream);
+}
+/// The first classes of the middle part (8192 bits) and of the wide part
+/// (65536 bits).
+inline constexpr int kPowmMidMinWords = 256;
+inline constexpr int kPowmWideMinWords = 2048;
+extern template void run_powm_part<Op::powm, 0, kPowmMidMinWords - 1>(const Args&, cudaStream_t);
+extern template void run_powm_part<Op::powm, kPowmMidMinWords, kPowmWideMinWords - 1>(const Args&, cudaStream_t);
+extern template void run_powm_part<Op::powm, kPowmWideMinWords, 1 << 30>(const Args&, cudaStream_t);
+extern template void run_powm_part<Op::powm_sliding, 0, kPowmMidMinWords - 1>(const Args&, cudaStream_t);
+extern template void run_powm_part<Op::powm_sliding, kPowmMidMinWords, kPowmWideMinWords - 1>(const Args&, cudaStream_t);
+extern template void run_powm_part<Op::powm_sliding, kPowmWideMinWords, 1 << 30>(const Args&, cudaStream_t);
+
 void run_linear(const Args& args, cudaStream_t stream);
 void run_mul(const Args& args, cudaStream_t stream);
 void run_modular(const Args& args, cudaStream_t stream);
-void run_powm(const Args& args, cudaStream_t stream);  // fixed windows, or sliding through:
-void run_powm_sliding_windows(const Args& args, cudaStream_t stream);
+void run_powm(const Args& args, cudaStream_t stream);  // fixed or sliding windows
 void run_divide(const Args& args, cudaStream_t stream);
 void run_gcd(const Args& args, cudaStream_t stream);
 void run_signed(const Args& args, cudaStream_t stream);

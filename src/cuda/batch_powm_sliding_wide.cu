@@ -1,0 +1,9 @@
+// Batch powm by sliding windows (powm_sliding), the classes from kPowmWideMinWords words up:
+// its kernels (run_powm_part in batch_launch.cuh says why powm is split).
+#include "batch_launch.cuh"
+
+namespace mpgpu::detail::batch::cuda {
+
+template void run_powm_part<Op::powm_sliding, kPowmWideMinWords, 1 << 30>(const Args&, cudaStream_t);
+
+}  // namespace mpgpu::detail::batch::cuda
