@@ -22,7 +22,7 @@ namespace {
 
 /// Word k of device d's buffer: distinct per device, and sums that carry
 /// out of 32 bits, so that a reduction on the wrong width shows.
-std::uint64_t word(int d, std::size_t k) { return (std::uint64_t{d} + 1) * 0x1000000001ull + k * 0xFFFFFFFFull; }
+std::uint64_t word(int d, std::size_t k) { return (static_cast<std::uint64_t>(d) + 1) * 0x1000000001ull + k * 0xFFFFFFFFull; }
 
 TEST(NcclSmoke, AllReduceSumOverEveryDevice) {
   int count = 0;
