@@ -126,6 +126,9 @@ TEST_P(BatchSplit, OperationsAgainstGmp) {
 TEST_P(BatchSplit, ToContextRoundTrips) {
   Operands gen(33);
   const mpgpu::Context cpu = mpgpu::Context::cpu();
+  // Another context of the same shape (its own parts), made once: a context
+  // on a device costs streams and pinned memory.
+  const mpgpu::Context twin = ctx().with_tuning(ctx().tuning());
   for (std::size_t bits : {std::size_t{1}, std::size_t{65}, std::size_t{3072}}) {
     for (std::size_t n : kCounts) {
       const std::string at = " (" + std::to_string(n) + " instances of " + std::to_string(bits) + " bits)";
@@ -144,8 +147,7 @@ TEST_P(BatchSplit, ToContextRoundTrips) {
         EXPECT_EQ(back.part_count(), ctx().part_count());
         ASSERT_TRUE(equals(back, bits, v, "back from " + other.describe() + at));
       }
-      // Into another context of the same shape (its own parts) and back.
-      const mpgpu::Context twin = ctx().with_tuning(ctx().tuning());
+      // Into the twin and back.
       const Batch in_twin = a.to_context(twin);
       EXPECT_EQ(in_twin.part_count(), ctx().part_count());
       ASSERT_TRUE(equals(in_twin.to_context(ctx()), bits, v, "through a twin context" + at));
