@@ -17,6 +17,16 @@
 // Bad input (mismatched counts or widths, an even Montgomery modulus, a zero
 // divisor) throws InvalidArgument naming the function and the reason, before
 // any result is written.
+//
+// On a context over several devices (Context::cuda_devices) a batch is split
+// into parts, one a device: contiguous instance ranges whose sizes differ by
+// at most one, the larger first (part i holds count/k instances, one more for
+// i < count % k). Each part is an ordinary batch in its device's context
+// (part(i)); operations queue their work on every device's own stream, then
+// return, and conversions gather or scatter the parts in instance order.
+// Such a batch has no single buffer: data() is nullptr. Its operations take
+// no stream (nullptr, or context().stream()): each part runs on its own
+// device's stream, and any other stream throws InvalidArgument.
 #pragma once
 
 #include <gmp.h>
@@ -33,6 +43,10 @@
 #include "mpgpu/limb/config.cuh"
 
 namespace mpgpu {
+
+namespace detail {
+struct BatchAccess;
+}
 
 class Batch {
  public:
@@ -68,8 +82,10 @@ class Batch {
   /// first instance that had a bit at or above `bits` (count if none), for
   /// callers that refuse to drop bits.
   ///
-  /// InvalidArgument on the CPU context (host memory goes to from_limbs), and
-  /// for memory that is not device (or managed) memory of the context's GPU.
+  /// InvalidArgument on the CPU context (host memory goes to from_limbs), on a
+  /// context over several devices (make the batch on the device that holds
+  /// the limbs, then move it with to_context), and for memory that is not
+  /// device (or managed) memory of the context's GPU.
   static Batch from_device_limbs(const limb_t* device_limbs, std::size_t count, std::size_t limbs_per_instance,
                                  std::size_t row_stride_limbs, std::size_t bits, const Context& ctx,
                                  Stream s = nullptr, std::size_t* first_over_width = nullptr);
@@ -102,17 +118,28 @@ class Batch {
   const Context& context() const { return ctx_; }
   bool empty() const { return count_ == 0; }
 
-  /// Device (CUDA context) or host (CPU context) storage, count() * stride_limbs() limbs.
+  /// Device (CUDA context) or host (CPU context) storage, count() * stride_limbs() limbs;
+  /// nullptr on a context over several devices (the limbs are in the parts).
   limb_t* data() { return data_.get(); }
   const limb_t* data() const { return data_.get(); }
 
-  /// Copy to another context.
+  /// The parts on a context over several devices (context().part_count()
+  /// of them, in instance order; see the top of this file); 1 otherwise.
+  std::size_t part_count() const;
+  /// Part i: an ordinary batch in context().part(i) sharing this batch's
+  /// storage; the batch itself for part 0 of an ordinary batch.
+  /// InvalidArgument for i out of range.
+  const Batch& part(std::size_t i) const;
+
+  /// Copy to another context. Between an ordinary context and one over
+  /// several devices (or two such contexts) the limbs go through host memory.
   Batch to_context(const Context& ctx) const;
   Batch clone() const { return to_context(ctx_); }
   /// Exchanges the two handles (shape, context and storage): O(1), no device work.
   void swap(Batch& other) noexcept { std::swap(*this, other); }
 
  private:
+  friend struct detail::BatchAccess;
   /// Adopts storage already laid out for (count, bits): the conversions' way in.
   Batch(std::size_t count, std::size_t bits, std::size_t stride, const Context& ctx,
         std::shared_ptr<limb_t> data);
@@ -122,6 +149,9 @@ class Batch {
   // default construction reads no environment (TuningParams::from_environment).
   Context ctx_ = Context::cpu(TuningParams::defaults());
   std::shared_ptr<limb_t> data_;
+  // On a context over several devices, the parts (data_ is then empty);
+  // shared by copies as data_ is.
+  std::shared_ptr<std::vector<Batch>> parts_;
 };
 
 inline void swap(Batch& a, Batch& b) noexcept { a.swap(b); }

@@ -5,11 +5,21 @@
 // use (TuningParams, fixed when the context is made). Contexts are cheap
 // handles: copies share one state, which lives as long as any Integer made
 // in it.
+//
+// A context may also span several CUDA devices (cuda_devices, "cuda:0,1",
+// "cuda:all"): it holds one ordinary context per device, its parts, each
+// with its own stream and memory pool. A Batch in it is split by instance
+// ranges over the parts and every batch operation runs on all of them at
+// once (docs/multi-gpu.md). Everything else about it is its first part's:
+// device(), stream(), info() and synchronize()'s single-device meaning, and
+// Integers, which live on the first device (an Integer operation never
+// spreads over the devices yet).
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "mpgpu/tuning.hpp"
 
@@ -50,13 +60,22 @@ class Context {
   static Context cpu();
   /// CUDA device `device`; throws BackendUnavailable if there is none.
   static Context cuda(int device = 0);
-  /// Parses "cpu", "cuda", "cuda:N" or "auto" (CUDA device 0 if usable, else CPU).
+  /// CUDA devices `devices` as one context (each device once, in the order
+  /// given, which is the order of a batch's instance ranges): one ordinary
+  /// context per device. One device gives the same as cuda(devices[0]).
+  /// InvalidArgument for an empty list or a device listed twice,
+  /// BackendUnavailable for a device that is not usable (as cuda()).
+  static Context cuda_devices(const std::vector<int>& devices);
+  /// Parses "cpu", "cuda", "cuda:N", "cuda:N,M,..." (several devices, as
+  /// cuda_devices), "cuda:all" (every usable device; one device gives
+  /// cuda(0)) or "auto" (CUDA device 0 if usable, else CPU).
   static Context from_string(const std::string& spec);
   // The three above take TuningParams::from_environment() (the build's
   // tuning table, with the MPGPU_* overrides of tuning runs, read once
   // now); these take `params` as given and read no environment.
   static Context cpu(const TuningParams& params);
   static Context cuda(int device, const TuningParams& params);
+  static Context cuda_devices(const std::vector<int>& devices, const TuningParams& params);
   static Context from_string(const std::string& spec, const TuningParams& params);
   /// A new context of the same backend and device with other tuning
   /// values. It is a context of its own (its own stream, result words,
@@ -75,13 +94,24 @@ class Context {
 
   Backend backend() const { return backend_; }
   bool is_cuda() const { return backend_ == Backend::cuda; }
-  int device() const;            ///< CUDA device index, -1 for the CPU
-  Stream stream() const;         ///< the context's own stream (nullptr on the CPU)
+  int device() const;            ///< CUDA device index (the first one of several), -1 for the CPU
+  /// The CUDA devices: {} for the CPU, {device()} for one, all of them in
+  /// order for a context over several.
+  std::vector<int> devices() const;
+  /// 1 for an ordinary context, the number of devices for one over several.
+  std::size_t part_count() const;
+  /// The ordinary context of part i < part_count() (device devices()[i]);
+  /// the context itself for part 0 of an ordinary one. InvalidArgument for
+  /// i out of range.
+  Context part(std::size_t i) const;
+  Stream stream() const;         ///< the context's own stream (nullptr on the CPU; the first part's)
   Stream resolve(Stream s) const { return s ? s : stream(); }
-  DeviceInfo info() const;
-  /// Waits until all work queued on the context's stream has finished.
+  DeviceInfo info() const;       ///< of device(), the first device of several
+  /// Waits until all work queued on the context's stream (on every part's
+  /// stream) has finished.
   void synchronize() const;
-  std::string describe() const;  ///< "cpu" or "cuda:N (name)"
+  /// "cpu", "cuda:N (name)", or "cuda:N,M,... (name, name, ...)".
+  std::string describe() const;
 
   bool operator==(const Context& o) const { return state_ == o.state_; }
   bool operator!=(const Context& o) const { return state_ != o.state_; }
@@ -90,10 +120,16 @@ class Context {
   // Not part of the API: the shared state, which the backends reach through
   // detail::ContextAccess.
   friend struct detail::ContextAccess;
-  detail::ContextState& state() const { return *state_; }
+  // The state that streams, pools and caches come from: the context's own,
+  // or its first part's for a context over several devices.
+  detail::ContextState& state() const { return *work_state_; }
+  const Context& part_ref(std::size_t i) const;
 
   explicit Context(std::shared_ptr<detail::ContextState> s);
   std::shared_ptr<detail::ContextState> state_;
+  // state_ itself, or its first part's state (kept alive by state_, whose
+  // parts hold it). An inline read: every operation asks.
+  detail::ContextState* work_state_ = nullptr;
   // A copy of the state's backend: every operation asks, on small values
   // in a loop, so the answer is an inline read rather than a library call.
   Backend backend_ = Backend::cpu;
@@ -104,6 +140,12 @@ namespace detail {
 /// integer.hpp: for src/, tools and tests, not for users).
 struct ContextAccess {
   static ContextState& state(const Context& ctx) { return ctx.state(); }
+  /// Part i of ctx without a copy of the handle (ctx itself for an ordinary context).
+  static const Context& part(const Context& ctx, std::size_t i) { return ctx.part_ref(i); }
+  /// A context over `parts` (two or more ordinary contexts of one backend,
+  /// CUDA ones on distinct devices), as cuda_devices makes. With CPU parts
+  /// it exists for the tests: the split of batches runs on CPU-only machines.
+  static Context split(std::vector<Context> parts, const TuningParams& params);
 };
 }  // namespace detail
 

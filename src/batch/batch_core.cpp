@@ -3,7 +3,9 @@
 // Every conversion into a batch builds the padded image (count x stride limbs, every bit
 // at and above bits() cleared) on the host and moves it with one copy, so the
 // invariant "padding is zero" holds on every input path and no backend ever
-// masks its inputs. Conversions out read the whole image with one copy.
+// masks its inputs. Conversions out read the whole image with one copy. On a
+// context over several devices that is one copy a part, each part's range of
+// the image (batch_parts.hpp), in instance order.
 #include <gmp.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 
 #include "batch_backend.hpp"
 #include "batch_layout.hpp"
+#include "batch_parts.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/batch.hpp"
 #include "mpgpu/error.hpp"
@@ -29,6 +32,9 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
+using detail::BatchAccess;
+using detail::part_begin;
+using detail::part_size;
 using detail::batch::data_limbs;
 using detail::batch::mask_instance;
 using detail::batch::normalized_limbs;
@@ -83,42 +89,89 @@ std::shared_ptr<limb_t> allocate_storage(const Context& ctx, std::size_t limbs) 
   return std::shared_ptr<limb_t>(static_cast<limb_t*>(p), HostDeleter{});
 }
 
-/// The padded image of a batch being built, zeroed: written straight into
-/// the storage on the CPU context, into a host buffer copied once to the
-/// device on a CUDA context.
-class Image {
- public:
-  Image(const Context& ctx, std::size_t limbs) : ctx_(ctx), limbs_(limbs), storage_(allocate_storage(ctx, limbs)) {
-    if (ctx.is_cuda()) host_.assign(limbs, 0);
-    else if (limbs) std::memset(storage_.get(), 0, limbs * sizeof(limb_t));
-  }
-  limb_t* data() { return ctx_.is_cuda() ? host_.data() : storage_.get(); }
-  std::shared_ptr<limb_t> finish() {
+/// An ordinary batch in ctx (not split) holding a copy of the padded image
+/// `image` (count x stride limbs on the host).
+Batch adopt_image(const Context& ctx, std::size_t count, std::size_t bits, std::size_t stride, const limb_t* image) {
+  const std::size_t limbs = count * stride;
+  std::shared_ptr<limb_t> storage = allocate_storage(ctx, limbs);
+  if (limbs) {
     // Synchronous: batch operations on another stream read their operands
     // without ordering themselves after the context's stream.
-    if (ctx_.is_cuda() && limbs_)
-      detail::cuda::copy_to_device_synchronous(detail::ContextAccess::state(ctx_), ctx_.stream(), storage_.get(),
-                                               host_.data(), limbs_ * sizeof(limb_t));
-    return std::move(storage_);
+    if (ctx.is_cuda())
+      detail::cuda::copy_to_device_synchronous(detail::ContextAccess::state(ctx), ctx.stream(), storage.get(), image,
+                                               limbs * sizeof(limb_t));
+    else std::memcpy(storage.get(), image, limbs * sizeof(limb_t));
+  }
+  return BatchAccess::adopt(count, bits, stride, ctx, std::move(storage));
+}
+
+/// A batch in ctx holding a copy of the padded image: on a context over
+/// several devices each part gets its range of it.
+Batch batch_from_image(const Context& ctx, std::size_t count, std::size_t bits, std::size_t stride,
+                       const limb_t* image) {
+  const std::size_t parts = ctx.part_count();
+  if (parts == 1) return adopt_image(ctx, count, bits, stride, image);
+  std::vector<Batch> pieces;
+  pieces.reserve(parts);
+  for (std::size_t i = 0; i < parts; ++i)
+    pieces.push_back(adopt_image(detail::ContextAccess::part(ctx, i), part_size(count, parts, i), bits, stride,
+                                 image + part_begin(count, parts, i) * stride));
+  return BatchAccess::adopt_parts(count, bits, stride, ctx, std::move(pieces));
+}
+
+/// The padded image of a batch being built, zeroed: written straight into
+/// the storage on the CPU context, into a host buffer copied once to the
+/// device (once to each device's part) otherwise.
+class Image {
+ public:
+  Image(const Context& ctx, std::size_t count, std::size_t stride, std::size_t limbs)
+      : ctx_(ctx), count_(count), stride_(stride), direct_(!ctx.is_cuda() && ctx.part_count() == 1) {
+    if (direct_) {
+      storage_ = allocate_storage(ctx, limbs);
+      if (limbs) std::memset(storage_.get(), 0, limbs * sizeof(limb_t));
+    } else {
+      host_.assign(limbs, 0);
+    }
+  }
+  limb_t* data() { return direct_ ? storage_.get() : host_.data(); }
+  Batch finish(std::size_t bits) {
+    if (direct_) return BatchAccess::adopt(count_, bits, stride_, ctx_, std::move(storage_));
+    return batch_from_image(ctx_, count_, bits, stride_, host_.data());
   }
 
  private:
   const Context& ctx_;
-  std::size_t limbs_;
+  std::size_t count_, stride_;
+  bool direct_;
   std::shared_ptr<limb_t> storage_;
   std::vector<limb_t> host_;
 };
 
+/// Copies the whole padded image of b (count x stride limbs) into host
+/// memory at out: one download a device (each synchronizes its stream).
+void read_image(const Batch& b, limb_t* out) {
+  if (BatchAccess::split(b)) {
+    for (std::size_t i = 0; i < b.part_count(); ++i)
+      read_image(b.part(i), out + part_begin(b.count(), b.part_count(), i) * b.stride_limbs());
+    return;
+  }
+  const std::size_t n = b.count() * b.stride_limbs();
+  if (!n) return;
+  if (b.context().is_cuda())
+    detail::cuda::copy_to_host(detail::ContextAccess::state(b.context()), b.context().stream(), out, b.data(),
+                               n * sizeof(limb_t));
+  else std::memcpy(out, b.data(), n * sizeof(limb_t));
+}
+
 /// A batch's limbs readable on the host: its own storage on the CPU context,
-/// one download (which synchronizes the context's stream) from a device.
+/// downloaded (which synchronizes the streams) otherwise.
 class HostView {
  public:
   explicit HostView(const Batch& b) : stride_(b.stride_limbs()) {
     const std::size_t n = b.count() * b.stride_limbs();
-    if (b.context().is_cuda() && n) {
+    if ((b.context().is_cuda() || BatchAccess::split(b)) && n) {
       buf_.resize(n);
-      detail::cuda::copy_to_host(detail::ContextAccess::state(b.context()), b.context().stream(), buf_.data(), b.data(),
-                                 n * sizeof(limb_t));
+      read_image(b, buf_.data());
       p_ = buf_.data();
     } else {
       p_ = b.data();
@@ -172,7 +225,8 @@ Batch::Batch(Batch&& other) noexcept
       bits_(std::exchange(other.bits_, 0)),
       stride_limbs_(std::exchange(other.stride_limbs_, 0)),
       ctx_(other.ctx_),
-      data_(std::move(other.data_)) {}
+      data_(std::move(other.data_)),
+      parts_(std::move(other.parts_)) {}
 
 Batch& Batch::operator=(Batch&& other) noexcept {
   if (this == &other) return *this;
@@ -181,6 +235,7 @@ Batch& Batch::operator=(Batch&& other) noexcept {
   stride_limbs_ = std::exchange(other.stride_limbs_, 0);
   ctx_ = other.ctx_;
   data_ = std::move(other.data_);
+  parts_ = std::move(other.parts_);
   return *this;
 }
 
@@ -188,9 +243,25 @@ Batch::Batch(std::size_t count, std::size_t bits, std::size_t stride, const Cont
              std::shared_ptr<limb_t> data)
     : count_(count), bits_(bits), stride_limbs_(stride), ctx_(ctx), data_(std::move(data)) {}
 
+std::size_t Batch::part_count() const { return parts_ ? parts_->size() : 1; }
+
+const Batch& Batch::part(std::size_t i) const {
+  if (i >= part_count())
+    invalid("Batch::part", "part " + std::to_string(i) + " of a batch of " + std::to_string(part_count()) +
+                               " part(s)");
+  return BatchAccess::part(*this, i);
+}
+
 Batch::Batch(std::size_t count, std::size_t bits, const Context& ctx)
     : count_(count), bits_(bits), stride_limbs_(stride_for("Batch::Batch", bits)), ctx_(ctx) {
   const std::size_t n = total_limbs("Batch::Batch", count, stride_limbs_);
+  if (const std::size_t parts = ctx.part_count(); parts > 1) {
+    parts_ = std::make_shared<std::vector<Batch>>();
+    parts_->reserve(parts);
+    for (std::size_t i = 0; i < parts; ++i)
+      parts_->emplace_back(part_size(count, parts, i), bits, detail::ContextAccess::part(ctx, i));
+    return;
+  }
   data_ = allocate_storage(ctx, n);
   if (!n) return;
   if (ctx.is_cuda()) detail::cuda::fill(detail::ContextAccess::state(ctx), ctx.stream(), data_.get(), n, 0);
@@ -204,7 +275,7 @@ Batch Batch::from_limbs(const limb_t* host_limbs, std::size_t count, std::size_t
   const char* fn = "Batch::from_limbs";
   const std::size_t stride = stride_for(fn, bits);
   if (count && limbs_per_instance && !host_limbs) invalid(fn, "null pointer with count > 0");
-  Image image(ctx, total_limbs(fn, count, stride));
+  Image image(ctx, count, stride, total_limbs(fn, count, stride));
   // Limbs at and above the width's data limbs are dropped; the mask does the rest.
   const std::size_t take = std::min(limbs_per_instance, data_limbs(bits));
   for (std::size_t i = 0; i < count; ++i) {
@@ -212,7 +283,7 @@ Batch Batch::from_limbs(const limb_t* host_limbs, std::size_t count, std::size_t
     if (take) std::memcpy(x, host_limbs + i * limbs_per_instance, take * sizeof(limb_t));
     mask_instance(x, stride, bits);
   }
-  return Batch(count, bits, stride, ctx, image.finish());
+  return image.finish(bits);
 }
 
 Batch Batch::from_device_limbs(const limb_t* device_limbs, std::size_t count, std::size_t limbs_per_instance,
@@ -222,6 +293,10 @@ Batch Batch::from_device_limbs(const limb_t* device_limbs, std::size_t count, st
   const std::size_t stride = stride_for(fn, bits);
   if (!ctx.is_cuda())
     invalid(fn, "the context is the CPU's, and device memory is read on a CUDA context (from_limbs takes host memory)");
+  if (ctx.part_count() > 1)
+    invalid(fn, "the context spans several devices (" + ctx.describe() +
+                    "), and the limbs are in one device's memory: make the batch in that device's context, then "
+                    "move it with to_context");
   const std::size_t row = row_stride_limbs ? row_stride_limbs : limbs_per_instance;
   if (row < limbs_per_instance)
     invalid(fn, "rows of " + std::to_string(limbs_per_instance) + " limbs cannot be " + std::to_string(row) +
@@ -259,7 +334,7 @@ Batch Batch::from_bytes(const void* data, std::size_t count, std::size_t bytes_p
   const char* fn = "Batch::from_bytes";
   const std::size_t stride = stride_for(fn, bits);
   if (count && bytes_per_instance && !data) invalid(fn, "null pointer with count > 0");
-  Image image(ctx, total_limbs(fn, count, stride));
+  Image image(ctx, count, stride, total_limbs(fn, count, stride));
   const auto* src = static_cast<const unsigned char*>(data);
   const std::size_t take = std::min(bytes_per_instance, data_limbs(bits) * sizeof(limb_t));
   for (std::size_t i = 0; i < count; ++i) {
@@ -274,7 +349,7 @@ Batch Batch::from_bytes(const void* data, std::size_t count, std::size_t bytes_p
     }
     mask_instance(x, stride, bits);
   }
-  return Batch(count, bits, stride, ctx, image.finish());
+  return image.finish(bits);
 }
 
 Batch Batch::from_mpz(std::span<const mpz_srcptr> values, std::size_t bits, const Context& ctx) {
@@ -282,7 +357,7 @@ Batch Batch::from_mpz(std::span<const mpz_srcptr> values, std::size_t bits, cons
   const std::size_t stride = stride_for(fn, bits);
   for (std::size_t i = 0; i < values.size(); ++i)
     if (!values[i]) invalid(fn, "values[" + std::to_string(i) + "] is a null pointer");
-  Image image(ctx, total_limbs(fn, values.size(), stride));
+  Image image(ctx, values.size(), stride, total_limbs(fn, values.size(), stride));
   const std::size_t n = data_limbs(bits);
   for (std::size_t i = 0; i < values.size(); ++i) {
     limb_t* x = image.data() + i * stride;
@@ -292,20 +367,20 @@ Batch Batch::from_mpz(std::span<const mpz_srcptr> values, std::size_t bits, cons
     if (mpz_sgn(values[i]) < 0) negate(x, n);
     mask_instance(x, stride, bits);
   }
-  return Batch(values.size(), bits, stride, ctx, image.finish());
+  return image.finish(bits);
 }
 
 Batch Batch::random(std::size_t count, std::size_t bits, std::uint64_t seed, const Context& ctx) {
   const char* fn = "Batch::random";
   const std::size_t stride = stride_for(fn, bits);
-  Image image(ctx, total_limbs(fn, count, stride));
+  Image image(ctx, count, stride, total_limbs(fn, count, stride));
   const std::size_t n = data_limbs(bits);
   for (std::size_t i = 0; i < count; ++i) {
     limb_t* x = image.data() + i * stride;
     for (std::size_t j = 0; j < n; ++j) x[j] = splitmix64(seed, i * n + j);
     mask_instance(x, stride, bits);
   }
-  return Batch(count, bits, stride, ctx, image.finish());
+  return image.finish(bits);
 }
 
 // ---- conversions out ------------------------------------------------------------------
@@ -358,6 +433,12 @@ void Batch::to_mpz(std::size_t index, mpz_ptr z) const {
   if (index >= count_)
     invalid(fn, "index " + std::to_string(index) + " is out of range (count " + std::to_string(count_) + ")");
   if (!z) invalid(fn, "null mpz_ptr");
+  if (parts_) {
+    // The last part whose first instance is at or below index holds it.
+    std::size_t i = 0;
+    while (i + 1 < parts_->size() && index >= part_begin(count_, parts_->size(), i + 1)) ++i;
+    return (*parts_)[i].to_mpz(index - part_begin(count_, parts_->size(), i), z);
+  }
   const std::size_t n = limbs_per_instance();
   const limb_t* x = data_.get() + index * stride_limbs_;
   if (ctx_.is_cuda()) {
@@ -382,6 +463,19 @@ void Batch::to_mpz(std::span<const mpz_ptr> out) const {
 
 Batch Batch::to_context(const Context& ctx) const {
   const std::size_t n = count_ * stride_limbs_;
+  if (parts_ && ctx == ctx_) {
+    // A clone of a split batch: each part copied on its own device.
+    std::vector<Batch> pieces;
+    pieces.reserve(parts_->size());
+    for (const Batch& p : *parts_) pieces.push_back(p.clone());
+    return BatchAccess::adopt_parts(count_, bits_, stride_limbs_, ctx, std::move(pieces));
+  }
+  if (parts_ || ctx.part_count() > 1) {
+    // Into or out of a split (the layout depends only on the width, so the
+    // image moves unchanged): gathered on the host, scattered from there.
+    HostView view(*this);
+    return batch_from_image(ctx, count_, bits_, stride_limbs_, view.data());
+  }
   std::shared_ptr<limb_t> storage = allocate_storage(ctx, n);
   if (n) {
     const std::size_t bytes = n * sizeof(limb_t);

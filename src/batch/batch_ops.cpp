@@ -2,18 +2,25 @@
 // destination, fill one Args record and hand it to the CPU backend
 // (batch_cpu.cpp) or the CUDA backend (cuda/batch_*.cu).
 //
+// On a context over several devices the record is filled once a part
+// (run(): each operand's part i, batch_parts.hpp) and handed to part i's
+// backend on that device's own stream; every part is queued before any is
+// waited for. Kernels never see the split.
+//
 // Cases that need no arithmetic are settled here: shifts by 0 and rotates by
 // a multiple of the width are copies, shifts by the width or more give zero.
 // The backends therefore only ever see shift and rotate counts in (0, bits).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "batch_backend.hpp"
 #include "batch_checks.hpp"
+#include "batch_parts.hpp"
 #include "cuda/backend.hpp"
 #include "mpgpu/batch.hpp"
 #include "mpgpu/batch/tuning_table.hpp"
@@ -22,6 +29,9 @@ namespace mpgpu {
 
 namespace {
 
+using detail::BatchAccess;
+using detail::part_begin;
+using detail::part_size;
 using detail::batch::Args;
 using detail::batch::Destination;
 using detail::batch::invalid;
@@ -29,46 +39,94 @@ using detail::batch::Op;
 using detail::batch::require_good_moduli;
 using detail::batch::require_like;
 using detail::batch::require_nonzero;
+using detail::batch::require_own_stream;
 using detail::batch::require_width;
 
-void run(const Context& ctx, Stream s, const Args& args) {
-  if (args.count == 0) return;
-  if (ctx.is_cuda()) detail::batch::cuda::run(detail::ContextAccess::state(ctx), ctx.resolve(s), args);
-  else detail::batch::run_cpu(args);
+/// One operation: its Args record without pointers (the shape: op, count,
+/// widths, strides, scalar) and the batches the pointers come from, by role.
+struct Call {
+  Args args;
+  Batch* r = nullptr;
+  Batch* r2 = nullptr;
+  Batch* flag = nullptr;
+  const Batch* a = nullptr;
+  const Batch* b = nullptr;
+  const Batch* m = nullptr;
+  const Batch* e = nullptr;
+};
+
+/// The call r = op(a, ...): a's shape for the operands, r's for the result.
+Call make_call(Op op, const Batch& a, Batch& r) {
+  Call c;
+  c.args.op = op;
+  c.args.count = a.count();
+  c.args.bits = a.bits();
+  c.args.stride = a.stride_limbs();
+  c.args.r_bits = r.bits();
+  c.args.r_stride = r.stride_limbs();
+  c.r = &r;
+  c.a = &a;
+  return c;
 }
 
-/// The record for r = op(a, ...): a's shape for the operands, r's for the result.
-Args make_args(Op op, const Batch& a, Batch& r) {
-  Args args;
-  args.op = op;
-  args.count = a.count();
-  args.bits = a.bits();
-  args.stride = a.stride_limbs();
-  args.r_bits = r.bits();
-  args.r_stride = r.stride_limbs();
-  args.r = r.data();
-  args.a = a.data();
-  return args;
+/// c's record for part i (`count` instances) with each operand's part i:
+/// the whole batches on an ordinary context (i == 0).
+Args bind(const Call& c, std::size_t i, std::size_t count) {
+  Args x = c.args;
+  x.count = count;
+  auto in = [i](const Batch* b) -> const limb_t* { return b ? BatchAccess::part(*b, i).data() : nullptr; };
+  auto out = [i](Batch* b) -> limb_t* { return b ? BatchAccess::part(*b, i).data() : nullptr; };
+  x.r = out(c.r);
+  x.r2 = out(c.r2);
+  x.flag = out(c.flag);
+  x.a = in(c.a);
+  x.b = in(c.b);
+  x.m = in(c.m);
+  x.e = in(c.e);
+  return x;
+}
+
+/// The stream part i runs on: s (or the context's own) on an ordinary
+/// context, the part's own on one over several devices (require_own_stream
+/// has refused any other).
+Stream part_stream(const Context& ctx, const Context& part, Stream s) {
+  return ctx.part_count() == 1 ? part.resolve(s) : part.stream();
+}
+
+/// Queues c on every part (on the CPU runs it); does not wait.
+void run(const Context& ctx, Stream s, const Call& c) {
+  if (c.args.count == 0) return;
+  const std::size_t parts = ctx.part_count();
+  for (std::size_t i = 0; i < parts; ++i) {
+    const std::size_t n = part_size(c.args.count, parts, i);
+    if (n == 0) continue;
+    const Context& part = detail::ContextAccess::part(ctx, i);
+    if (part.is_cuda())
+      detail::batch::cuda::run(detail::ContextAccess::state(part), part_stream(ctx, part, s), bind(c, i, n));
+    else detail::batch::run_cpu(bind(c, i, n));
+  }
 }
 
 /// r = op(a, b), r as wide as a and b.
 void binary(const char* fn, Op op, Batch& r, const Batch& a, const Batch& b, Stream s) {
   require_width(fn, {"a", a});
   require_like(fn, {"a", a}, {"b", b});
+  require_own_stream(fn, a.context(), s);
   Destination d(r, a.count(), a.bits(), a.context(), s);
-  Args args = make_args(op, a, d.get());
-  args.b = b.data();
-  run(a.context(), s, args);
+  Call c = make_call(op, a, d.get());
+  c.b = &b;
+  run(a.context(), s, c);
   d.commit();
 }
 
 /// r = op(a, scalar), r as wide as a.
 void unary(const char* fn, Op op, Batch& r, const Batch& a, std::uint64_t scalar, Stream s) {
   require_width(fn, {"a", a});
+  require_own_stream(fn, a.context(), s);
   Destination d(r, a.count(), a.bits(), a.context(), s);
-  Args args = make_args(op, a, d.get());
-  args.scalar = scalar;
-  run(a.context(), s, args);
+  Call c = make_call(op, a, d.get());
+  c.args.scalar = scalar;  // a scalar is in the record, so every part gets it
+  run(a.context(), s, c);
   d.commit();
 }
 
@@ -79,35 +137,40 @@ void add_sub(const char* fn, Op op, const char* flag_name, Batch& r, const Batch
              Batch* flag, Stream s) {
   require_width(fn, {"a", a});
   require_like(fn, {"a", a}, {"b", b});
+  require_own_stream(fn, a.context(), s);
   if (flag) {
     if (flag == &r || flag == &a || flag == &b)
       invalid(fn, std::string(flag_name) + " must be a batch of its own, not r, a or b");
     if (!flag->empty()) {
       require_like(fn, {"a", a}, {flag_name, *flag}, false);
       for (const Batch* x : {static_cast<const Batch*>(&r), &a, &b})
-        if (x->data() && x->data() == flag->data())
+        if (BatchAccess::same_storage(*x, *flag))
           invalid(fn, std::string(flag_name) + " shares its storage with " +
                           (x == &r ? "r" : x == &a ? "a" : "b"));
     }
   }
   Destination d(r, a.count(), a.bits(), a.context(), s);
-  Args args = make_args(op, a, d.get());
-  args.b = b.data();
+  Call c = make_call(op, a, d.get());
+  c.b = &b;
   if (!flag) {
-    run(a.context(), s, args);
+    run(a.context(), s, c);
     d.commit();
     return;
   }
   Destination f(*flag, a.count(), flag->empty() ? 1 : flag->bits(), a.context(), s);
-  args.flag = f.get().data();
-  args.flag_stride = f.get().stride_limbs();
-  run(a.context(), s, args);
+  c.flag = &f.get();
+  c.args.flag_stride = f.get().stride_limbs();
+  run(a.context(), s, c);
   d.commit();
   f.commit();
 }
 
 /// r = a, queued on s (nothing to do when r is a's storage).
 void copy(Batch& r, const Batch& a, Stream s) {
+  if (BatchAccess::split(a)) {
+    for (std::size_t i = 0; i < a.part_count(); ++i) copy(BatchAccess::part(r, i), a.part(i), nullptr);
+    return;
+  }
   if (r.data() == a.data() || a.count() == 0) return;
   const std::size_t bytes = a.count() * a.stride_limbs() * sizeof(limb_t);
   const Context& ctx = a.context();
@@ -117,6 +180,10 @@ void copy(Batch& r, const Batch& a, Stream s) {
 }
 
 void zero(Batch& r, Stream s) {
+  if (BatchAccess::split(r)) {
+    for (std::size_t i = 0; i < r.part_count(); ++i) zero(BatchAccess::part(r, i), nullptr);
+    return;
+  }
   const std::size_t n = r.count() * r.stride_limbs();
   if (n == 0) return;
   const Context& ctx = r.context();
@@ -129,15 +196,16 @@ void shift(const char* fn, Op op, Batch& r, const Batch& a, std::size_t count, S
   const std::size_t bits = a.bits();
   const bool rotate = op == Op::rotl || op == Op::rotr;
   const std::size_t k = rotate ? count % bits : count;
+  require_own_stream(fn, a.context(), s);
   Destination d(r, a.count(), bits, a.context(), s);
   if (k == 0) {
     copy(d.get(), a, s);
   } else if (k >= bits) {
     if (!d.fresh()) zero(d.get(), s);  // fresh storage is zero already
   } else {
-    Args args = make_args(op, a, d.get());
-    args.scalar = k;
-    run(a.context(), s, args);
+    Call c = make_call(op, a, d.get());
+    c.args.scalar = k;
+    run(a.context(), s, c);
   }
   d.commit();
 }
@@ -157,37 +225,57 @@ class DeviceAnswers {
   std::uint32_t* get() const { return p_; }
 
  private:
-  const Context& ctx_;
+  Context ctx_;
   Stream stream_;
   std::uint32_t* p_;
 };
+
+/// Runs c, which writes one 32-bit answer per instance (c.args.answers),
+/// and returns the answers on the host, in instance order. On a context
+/// over several devices every part is queued before any answer is read.
+std::vector<std::uint32_t> run_answers(const Context& ctx, Stream s, const Call& c) {
+  std::vector<std::uint32_t> out(c.args.count);
+  if (out.empty()) return out;
+  const std::size_t parts = ctx.part_count();
+  std::vector<std::unique_ptr<DeviceAnswers>> answers(parts);
+  for (std::size_t i = 0; i < parts; ++i) {
+    const std::size_t n = part_size(out.size(), parts, i);
+    if (n == 0) continue;
+    const Context& part = detail::ContextAccess::part(ctx, i);
+    Args x = bind(c, i, n);
+    if (!part.is_cuda()) {
+      x.answers = out.data() + part_begin(out.size(), parts, i);
+      detail::batch::run_cpu(x);
+      continue;
+    }
+    const Stream stream = part_stream(ctx, part, s);
+    answers[i] = std::make_unique<DeviceAnswers>(part, stream, n);
+    x.answers = answers[i]->get();
+    detail::batch::cuda::run(detail::ContextAccess::state(part), stream, x);
+  }
+  for (std::size_t i = 0; i < parts; ++i) {
+    if (!answers[i]) continue;
+    const Context& part = detail::ContextAccess::part(ctx, i);
+    detail::cuda::copy_to_host(detail::ContextAccess::state(part), part_stream(ctx, part, s),
+                               out.data() + part_begin(out.size(), parts, i), answers[i]->get(),
+                               part_size(out.size(), parts, i) * sizeof(std::uint32_t));
+  }
+  return out;
+}
 
 /// One 32-bit answer per instance of a (and b), read back to the host.
 std::vector<std::uint32_t> per_instance(const char* fn, Op op, const Batch& a, const Batch* b, Stream s) {
   require_width(fn, {"a", a});
   if (b) require_like(fn, {"a", a}, {"b", *b});
-  std::vector<std::uint32_t> out(a.count());
-  if (out.empty()) return out;
-  Args args;
-  args.op = op;
-  args.count = a.count();
-  args.bits = args.r_bits = a.bits();
-  args.stride = args.r_stride = a.stride_limbs();
-  args.a = a.data();
-  args.b = b ? b->data() : nullptr;
-  const Context& ctx = a.context();
-  if (!ctx.is_cuda()) {
-    args.answers = out.data();
-    detail::batch::run_cpu(args);
-    return out;
-  }
-  const Stream stream = ctx.resolve(s);
-  DeviceAnswers answers(ctx, stream, out.size());
-  args.answers = answers.get();
-  detail::batch::cuda::run(detail::ContextAccess::state(ctx), stream, args);
-  detail::cuda::copy_to_host(detail::ContextAccess::state(ctx), stream, out.data(), answers.get(),
-                             out.size() * sizeof(std::uint32_t));
-  return out;
+  require_own_stream(fn, a.context(), s);
+  Call c;
+  c.args.op = op;
+  c.args.count = a.count();
+  c.args.bits = c.args.r_bits = a.bits();
+  c.args.stride = c.args.r_stride = a.stride_limbs();
+  c.a = &a;
+  c.b = b;
+  return run_answers(a.context(), s, c);
 }
 
 /// r = op(a[, b]) mod m, every operand as wide as m.
@@ -195,12 +283,13 @@ void modular(const char* fn, Op op, Batch& r, const Batch& a, const Batch* b, co
   require_width(fn, {"m", m});
   require_like(fn, {"m", m}, {"a", a});
   if (b) require_like(fn, {"m", m}, {"b", *b});
+  require_own_stream(fn, m.context(), s);
   require_good_moduli(fn, m, s);
   Destination d(r, m.count(), m.bits(), m.context(), s);
-  Args args = make_args(op, a, d.get());
-  args.b = b ? b->data() : nullptr;
-  args.m = m.data();
-  run(m.context(), s, args);
+  Call c = make_call(op, a, d.get());
+  c.b = b;
+  c.m = &m;
+  run(m.context(), s, c);
   d.commit();
 }
 
@@ -215,19 +304,20 @@ void divide(const char* fn, Batch* q, Batch* r, const Batch& a, const Batch& b, 
   if (wide && a.bits() != 2 * b.bits())
     invalid(fn, "a is " + std::to_string(a.bits()) + " bits wide and b " + std::to_string(b.bits()) +
                     "; a must be twice as wide as b");
-  if (q && r && (q == r || (q->data() && q->data() == r->data())))
+  if (q && r && (q == r || BatchAccess::same_storage(*q, *r)))
     invalid(fn, "q and r must be distinct batches, not sharing their storage");
+  require_own_stream(fn, a.context(), s);
   require_nonzero(fn, {"b", b}, s);
   std::optional<Destination> dq, dr;
   if (q) dq.emplace(*q, a.count(), a.bits(), a.context(), s);
   if (r) dr.emplace(*r, a.count(), b.bits(), a.context(), s);
-  Args args = make_args(Op::div_qr, a, q ? dq->get() : dr->get());
-  args.b = b.data();
-  args.b_stride = b.stride_limbs();
-  args.r = q ? dq->get().data() : nullptr;
-  args.r2 = r ? dr->get().data() : nullptr;
-  args.r2_stride = r ? dr->get().stride_limbs() : 0;
-  run(a.context(), s, args);
+  Call c = make_call(Op::div_qr, a, q ? dq->get() : dr->get());
+  c.b = &b;
+  c.args.b_stride = b.stride_limbs();
+  c.r = q ? &dq->get() : nullptr;
+  c.r2 = r ? &dr->get() : nullptr;
+  c.args.r2_stride = r ? dr->get().stride_limbs() : 0;
+  run(a.context(), s, c);
   if (dq) dq->commit();
   if (dr) dr->commit();
 }
@@ -264,10 +354,11 @@ void mul_wide(Batch& r, const Batch& a, const Batch& b, Stream s) {
     invalid(fn, "a is " + std::to_string(a.bits()) + " bits wide, and the product's " +
                     std::to_string(2 * a.bits()) + " bits exceed Batch::max_bits (" +
                     std::to_string(Batch::max_bits) + ")");
+  require_own_stream(fn, a.context(), s);
   Destination d(r, a.count(), 2 * a.bits(), a.context(), s);
-  Args args = make_args(Op::mul_wide, a, d.get());
-  args.b = b.data();
-  run(a.context(), s, args);
+  Call c = make_call(Op::mul_wide, a, d.get());
+  c.b = &b;
+  run(a.context(), s, c);
   d.commit();
 }
 
@@ -330,15 +421,16 @@ void montgomery_reduce(Batch& r, const Batch& a, const Batch& m, Stream s) {
   if (a.bits() != 2 * m.bits())
     invalid(fn, "a is " + std::to_string(a.bits()) + " bits wide and m " + std::to_string(m.bits()) +
                     "; a must be twice as wide as m");
+  require_own_stream(fn, m.context(), s);
   require_good_moduli(fn, m, s);
   Destination d(r, m.count(), m.bits(), m.context(), s);
   // The backends run in m's class and read the wide value as b (its own stride).
-  Args args = make_args(Op::mont_reduce, m, d.get());
-  args.a = nullptr;
-  args.b = a.data();
-  args.b_stride = a.stride_limbs();
-  args.m = m.data();
-  run(m.context(), s, args);
+  Call c = make_call(Op::mont_reduce, m, d.get());
+  c.a = nullptr;
+  c.b = &a;
+  c.args.b_stride = a.stride_limbs();
+  c.m = &m;
+  run(m.context(), s, c);
   d.commit();
 }
 
@@ -352,8 +444,10 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, Stream 
   // Where squares have rows of their own (tuned_montgomery_sqr_by_rows;
   // off in the sm90 table), fixed windows, 4 squares to a product, would
   // square with them.
+  // On a context over several devices each part is launched with its own
+  // count: take the largest, part 0's.
   const int words = static_cast<int>(2 * m.stride_limbs());
-  const int group = mpgpu::batch::tuned_modular_group_size(words, m.count());
+  const int group = mpgpu::batch::tuned_modular_group_size(words, part_size(m.count(), m.context().part_count(), 0));
   const bool slide = m.stride_limbs() * 64 >= static_cast<std::size_t>(tuning::table::kBatchPowmSlidingMinBits) &&
                      group > 1 && !mpgpu::batch::tuned_montgomery_sqr_by_rows(words, group);
   powm(r, base, exp, m, slide ? PowmWindow::sliding : PowmWindow::fixed, s);
@@ -369,13 +463,14 @@ void powm(Batch& r, const Batch& base, const Batch& exp, const Batch& m, PowmWin
                     std::to_string(exp.bits()) + " bits) is wider than m's (" + std::to_string(m.stride_limbs()) +
                     " limbs, for " + std::to_string(m.bits()) +
                     " bits): exp.stride_limbs() must be at most m.stride_limbs()");
+  require_own_stream(fn, m.context(), s);
   require_good_moduli(fn, m, s);
   Destination d(r, m.count(), m.bits(), m.context(), s);
-  Args args = make_args(window == PowmWindow::sliding ? Op::powm_sliding : Op::powm, base, d.get());
-  args.m = m.data();
-  args.e = exp.data();
-  args.e_stride = exp.stride_limbs();
-  run(m.context(), s, args);
+  Call c = make_call(window == PowmWindow::sliding ? Op::powm_sliding : Op::powm, base, d.get());
+  c.m = &m;
+  c.e = &exp;
+  c.args.e_stride = exp.stride_limbs();
+  run(m.context(), s, c);
   d.commit();
 }
 
@@ -400,6 +495,7 @@ void invert(Batch& r, const Batch& a, const Batch& m, Stream s) {
   const char* fn = "invert";
   require_width(fn, {"m", m});
   require_like(fn, {"m", m}, {"a", a});
+  require_own_stream(fn, m.context(), s);
   require_nonzero(fn, {"m", m}, s);
   const Context& ctx = m.context();
   const std::size_t count = m.count();
@@ -409,20 +505,9 @@ void invert(Batch& r, const Batch& a, const Batch& m, Stream s) {
   // a temporary with a status per instance, then check, then copy into r.
   Batch scratch;
   Destination tmp(scratch, count, m.bits(), ctx, s);
-  Args args = make_args(Op::invert, a, tmp.get());
-  args.m = m.data();
-  std::vector<std::uint32_t> status(count);
-  if (ctx.is_cuda()) {
-    const Stream stream = ctx.resolve(s);
-    DeviceAnswers answers(ctx, stream, count);
-    args.answers = answers.get();
-    detail::batch::cuda::run(detail::ContextAccess::state(ctx), stream, args);
-    detail::cuda::copy_to_host(detail::ContextAccess::state(ctx), stream, status.data(), answers.get(),
-                               count * sizeof(std::uint32_t));
-  } else {
-    args.answers = status.data();
-    detail::batch::run_cpu(args);
-  }
+  Call c = make_call(Op::invert, a, tmp.get());
+  c.m = &m;
+  const std::vector<std::uint32_t> status = run_answers(ctx, s, c);
   for (std::size_t i = 0; i < count; ++i)
     if (status[i] != 0) invalid(fn, "instance " + std::to_string(i) + " of a has no inverse modulo m");
   copy(d.get(), tmp.get(), s);
@@ -446,13 +531,14 @@ void shift_right_arithmetic(Batch& r, const Batch& a, std::size_t count, Stream 
   // A shift by bits - 1 already leaves only copies of the sign: larger counts
   // give the same, so the backends see counts in (0, bits).
   const std::size_t k = std::min(count, a.bits() - 1);
+  require_own_stream(fn, a.context(), s);
   Destination d(r, a.count(), a.bits(), a.context(), s);
   if (k == 0) {
     copy(d.get(), a, s);
   } else {
-    Args args = make_args(Op::sar, a, d.get());
-    args.scalar = k;
-    run(a.context(), s, args);
+    Call c = make_call(Op::sar, a, d.get());
+    c.args.scalar = k;
+    run(a.context(), s, c);
   }
   d.commit();
 }

@@ -21,6 +21,14 @@ struct SmallUploadRing;
 struct ContextState {
   Backend backend = Backend::cpu;
   int device = -1;
+  // A context over several devices (Context::cuda_devices): one ordinary
+  // context per device, in the order given; empty for an ordinary context.
+  // Such a state owns no stream, pool or cache of its own (every field
+  // below stays empty): Context::state() is its first part's, so Integer
+  // code, which knows nothing of parts, runs on the first device. `device`
+  // is the first part's too. Set when the context is made, never written
+  // after.
+  std::vector<Context> parts;
   // The tuning values of every operation of this context (Context::tuning()).
   // Set before the context is made visible (init_context reads them), never
   // written after: threads read them without a lock. Hot paths read these,

@@ -1,12 +1,16 @@
 // The CUDA batch backend's entry points (batch_backend.hpp).
 #include "batch_launch.cuh"
+#include "result_words.cuh"
 #include "scoped_memory.cuh"
 
 #include <algorithm>
 
 namespace mpgpu::detail::batch::cuda {
 
-void run(ContextState&, Stream stream, const Args& args) {
+void run(ContextState& st, Stream stream, const Args& args) {
+  // The stream is the context's device's: on a context over several devices
+  // the parts launch one after another from one thread, so make it current.
+  ::mpgpu::detail::cuda::use_device(st.device);
   switch (args.op) {
     case Op::mul_low:
     case Op::mul_high:

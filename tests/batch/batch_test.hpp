@@ -197,7 +197,8 @@ inline ::testing::AssertionResult rejects(const std::function<void()>& call, con
     std::vector<Mpz> values;
   };
   auto snap = [](const Batch& b) {
-    return Snap{b.count(), b.bits(), b.data(), b.bits() ? read(b).values : std::vector<Mpz>{}};
+    // part(0): the batch itself, or a split batch's first part (data() is nullptr there).
+    return Snap{b.count(), b.bits(), b.part(0).data(), b.bits() ? read(b).values : std::vector<Mpz>{}};
   };
   std::vector<Snap> before;
   for (const Batch* b : untouched) before.push_back(snap(*b));

@@ -22,6 +22,8 @@ class BatchFromDevice : public BatchTest {
   void SetUp() override {
     BatchTest::SetUp();
     if (!IsSkipped() && !on_gpu()) GTEST_SKIP() << "device memory is read on a CUDA context (the CPU case: BatchFromDeviceCpu)";
+    if (!IsSkipped() && ctx().part_count() > 1)
+      GTEST_SKIP() << "a context over several devices refuses device limbs (BatchSplit.SplitContextsTakeNoCallerStream)";
   }
 };
 

@@ -3,7 +3,9 @@
 #include <gmp.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "mpgpu/mpgpu.hpp"
 
@@ -57,6 +59,96 @@ TEST(Context, CudaRequestsThatCannotBeMet) {
     EXPECT_THROW(Context::cuda(0), mpgpu::BackendUnavailable);
     EXPECT_THROW(Context::from_string("cuda"), mpgpu::BackendUnavailable);
   }
+}
+
+/// `call` throws E whose message contains `part`.
+template <class E>
+::testing::AssertionResult throws_saying(const std::function<void()>& call, const std::string& part) {
+  try {
+    call();
+  } catch (const E& e) {
+    if (std::string(e.what()).find(part) != std::string::npos) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "message \"" << e.what() << "\" does not say \"" << part << "\"";
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << "another exception: " << e.what();
+  }
+  return ::testing::AssertionFailure() << "no exception (expected one saying \"" << part << "\")";
+}
+
+// Specs of several devices are parsed, and their errors explained, before
+// any device is asked for: the same answers on every machine.
+TEST(Context, FromStringSeveralDevicesBadSpecs) {
+  using mpgpu::InvalidArgument;
+  for (const char* bad : {"cuda:0,", "cuda:,1", "cuda:0,,1", "cuda:0,x", "cuda:0;1", "cuda:0, 1", "cuda:ALL",
+                          "cuda:all,0", "cuda:0,-1", "cuda:0,1234567"})
+    EXPECT_THROW(Context::from_string(bad), InvalidArgument) << bad;
+  EXPECT_TRUE(throws_saying<InvalidArgument>([] { Context::from_string("cuda:"); }, "empty device index in \"cuda:\""));
+  EXPECT_TRUE(throws_saying<InvalidArgument>([] { Context::from_string("cuda:0,x"); }, "bad device index \"x\""));
+  EXPECT_TRUE(throws_saying<InvalidArgument>([] { Context::from_string("cuda:0,0"); }, "device 0 is listed twice"));
+  EXPECT_TRUE(throws_saying<InvalidArgument>([] { Context::from_string("cuda:1,0,1"); }, "device 1 is listed twice"));
+  EXPECT_TRUE(throws_saying<InvalidArgument>([] { Context::cuda_devices({}); }, "no device given"));
+  EXPECT_TRUE(throws_saying<InvalidArgument>([] { Context::cuda_devices({2, 2}); }, "device 2 is listed twice"));
+}
+
+TEST(Context, FromStringSeveralDevicesThatCannotBeMet) {
+  using mpgpu::BackendUnavailable;
+  const int count = Context::cuda_device_count();
+  // One past the last device beside another (without devices, two devices
+  // that do not exist).
+  const int other = count == 0 ? 1 : 0;
+  const std::string spec = "cuda:" + std::to_string(other) + "," + std::to_string(count);
+  EXPECT_TRUE(throws_saying<BackendUnavailable>([&] { Context::from_string(spec); },
+                                                Context::built_with_cuda() ? "requested, but" : "built without"))
+      << spec;
+  EXPECT_THROW(Context::cuda_devices({other, count}), BackendUnavailable);
+  if (!Context::built_with_cuda()) {
+    // As "cuda:0" is: the build has no CUDA backend.
+    EXPECT_TRUE(throws_saying<BackendUnavailable>([] { Context::from_string("cuda:0,1"); }, "built without"));
+    EXPECT_TRUE(throws_saying<BackendUnavailable>([] { Context::from_string("cuda:all"); }, "built without"));
+    EXPECT_TRUE(throws_saying<BackendUnavailable>([] { Context::from_string("cuda:0"); }, "built without"));
+  } else if (count == 0) {
+    EXPECT_TRUE(throws_saying<BackendUnavailable>([] { Context::from_string("cuda:all"); }, "no CUDA device"));
+  }
+}
+
+TEST(Context, OrdinaryContextsHaveOnePart) {
+  const Context cpu = Context::cpu();
+  EXPECT_EQ(cpu.part_count(), 1u);
+  EXPECT_TRUE(cpu.part(0) == cpu);
+  EXPECT_TRUE(cpu.devices().empty());
+  EXPECT_THROW(cpu.part(1), mpgpu::InvalidArgument);
+}
+
+// A context over parts, made of CPU contexts (the tests' way to run the
+// split without a GPU): its first part stands for it.
+TEST(Context, SplitOverCpuParts) {
+  using mpgpu::detail::ContextAccess;
+  const mpgpu::TuningParams params = mpgpu::TuningParams::defaults();
+  const Context p0 = Context::cpu(params), p1 = Context::cpu(params);
+  const Context split = ContextAccess::split({p0, p1}, params);
+  EXPECT_EQ(split.part_count(), 2u);
+  EXPECT_TRUE(split.part(0) == p0);
+  EXPECT_TRUE(split.part(1) == p1);
+  EXPECT_TRUE(split != p0);
+  EXPECT_THROW(split.part(2), mpgpu::InvalidArgument);
+  EXPECT_FALSE(split.is_cuda());
+  EXPECT_EQ(split.device(), -1);
+  EXPECT_TRUE(split.devices().empty());
+  EXPECT_EQ(split.stream(), nullptr);
+  EXPECT_EQ(split.describe(), "cpu,cpu");
+  EXPECT_TRUE(&ContextAccess::state(split) == &ContextAccess::state(p0));  // Integers live on part 0
+  split.synchronize();
+  const Context twin = split.with_tuning(params);
+  EXPECT_TRUE(twin != split);
+  EXPECT_EQ(twin.part_count(), 2u);
+  EXPECT_TRUE(twin.part(0) != p0);
+  // Integers work in it, on its first part.
+  const mpgpu::Integer x = mpgpu::Integer::from_string("123456789012345678901234567890", 10, split);
+  EXPECT_EQ((x * x).to_string(), "15241578753238836750495351562536198787501905199875019052100");
+  // Two parts at least, each once, none itself split.
+  EXPECT_THROW(ContextAccess::split({p0}, params), mpgpu::InvalidArgument);
+  EXPECT_THROW(ContextAccess::split({p0, p0}, params), mpgpu::InvalidArgument);
+  EXPECT_THROW(ContextAccess::split({split, p1}, params), mpgpu::InvalidArgument);
 }
 
 TEST(Context, BuildMatchesConfiguration) {

@@ -28,15 +28,17 @@ struct BackendParam {
 inline const char* backend_name(mpgpu::Backend b) { return b == mpgpu::Backend::cuda ? "cuda" : "cpu"; }
 inline void PrintTo(const BackendParam& p, std::ostream* os) { *os << backend_name(p.backend); }
 
+/// The context this executable tests (backend_cpu.cpp: Context::cpu(),
+/// backend_cuda.cpp: Context::cuda(0); batch/backend_*.cpp: contexts over
+/// several parts), or nullopt with the reason to skip in `why`.
+std::optional<mpgpu::Context> test_context(std::string& why);
+
 class IntegerTest : public ::testing::TestWithParam<BackendParam> {
  protected:
   void SetUp() override {
-    if (GetParam().backend == mpgpu::Backend::cuda) {
-      if (mpgpu::Context::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
-      ctx_.emplace(mpgpu::Context::cuda(0));
-    } else {
-      ctx_.emplace(mpgpu::Context::cpu());
-    }
+    std::string why;
+    ctx_ = test_context(why);
+    if (!ctx_) GTEST_SKIP() << why;
   }
   const mpgpu::Context& ctx() const { return *ctx_; }
   bool on_gpu() const { return ctx_->is_cuda(); }
