@@ -1,11 +1,12 @@
 // cgbn_env_t<context, BITS>: CGBN's environment of one width, its number
 // types and its operations, each run on mpgpu's Env (shape.h, frame.h) by
 // the functions of arith.h, bits.h, wide.h, sqrt.h, accumulator.h,
-// montgomery.h and power.h. Errors are reported as CGBN reports them, when
-// the context's monitor asks for checks.
+// montgomery.h, power.h and barrett.h. Errors are reported as CGBN reports
+// them, when the context's monitor asks for checks.
 #pragma once
 
 #include "accumulator.h"
+#include "barrett.h"
 #include "bits.h"
 #include "context.h"
 #include "frame.h"
