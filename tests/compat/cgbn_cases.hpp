@@ -134,6 +134,7 @@ struct Cases {
 #include "cgbn_cases_bits.inc"
 #include "cgbn_cases_math.inc"
 #include "cgbn_cases_barrett.inc"
+#include "cgbn_cases_set.inc"
 
   void all(int rounds) {
     for (int r = 0; r < rounds; ++r) {
@@ -144,6 +145,7 @@ struct Cases {
       // Barrett: a warp of operands a call, as many at TPI 32 as at TPI 4.
       for (int k = 0; k < static_cast<int>(TPI) / 4; ++k) barrett(r * static_cast<int>(TPI) / 4 + k);
       barrett_outside(r);
+      set_widths(r);
       if (::testing::Test::HasFailure()) return;
     }
     std::printf("[ cgbn   ] BITS=%u TPI=%u Barrett corrections 0/1/2/3: %d %d %d %d\n", N, TPI, corrections_seen[0],
