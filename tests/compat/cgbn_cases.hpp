@@ -133,6 +133,8 @@ struct Cases {
 #include "cgbn_cases_arith.inc"
 #include "cgbn_cases_bits.inc"
 #include "cgbn_cases_math.inc"
+#include "cgbn_cases_barrett.inc"
+#include "cgbn_cases_set.inc"
 
   void all(int rounds) {
     for (int r = 0; r < rounds; ++r) {
@@ -140,8 +142,19 @@ struct Cases {
       arith(r);
       bits(r);
       math(r);
+      // Barrett: a warp of operands a call, as many at TPI 32 as at TPI 4.
+      for (int k = 0; k < static_cast<int>(TPI) / 4; ++k) barrett(r * static_cast<int>(TPI) / 4 + k);
+      barrett_outside(r);
+      set_widths(r);
       if (::testing::Test::HasFailure()) return;
     }
+    std::printf("[ cgbn   ] BITS=%u TPI=%u Barrett corrections 0/1/2/3: %d %d %d %d\n", N, TPI, corrections_seen[0],
+                corrections_seen[1], corrections_seen[2], corrections_seen[3]);
+    // Every path of the correction loop ran: none (the worst case), one or
+    // two, and three.
+    EXPECT_GT(corrections_seen[0], 0);
+    EXPECT_GT(corrections_seen[1] + corrections_seen[2], 0);
+    EXPECT_GT(corrections_seen[3], 0);
   }
 };
 

@@ -1,15 +1,17 @@
 // CGBN-API kernels through the drop-in header (include/mpgpu/compat/cgbn/
-// cgbn.h) on the device, against GMP: the arithmetic the CPU tests check,
-// here in CGBN's own kernel style (instance = global thread / TPI, loads and
-// stores of cgbn_mem_t, 128-thread blocks, an error report), at CGBN's
-// common shapes. Instance counts are not multiples of the instances a warp
-// holds, so the last warp has idle instances; in `kernel` they run the same
-// calls on zeros and skip their stores. `diverging_kernel` is CGBN's other
-// style, which the header supports too (docs/cgbn.md, "Instances that
-// diverge"): idle instances return at once, and the instances of one warp
-// take different branches (a modular power for odd instances, a gcd for
-// even ones, nothing for every third), exponents of different lengths and
-// loops of different trip counts. Label gpu; skips itself without a device.
+// cgbn.h) on the device, against GMP: the arithmetic the CPU tests check
+// (add, mul_wide, div_rem, modular_power, Montgomery, modular_inverse, sqrt,
+// the Barrett divisions), here in CGBN's own kernel style (instance = global
+// thread / TPI, loads and stores of cgbn_mem_t, 128-thread blocks, an error
+// report), at CGBN's common shapes. Instance counts are not multiples of the
+// instances a warp holds, so the last warp has idle instances; in `kernel`
+// they run the same calls on zeros and skip their stores. `diverging_kernel`
+// is CGBN's other style, which the header supports too (docs/cgbn.md,
+// "Instances that diverge"): idle instances return at once, and the
+// instances of one warp take different branches (a modular power for odd
+// instances, a gcd for even ones, nothing for every third), exponents of
+// different lengths and loops of different trip counts. Label gpu; skips
+// itself without a device.
 #include <cuda_runtime.h>
 #include <gmp.h>
 #include <gtest/gtest.h>
@@ -35,7 +37,7 @@ bool have_device() {
 template <uint32_t BITS>
 struct Instance {
   cgbn_mem_t<BITS> a, b, m, e;
-  cgbn_mem_t<BITS> sum, lo, hi, q, r, pow, mont, inv, root;
+  cgbn_mem_t<BITS> sum, lo, hi, q, r, pow, mont, inv, root, bq, br, bwq, bwr;
   uint32_t carry, has_inverse;
 };
 
@@ -81,6 +83,16 @@ __global__ void kernel(cgbn_error_report_t* report, Instance<BITS>* in, uint32_t
   if (live) cgbn_store(env, &in[instance].inv, r);
   cgbn_sqrt(env, r, a);
   if (live) cgbn_store(env, &in[instance].root, r);
+  // Barrett by b: a / b, and (e + (a mod b) 2^BITS) / b (high below b).
+  typename env_t::cgbn_t approx, h;
+  const uint32_t clz = cgbn_barrett_approximation(env, approx, b);
+  cgbn_barrett_div_rem(env, q, r, a, b, approx, clz);
+  if (live) cgbn_store(env, &in[instance].bq, q), cgbn_store(env, &in[instance].br, r);
+  cgbn_rem(env, h, a, b);
+  w._low = e;
+  w._high = h;
+  cgbn_barrett_div_rem_wide(env, q, r, w, b, approx, clz);
+  if (live) cgbn_store(env, &in[instance].bwq, q), cgbn_store(env, &in[instance].bwr, r);
   if (live && (threadIdx.x & (TPI - 1)) == 0) in[instance].carry = carry, in[instance].has_inverse = ok;
 }
 
@@ -180,6 +192,14 @@ void check(uint32_t count) {
     if (exists) EXPECT_EQ(mpz_of(host[i].inv), t) << "modular_inverse " << i;
     mpz_sqrt(t, a[i]);
     EXPECT_EQ(mpz_of(host[i].root), t) << "sqrt " << i;
+    mpz_fdiv_qr(q, r, a[i], b[i]);
+    EXPECT_EQ(mpz_of(host[i].bq), q) << "barrett_div_rem q " << i;
+    EXPECT_EQ(mpz_of(host[i].br), r) << "barrett_div_rem r " << i;
+    mpz_mul_2exp(t, r, BITS);
+    mpz_add(t, t, e[i]);
+    mpz_fdiv_qr(q, r, t, b[i]);
+    EXPECT_EQ(mpz_of(host[i].bwq), q) << "barrett_div_rem_wide q " << i;
+    EXPECT_EQ(mpz_of(host[i].bwr), r) << "barrett_div_rem_wide r " << i;
     if (::testing::Test::HasFailure()) return;
   }
 }

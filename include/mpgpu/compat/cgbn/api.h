@@ -7,9 +7,9 @@
 
 #include "env.h"
 
-template <class env_t>
-MPGPU_HD void cgbn_set(env_t env, typename env_t::cgbn_t &r, const typename env_t::cgbn_t &a) {
-  env.set(r, a);
+template <class env_t, class source_cgbn_t>
+MPGPU_HD void cgbn_set(env_t env, typename env_t::cgbn_t &r, const source_cgbn_t &a) {
+  env.set(r, a);  // the same width, or another (set_width.h)
 }
 
 template <class env_t>

@@ -12,7 +12,8 @@
 // cgbn_mem_t layout), frame.h (the Env and its shared scratch per call),
 // env.h with env_bits.inc and env_math.inc (cgbn_env_t and its methods),
 // api.h and api_modular.h (the cgbn_* functions). The arithmetic at the logical width BITS:
-// arith.h, bits.h, wide.h, sqrt.h, accumulator.h, montgomery.h, power.h.
+// arith.h, bits.h, wide.h, sqrt.h, accumulator.h, montgomery.h, power.h,
+// barrett.h.
 // check.h adds a CGBN_CHECK macro for programs without their own.
 //
 // This is a top layer: it includes mpgpu's batch device API, and nothing

@@ -1,16 +1,18 @@
 // cgbn_env_t<context, BITS>: CGBN's environment of one width, its number
 // types and its operations, each run on mpgpu's Env (shape.h, frame.h) by
 // the functions of arith.h, bits.h, wide.h, sqrt.h, accumulator.h,
-// montgomery.h and power.h. Errors are reported as CGBN reports them, when
-// the context's monitor asks for checks.
+// montgomery.h, power.h and barrett.h. Errors are reported as CGBN reports
+// them, when the context's monitor asks for checks.
 #pragma once
 
 #include "accumulator.h"
+#include "barrett.h"
 #include "bits.h"
 #include "context.h"
 #include "frame.h"
 #include "montgomery.h"
 #include "power.h"
+#include "set_width.h"
 #include "sqrt.h"
 
 template <class context_t, uint32_t bits, cgbn_syncable_t syncable = cgbn_instance_syncable>
@@ -71,6 +73,22 @@ class cgbn_env_t {
  public:
   // ---- basic arithmetic -------------------------------------------------------------------
   MPGPU_HD void set(cgbn_t& r, const cgbn_t& a) const { r = a; }
+  /// r = source mod 2^BITS for a number of another width (set_width.h).
+  /// Another TPI: reported (cgbn_threads_per_instance_mismatch) and r
+  /// unchanged (CGBN reports it and returns).
+  template <class source_cgbn_t>
+  MPGPU_HD void set(cgbn_t& r, const source_cgbn_t& source) const {
+    using source_env_t = typename source_cgbn_t::parent_env_t;
+    if constexpr (source_env_t::TPI != TPI) {
+      report(true, cgbn_threads_per_instance_mismatch);
+    } else {
+      Frame f(rank(), scratch());
+      Num t;
+      mpgpu::compat::cgbn_detail::set_width<shape_t, typename source_env_t::shape_t>(t, source);
+      mpgpu::compat::cgbn_detail::fit<N>(f.e, t);
+      static_cast<Num&>(r) = t;
+    }
+  }
   MPGPU_HD void swap(cgbn_t& r, cgbn_t& a) const {
     const cgbn_t t = r;
     r = a;
