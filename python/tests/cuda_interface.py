@@ -23,3 +23,14 @@ def interface_of(c, **changes):
     }
     d.update(changes)
     return InterfaceOnly(c, **d)
+
+
+def torch_u64(torch, host):
+    """A CUDA tensor of torch.uint64 from the NumPy uint64 array host, through
+    int64 (PyTorch has few uint64 kernels, among them no copy from NumPy)."""
+    return torch.from_numpy(host.view("int64")).cuda().view(torch.uint64)
+
+
+def numpy_u64(torch, t):
+    """The NumPy uint64 array of the CUDA uint64 tensor t (through int64)."""
+    return t.view(torch.int64).cpu().numpy().view("uint64")

@@ -13,6 +13,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import mpgpu  # noqa: E402
+from cuda_interface import numpy_u64, torch_u64  # noqa: E402
 from mpgpu import _device_arrays, gfp  # noqa: E402
 
 PRIMES = ["p3", "p4", "p5"]
@@ -368,20 +369,14 @@ def test_cupy_bad_input(gpu, cupy):
 
 @pytest.mark.cuda
 def test_torch_tensors(gpu, torch):
-    def to_torch(host):  # through int64: PyTorch has few uint64 kernels
-        return torch.from_numpy(host.view(np.int64)).cuda().view(torch.uint64)
-
-    def to_numpy(t):
-        return t.view(torch.int64).cpu().numpy().view(np.uint64)
-
     host = gfp.to_digits([elements("p4", 32, s, "mixed") for s in range(2)], "p4")
-    t = to_torch(host)
+    t = torch_u64(torch, host)
     X = gfp.forward(t, "p4")
     assert isinstance(X, torch.Tensor) and X.device.type == "cuda" and X.dtype == torch.uint64
-    assert np.array_equal(to_numpy(X), gfp.forward(host, "p4", context="cpu"))
-    assert np.array_equal(to_numpy(gfp.inverse(X, "p4")), host)
-    assert np.array_equal(to_numpy(t), host)
+    assert np.array_equal(numpy_u64(torch, X), gfp.forward(host, "p4", context="cpu"))
+    assert np.array_equal(numpy_u64(torch, gfp.inverse(X, "p4")), host)
+    assert np.array_equal(numpy_u64(torch, t), host)
     bad = host.copy()
     bad[0, 15, 7] = 2**64 - 1
     with pytest.raises(ValueError, match="a\\[0\\]\\[:, 7\\] is not a canonical element"):
-        gfp.forward(to_torch(bad), "p4")
+        gfp.forward(torch_u64(torch, bad), "p4")

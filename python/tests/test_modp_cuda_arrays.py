@@ -16,7 +16,7 @@ import sys
 import pytest
 
 import mpgpu
-from cuda_interface import InterfaceOnly, interface_of
+from cuda_interface import InterfaceOnly, interface_of, numpy_u64, torch_u64
 from wrapped_strides import WrappedStrides
 
 np = pytest.importorskip("numpy")
@@ -288,21 +288,15 @@ def test_array_on_another_device(gpu, cupy):
 
 @pytest.mark.cuda
 def test_torch_tensors(gpu, torch):
-    def to_torch(host):  # through int64: PyTorch has few uint64 kernels
-        return torch.from_numpy(host.view(np.int64)).cuda().view(torch.uint64)
-
-    def to_numpy(t):
-        return t.view(torch.int64).cpu().numpy().view(np.uint64)
-
     host = residues(P62, (4, 64), np.uint64, 10)
-    t = to_torch(host)
+    t = torch_u64(torch, host)
     X = ntt.forward(t, P62)
     assert isinstance(X, torch.Tensor) and X.device.type == "cuda" and X.dtype == torch.uint64
-    assert np.array_equal(to_numpy(X), ntt.forward(host, P62, context="cpu"))
-    assert np.array_equal(to_numpy(ntt.inverse(X, P62)), host)
-    assert np.array_equal(to_numpy(t), host)
+    assert np.array_equal(numpy_u64(torch, X), ntt.forward(host, P62, context="cpu"))
+    assert np.array_equal(numpy_u64(torch, ntt.inverse(X, P62)), host)
+    assert np.array_equal(numpy_u64(torch, t), host)
     c = ntt.poly_mul(t, t, P62)
-    assert isinstance(c, torch.Tensor) and np.array_equal(to_numpy(c), ntt.poly_mul(host, host, P62, context="cpu"))
+    assert isinstance(c, torch.Tensor) and np.array_equal(numpy_u64(torch, c), ntt.poly_mul(host, host, P62, context="cpu"))
     with pytest.raises(ValueError, match="not C-contiguous .*a.contiguous\\(\\)"):
         ntt.forward(t.t(), P62)
     with pytest.raises(TypeError, match="not torch.int64; convert with a.to\\(torch.uint64\\)"):

@@ -1,6 +1,6 @@
 // CGBN's Barrett division at a logical width of N bits: its
 // barrett_approximation and the barrett_div / rem / div_rem family and their
-// _wide forms, as CGBN computes them (impl_cuda.cu at 6e6fdc1): the quotient
+// _wide forms, as CGBN computes them (its impl_cuda.cu; docs/cgbn.md names the version read): the quotient
 // from the caller's precomputed approximation of 2^(2N) / d -- two products,
 // a few additions and at most three corrections -- instead of a long
 // division, which is why a caller reuses one divisor through them.
