@@ -7,6 +7,10 @@
 // merging [a, m) and [m, b): P = P1 P2, Q = Q1 Q2, T = T1 Q2 + P1 T2. Then
 // pi = 426880 sqrt(10005) Q(0, N) / T(0, N), each term adding about 14.18 digits.
 #include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <span>
@@ -65,11 +69,63 @@ double node_bits(std::uint64_t a, std::uint64_t b) {
   return static_cast<double>(b - a) * (3 * std::log2(static_cast<double>(std::max<std::uint64_t>(b, 2))) + 54) + 64;
 }
 
+/// Where merge_many's time goes, with MPGPU_SERIES_PROFILE=1 (a tuning
+/// knob, off by default: it synchronizes after each phase, which serializes
+/// what would overlap): per size class (log2 of the left Q's limbs), the
+/// host operands' copies to the device, the products (the call, then the
+/// wait for the device), and the sums. Printed to stderr after the series.
+struct MergeProfile {
+  struct Row {
+    std::uint64_t calls = 0, merges = 0, uploads = 0;
+    double upload_s = 0, mul_call_s = 0, mul_wait_s = 0, add_call_s = 0, add_wait_s = 0;
+  };
+  bool on = [] {
+    const char* v = std::getenv("MPGPU_SERIES_PROFILE");
+    return v && *v == '1';
+  }();
+  Row rows[64];
+  ~MergeProfile() {
+    if (!on) return;
+    for (int k = 0; k < 64; ++k) {
+      const Row& r = rows[k];
+      if (!r.calls) continue;
+      std::fprintf(stderr,
+                   "profile 2^%d limbs: %llu calls, %llu merges; %llu uploads %.3f s; products %.3f s call + %.3f s "
+                   "wait; sums %.3f s call + %.3f s wait\n",
+                   k, static_cast<unsigned long long>(r.calls), static_cast<unsigned long long>(r.merges),
+                   static_cast<unsigned long long>(r.uploads), r.upload_s, r.mul_call_s, r.mul_wait_s, r.add_call_s,
+                   r.add_wait_s);
+    }
+  }
+};
+MergeProfile g_merge_profile;
+
 /// Every job's merge with all their products in one mul_each (on a CUDA
 /// context: batched products, series_products_at_once).
 void merge_many(std::span<const MergeJob<PQT>> jobs) {
   if (jobs.empty()) return;
   const Context& ctx = jobs[0].left->Q.context();
+  using Clock = std::chrono::steady_clock;
+  MergeProfile::Row* row = nullptr;
+  auto lap = [t = Clock::now()]() mutable {
+    const auto now = Clock::now();
+    const double s = std::chrono::duration<double>(now - t).count();
+    t = now;
+    return s;
+  };
+  if (g_merge_profile.on) {
+    row = &g_merge_profile.rows[std::bit_width(std::max<std::size_t>(jobs[0].left->Q.size(), 1)) - 1];
+    ++row->calls;
+    row->merges += jobs.size();
+    for (const MergeJob<PQT>& j : jobs)
+      for (Integer* v : {&j.left->P, &j.left->Q, &j.left->T, &j.right->P, &j.right->Q, &j.right->T})
+        if (v->in_host_memory() && v->sign() != 0) {
+          ++row->uploads;
+          v->place_on_device();
+        }
+    ctx.synchronize();
+    row->upload_s += lap();
+  }
   std::vector<Integer> t, p;
   t.reserve(jobs.size());
   p.reserve(jobs.size());
@@ -86,9 +142,21 @@ void merge_many(std::span<const MergeJob<PQT>> jobs) {
     if (j.need_p) products.push_back({p.back(), l.P, r.P});
   }
   mul_each(products);
+  if (row) {
+    row->mul_call_s += lap();
+    ctx.synchronize();
+    for (const Integer& x : t) (void)x.size();
+    row->mul_wait_s += lap();
+  }
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     jobs[i].left->T += t[i];
     jobs[i].left->P = std::move(p[i]);  // zero when not needed: the root path never uses P again
+  }
+  if (row) {
+    row->add_call_s += lap();
+    ctx.synchronize();
+    for (const MergeJob<PQT>& j : jobs) (void)j.left->T.size();
+    row->add_wait_s += lap();
   }
 }
 
