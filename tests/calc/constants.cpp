@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "chudnovsky_leaf.hpp"
 #include "constants.hpp"
 #include "integer/integer_test.hpp"
 #include "lucas_lehmer.hpp"
@@ -183,5 +184,46 @@ TEST_P(Constants, LucasLehmerAgainstKnownMersennePrimes) {
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(Constants);
+
+/// mpz from little-endian words.
+void set_words(mpz_t z, const std::uint64_t* w, std::size_t n) { mpz_import(z, n, -1, sizeof(std::uint64_t), 0, 0, w); }
+
+// The machine-word leaves against GMP: the first terms, both sides of the
+// old 128-bit bound (8 * 10^6), the terms of 10^9 and 10^10 digits, words
+// that fill up (Q and T reach their third word), and the last term allowed.
+TEST(ChudnovskyLeaf, MatchesGmp) {
+  using namespace mpgpu::cli;
+  std::vector<std::uint64_t> ks = {1, 2, 3, 4, 5, 1000, 7999999, 8000000, 8000001, 70513233, 705132331,
+                                   (1ull << 31) - 1, 1ull << 31, (1ull << 32) - 2, kChudnovskyLeafMaxTerm};
+  for (std::uint64_t k = 1; k < (1ull << 32); k = k * 3 + 7) ks.push_back(k);
+  mpz_t want, got, f;
+  mpz_inits(want, got, f, nullptr);
+  for (std::uint64_t k : ks) {
+    const ChudnovskyLeafWords w = chudnovsky_leaf_words(k);
+    mpz_set_ui(want, 6 * k - 5);
+    mpz_mul_ui(want, want, 2 * k - 1);
+    mpz_mul_ui(want, want, 6 * k - 1);
+    set_words(got, w.p, 2);
+    EXPECT_EQ(mpz_cmp(got, want), 0) << "P of term " << k;
+    mpz_set_ui(f, kChudnovskyB);
+    mpz_mul_ui(f, f, k);
+    mpz_add_ui(f, f, kChudnovskyA);
+    mpz_mul(want, want, f);
+    set_words(got, w.t, 3);
+    EXPECT_EQ(mpz_cmp(got, want), 0) << "|T| of term " << k;
+    EXPECT_EQ(w.t_sign, k % 2 ? -1 : 1) << "sign of T of term " << k;
+    mpz_set_ui(want, k);
+    mpz_pow_ui(want, want, 3);
+    mpz_mul_ui(want, want, kChudnovskyC3Over24);
+    set_words(got, w.q, 3);
+    EXPECT_EQ(mpz_cmp(got, want), 0) << "Q of term " << k;
+  }
+  // 640320^3 / 24 as the formula states it.
+  mpz_set_ui(want, 640320);
+  mpz_pow_ui(want, want, 3);
+  mpz_divexact_ui(want, want, 24);
+  EXPECT_EQ(mpz_cmp_ui(want, kChudnovskyC3Over24), 0);
+  mpz_clears(want, got, f, nullptr);
+}
 
 }  // namespace

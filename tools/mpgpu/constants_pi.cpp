@@ -13,9 +13,12 @@
 #include <cstdlib>
 #include <cmath>
 #include <functional>
+#include <future>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "chudnovsky_leaf.hpp"
 #include "constants_series.hpp"
 
 namespace mpgpu::cli {
@@ -26,37 +29,30 @@ struct PQT {
   Integer P, Q, T;
 };
 
-/// An Integer from a 128-bit magnitude and a sign: the leaves' products fit
-/// in 128 bits for every term count a 64-bit machine can hold in memory
-/// here (up to kLeaf128MaxTerm), which spares three Integer products per leaf.
-Integer from_u128(unsigned __int128 v, int sign, const Context& ctx) {
-  const limb_t limbs[2] = {static_cast<limb_t>(v), static_cast<limb_t>(v >> 64)};
-  return Integer::from_limbs(limbs, 2, sign, ctx);
+/// An Integer from `n` little-endian words (leading zero words allowed).
+Integer from_words(const std::uint64_t* words, std::size_t n, int sign, const Context& ctx) {
+  while (n && words[n - 1] == 0) --n;
+  limb_t limbs[3];
+  for (std::size_t i = 0; i < n; ++i) limbs[i] = static_cast<limb_t>(words[i]);
+  return Integer::from_limbs(limbs, n, sign, ctx);
 }
 
-constexpr std::uint64_t kC3Over24 = 10939058860032000ull;  // 640320^3 / 24
-constexpr std::uint64_t kA = 13591409, kB = 545140134;
-// 72 k^3 (kB k + kA) and k^3 kC3Over24 stay below 2^128 up to here.
-constexpr std::uint64_t kLeaf128MaxTerm = 8'000'000;
-
 PQT leaf(std::uint64_t k, const Context& ctx) {
-  if (k == 0) return {Integer(1, ctx), Integer(1, ctx), Integer(kA, ctx)};
-  const int sign = k % 2 ? -1 : 1;
-  if (k <= kLeaf128MaxTerm) {
-    using u128 = unsigned __int128;
-    const u128 p = u128(6 * k - 5) * (2 * k - 1) * (6 * k - 1);
-    const u128 q = u128(k) * k * k * kC3Over24;
-    const u128 t = p * (u128(kB) * k + kA);
-    return {from_u128(p, 1, ctx), from_u128(q, 1, ctx), from_u128(t, sign, ctx)};
+  if (k == 0) return {Integer(1, ctx), Integer(1, ctx), Integer(kChudnovskyA, ctx)};
+  if (k <= kChudnovskyLeafMaxTerm) {
+    const ChudnovskyLeafWords w = chudnovsky_leaf_words(k);
+    return {from_words(w.p, 2, 1, ctx), from_words(w.q, 3, 1, ctx), from_words(w.t, 3, w.t_sign, ctx)};
   }
-  PQT n{Integer(6 * k - 5, ctx), Integer(k, ctx), Integer(kB, ctx)};
+  // Beyond any term count mpgpu pi accepts (10^10 digits): Integer products.
+  const int sign = k % 2 ? -1 : 1;
+  PQT n{Integer(6 * k - 5, ctx), Integer(k, ctx), Integer(kChudnovskyB, ctx)};
   n.P *= Integer(2 * k - 1, ctx);
   n.P *= Integer(6 * k - 1, ctx);
   n.Q *= Integer(k, ctx);
   n.Q *= Integer(k, ctx);
-  n.Q *= Integer(kC3Over24, ctx);
+  n.Q *= Integer(kChudnovskyC3Over24, ctx);
   n.T *= Integer(k, ctx);
-  n.T += Integer(kA, ctx);
+  n.T += Integer(kChudnovskyA, ctx);
   n.T *= n.P;
   if (sign < 0) n.T.negate();
   return n;
@@ -200,22 +196,38 @@ Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& ho
     return PQT{n.P.to_context(to), n.Q.to_context(to), n.T.to_context(to)};
   };
   series.bits = node_bits;
+  // S = floor(sqrt(10005) 10^d), below the true value by less than 1, which
+  // moves pi 10^d by less than 426880 Q / T = pi / sqrt(10005) < 0.04; then
+  // 426880 S. It does not depend on the series: on a CUDA context it runs
+  // while the series does, on a context of its own (its own stream; the
+  // series keeps the host's cores busy with its leaves and leaves the GPU
+  // mostly idle), and moves to ctx after (one device copy).
+  auto numerator = [d](const Context& c) {
+    Integer radicand(c);
+    ui_pow_ui(radicand, 10, 2 * d);
+    radicand *= Integer(10005, c);
+    Integer s(c);
+    sqrt(s, radicand);
+    radicand = Integer(c);
+    s *= Integer(426880, c);
+    return s;
+  };
+  std::optional<Context> side;
+  std::future<Integer> early;  // declared after side: it finishes before side goes
+  if (ctx.is_cuda()) {
+    side.emplace(ctx.with_tuning(ctx.tuning()));
+    early = std::async(std::launch::async, numerator, std::cref(*side));
+  }
   PQT root = evaluate_series(0, terms, false, series, ctx, hooks, options);
   root.P = Integer(ctx);
 
-  // S = floor(sqrt(10005) 10^d), below the true value by less than 1, which
-  // moves pi 10^d by less than 426880 Q / T = pi / sqrt(10005) < 0.04.
   const StageProgress& progress = hooks.progress;
   if (progress) progress("square root", 0);
-  Integer radicand(ctx);
-  ui_pow_ui(radicand, 10, 2 * d);
-  radicand *= Integer(10005, ctx);
-  Integer s(ctx);
-  sqrt(s, radicand);
-  radicand = Integer(ctx);
+  Integer s = early.valid() ? early.get().to_context(ctx) : numerator(ctx);
+  if (side && hooks.note)
+    hooks.note("square root", "computed during the series on a context of its own; this is the wait for it");
 
   if (progress) progress("division", 0);
-  s *= Integer(426880, ctx);
   // pi 10^d < 2^(d log2(10) + 2).
   const std::uint64_t result_bits = static_cast<std::uint64_t>(std::ceil(static_cast<double>(d) * 3.3219280949)) + 2;
   return fixed_ratio(s, root.Q, root.T, result_bits);
