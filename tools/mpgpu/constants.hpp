@@ -154,5 +154,7 @@ ConstantResult compute_constant(Constant c, const Context& ctx, std::uint64_t di
 /// The printed form of floor(c * 10^digits): "3.14159..." with `digits`
 /// digits after the point ("3" for digits = 0).
 std::string constant_text(const Integer& scaled, std::uint64_t digits);
+/// sha256_hex(constant_text(scaled, digits)), without making that text.
+std::string constant_sha256_hex(const Integer& scaled, std::uint64_t digits);
 
 }  // namespace mpgpu::cli

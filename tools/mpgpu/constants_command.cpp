@@ -135,7 +135,7 @@ void print_constant_help(Constant c, std::ostream& out) {
          "  --progress         the stage and its progress on stderr (the default when\n"
          "                     stderr is a terminal; --no-progress turns it off)\n"
          "  --timings          the wall time of each stage on stderr (series, square root,\n"
-         "                     division, guard digits, decimal text, sha256, output), how\n"
+         "                     division, guard digits, decimal text (and sha256), output), how\n"
          "                     the series was spread over host threads, and the total\n"
          "  --threads N        host threads for the series (default: $MPGPU_THREADS, else\n"
          "                     every hardware thread; 1: the series on one thread)\n"
@@ -225,11 +225,12 @@ int run_constant(const Context& ctx, const ConstantOptions& opt) {
     if (progress) progress("digit count", 0);
     out = std::to_string(sizeinbase(result.scaled, 10));
   } else {
-    if (progress) progress("decimal text", 0);
-    out = constant_text(result.scaled, opt.digits);
     if (opt.format == CalcFormat::sha256) {
-      if (progress) progress("sha256", 0);
-      out = sha256_hex(out);
+      if (progress) progress("decimal text and sha256", 0);  // one stage: the text is hashed without a copy
+      out = constant_sha256_hex(result.scaled, opt.digits);
+    } else {
+      if (progress) progress("decimal text", 0);
+      out = constant_text(result.scaled, opt.digits);
     }
   }
   if (report) report->quiet_stage("output");

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "constants.hpp"
+#include "sha256.hpp"
 
 namespace mpgpu::cli {
 
@@ -58,6 +59,17 @@ std::string constant_text(const Integer& scaled, std::uint64_t digits) {
   std::string text = scaled.to_string(10);
   if (digits > 0) text.insert(1, 1, '.');
   return text;
+}
+
+std::string constant_sha256_hex(const Integer& scaled, std::uint64_t digits) {
+  // The digits hashed around the point, not copied to make room for it
+  // (a second pass over 10^9 bytes at pi's 10^9 digits).
+  const std::string text = scaled.to_string(10);
+  Sha256 h;
+  h.update(text.data(), 1);
+  if (digits > 0) h.update(".", 1);
+  h.update(text.data() + 1, text.size() - 1);
+  return digest_hex(h.finish());
 }
 
 }  // namespace mpgpu::cli

@@ -200,16 +200,20 @@ std::array<std::uint8_t, 32> Sha256::finish() {
   return digest;
 }
 
-std::string sha256_hex(std::string_view data) {
-  Sha256 h;
-  h.update(data.data(), data.size());
+std::string digest_hex(const std::array<std::uint8_t, 32>& digest) {
   static const char digits[] = "0123456789abcdef";
   std::string out;
-  for (std::uint8_t byte : h.finish()) {
+  for (std::uint8_t byte : digest) {
     out += digits[byte >> 4];
     out += digits[byte & 15];
   }
   return out;
+}
+
+std::string sha256_hex(std::string_view data) {
+  Sha256 h;
+  h.update(data.data(), data.size());
+  return digest_hex(h.finish());
 }
 
 }  // namespace mpgpu::cli

@@ -44,6 +44,8 @@ class Sha256 {
   std::uint64_t total_bytes_ = 0;
 };
 
+/// A digest as 64 lowercase hex digits.
+std::string digest_hex(const std::array<std::uint8_t, 32>& digest);
 /// The digest of `data` as 64 lowercase hex digits.
 std::string sha256_hex(std::string_view data);
 
