@@ -57,6 +57,17 @@ Series<Node> factorial_series(std::uint64_t fail_leaf = 0) {
   s.bits = [](std::uint64_t a, std::uint64_t b) {
     return static_cast<double>(b - a) * std::log2(static_cast<double>(b < 2 ? 2 : b)) + 64;
   };
+  // Subtrees at once (SplitPlan::batched_share): each by the plain
+  // recursion, the ranges required in order, left to right, each apart.
+  s.subtrees_at_once = [s](std::span<const mpgpu::cli::TermRange> ranges, const Context& ctx) {
+    std::vector<Node> nodes;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      if (ranges[i].b <= ranges[i].a || (i && ranges[i].a < ranges[i - 1].b))
+        throw std::runtime_error("subtrees_at_once: ranges not in order");
+      nodes.push_back(binary_split(ranges[i].a, ranges[i].b, true, s, ctx, nullptr));
+    }
+    return nodes;
+  };
   return s;
 }
 
@@ -75,8 +86,9 @@ class BinarySplitting : public IntegerTest {
   /// Plans to try: `threads` threads, the whole tree as host work, the
   /// tree above `cut` bits on the calling thread in ctx(), the same with
   /// two device threads merging the nodes of up to 8 cut in ctx(), and the
-  /// same with level groups of up to 8 cut (merge_many) instead, and the
-  /// tree above the cut with a calling thread that never runs host jobs.
+  /// same with level groups of up to 8 cut (merge_many) instead, the tree
+  /// above the cut with a calling thread that never runs host jobs, and
+  /// level groups with half the subtrees made at once, three a call.
   static std::vector<SplitPlan> plans(unsigned threads, double cut) {
     SplitPlan whole;
     whole.threads = threads;
@@ -90,7 +102,10 @@ class BinarySplitting : public IntegerTest {
     groups.level_group_max_bits = 8 * cut;
     SplitPlan driving = upper;
     driving.caller_helps = false;
-    return {whole, upper, device, groups, driving};
+    SplitPlan batched = groups;
+    batched.batched_share = 0.5;
+    batched.batched_chunk = 3;
+    return {whole, upper, device, groups, driving, batched};
   }
 };
 
@@ -124,8 +139,17 @@ TEST_P(BinarySplitting, ProductTreeMatchesGmp) {
           if (stats.subtrees > 0) {
             EXPECT_EQ(by_level, stats.upper_merges) << "n " << n << ", cut " << cut;
             // Each maximal host node moves into a merging thread's context
-            // once: the leaves of the tree of upper merges.
-            EXPECT_EQ(stats.uploads, stats.upper_merges + 1) << "n " << n << ", cut " << cut;
+            // once, or is made there at once: the leaves of the tree of upper merges.
+            EXPECT_EQ(stats.uploads + stats.batched_subtrees, stats.upper_merges + 1)
+                << "n " << n << ", cut " << cut;
+          }
+          if (plan.batched_share > 0 && stats.subtrees > 1 && stats.upper_merges > 2) {
+            EXPECT_GT(stats.batched_subtrees, 0u) << "n " << n << ", cut " << cut << ", " << threads << " threads";
+            EXPECT_GE(stats.batched_chunks * plan.batched_chunk, stats.batched_subtrees);
+            EXPECT_LE(stats.batched_subtrees, stats.uploads + stats.batched_subtrees);
+            EXPECT_GT(stats.uploads, 0u) << "the host threads make the other half";
+          } else if (plan.batched_share == 0) {
+            EXPECT_EQ(stats.batched_subtrees, 0u);
           }
           if (!plan.caller_helps) {
             EXPECT_EQ(stats.helped_seconds, 0.0) << "n " << n << ", " << threads << " threads";

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "chudnovsky_batch.hpp"
 #include "chudnovsky_leaf.hpp"
 #include "constants.hpp"
 #include "integer/integer_test.hpp"
@@ -181,6 +182,98 @@ TEST_P(Constants, LucasLehmerAgainstKnownMersennePrimes) {
     EXPECT_EQ(mpgpu::cli::lucas_lehmer(p, ctx()), expect) << "2^" << p << " - 1";
   }
   EXPECT_THROW(mpgpu::cli::lucas_lehmer(1, ctx()), mpgpu::InvalidArgument);
+}
+
+/// P, Q, T of pi's series over [a, b) by the plain recursion on mpz (the
+/// oracle of the batched nodes).
+void chudnovsky_mpz(std::uint64_t a, std::uint64_t b, mpz_t p, mpz_t q, mpz_t t) {
+  using namespace mpgpu::cli;
+  if (b - a == 1) {
+    if (a == 0) {
+      mpz_set_ui(p, 1);
+      mpz_set_ui(q, 1);
+      mpz_set_ui(t, kChudnovskyA);
+      return;
+    }
+    mpz_set_ui(p, 6 * a - 5);
+    mpz_mul_ui(p, p, 2 * a - 1);
+    mpz_mul_ui(p, p, 6 * a - 1);
+    mpz_set_ui(q, a);
+    mpz_pow_ui(q, q, 3);
+    mpz_mul_ui(q, q, kChudnovskyC3Over24);
+    mpz_set_ui(t, kChudnovskyB);
+    mpz_mul_ui(t, t, a);
+    mpz_add_ui(t, t, kChudnovskyA);
+    mpz_mul(t, t, p);
+    if (a % 2) mpz_neg(t, t);
+    return;
+  }
+  const std::uint64_t m = a + (b - a) / 2;
+  mpz_t p2, q2, t2;
+  mpz_inits(p2, q2, t2, nullptr);
+  chudnovsky_mpz(a, m, p, q, t);
+  chudnovsky_mpz(m, b, p2, q2, t2);
+  mpz_mul(t, t, q2);
+  mpz_addmul(t, p, t2);
+  mpz_mul(q, q, q2);
+  mpz_mul(p, p, p2);
+  mpz_clears(p2, q2, t2, nullptr);
+}
+
+// The batched nodes (the device's share of pi's subtrees) against the mpz
+// recursion: ranges of every depth from 0 to 11 in one call (so one batch
+// per depth, with identity leaves where the balanced split leaves a place
+// empty), term 0, both sides of 2^k term counts, large terms up to the last
+// one the word leaves take, and a range too wide for one batch (its halves
+// batched, then merged).
+TEST_P(Constants, BatchedNodesMatchTheRecursion) {
+  using mpgpu::cli::TermRange;
+  const std::vector<TermRange> ranges = {
+      {0, 1}, {1, 2}, {0, 2}, {2, 5}, {5, 12}, {12, 28}, {28, 60}, {100, 229}, {1000, 1077}, {1077, 1333},
+      {7999990, 8000010}, {70513233, 70514309}, {705132331, 705132842}, {(1ull << 32) - 9, 1ull << 32},
+      {20, 2068}, {1, 3001}};
+  // The last is wider than Batch::max_bits at its top: split in the call.
+  ASSERT_GT(mpgpu::cli::chudnovsky_node_width(1, 3001), mpgpu::Batch::max_bits);
+  const std::vector<mpgpu::cli::ChudnovskyNode> nodes = mpgpu::cli::chudnovsky_nodes_batched(ranges, ctx());
+  ASSERT_EQ(nodes.size(), ranges.size());
+  mpz_t p, q, t, got;
+  mpz_inits(p, q, t, got, nullptr);
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    chudnovsky_mpz(ranges[i].a, ranges[i].b, p, q, t);
+    const std::string where = "[" + std::to_string(ranges[i].a) + ", " + std::to_string(ranges[i].b) + ")";
+    EXPECT_EQ(nodes[i].P.context(), ctx()) << where;
+    nodes[i].P.to_mpz(got);
+    EXPECT_EQ(mpz_cmp(got, p), 0) << "P of " << where;
+    nodes[i].Q.to_mpz(got);
+    EXPECT_EQ(mpz_cmp(got, q), 0) << "Q of " << where;
+    nodes[i].T.to_mpz(got);
+    EXPECT_EQ(mpz_cmp(got, t), 0) << "T of " << where;
+    // The width bound holds (with the sign bit) for every value.
+    const std::size_t w = mpgpu::cli::chudnovsky_node_width(ranges[i].a, ranges[i].b);
+    EXPECT_LT(mpz_sizeinbase(t, 2), w) << where;
+    EXPECT_LT(mpz_sizeinbase(q, 2), w) << where;
+  }
+  mpz_clears(p, q, t, got, nullptr);
+}
+
+// pi through the series with half its subtrees batched, on every context
+// (the cut low, so that there are merges above it even on the CPU one): the
+// digits as published.
+TEST_P(Constants, PiWithBatchedSubtrees) {
+  mpgpu::cli::SeriesOptions options;
+  options.threads = 3;
+  options.host_max_bits = 4096;
+  options.batched_share = 0.5;
+  options.batched_chunk = 5;
+  mpgpu::cli::StageHooks hooks;
+  std::string notes;
+  hooks.note = [&](std::string_view, const std::string& text) { notes += text; };
+  const mpgpu::Integer x = mpgpu::cli::pi_fixed_point(ctx(), 3000, hooks, options);  // 213 terms
+  EXPECT_NE(notes.find("subtrees batched on the calling thread"), std::string::npos) << notes;
+  mpgpu::Integer unit(ctx()), q(ctx());
+  mpgpu::ui_pow_ui(unit, 10, 2800);
+  mpgpu::fdiv_q(q, x, unit);
+  EXPECT_EQ(with_point(q.to_string()), kPi200);
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(Constants);

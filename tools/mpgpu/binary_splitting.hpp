@@ -108,6 +108,11 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
   for (const auto& step : steps) step();
 }
 
+/// The terms [a, b).
+struct TermRange {
+  std::uint64_t a, b;
+};
+
 /// One merge of Series::merge_many: right merged into left.
 template <class Node>
 struct MergeJob {
@@ -129,6 +134,9 @@ struct MergeJob {
 /// merge would one after another; the jobs share no node. A series gives it
 /// when its merges' products can go to the library together (mul_each), so
 /// that the merges of one level cost about one batched product.
+/// subtrees_at_once (optional) makes the nodes of many ranges in one context
+/// at once, each as the plain recursion would (pi: chudnovsky_batch.hpp, a few
+/// batch operations a level for all of them); see SplitPlan::batched_share.
 template <class Node>
 struct Series {
   std::function<Node(std::uint64_t k, const Context& ctx)> leaf;
@@ -136,6 +144,7 @@ struct Series {
   std::function<Node(Node&& node, const Context& ctx)> to_context;
   std::function<double(std::uint64_t a, std::uint64_t b)> bits;
   std::function<void(std::span<const MergeJob<Node>> jobs)> merge_many;
+  std::function<std::vector<Node>(std::span<const TermRange> ranges, const Context& ctx)> subtrees_at_once;
 };
 
 /// Who computes which node of the tree.
@@ -176,6 +185,15 @@ struct SplitPlan {
   /// and a job it takes (a whole subtree: milliseconds) holds back every
   /// merge that becomes ready meanwhile.
   bool caller_helps = true;
+  /// For a series with subtrees_at_once, without device threads: this share
+  /// of the maximal host nodes (those whose parent is merged in the target
+  /// context; the left-most, where the calling thread starts) is computed by
+  /// the calling thread through subtrees_at_once, batched_chunk nodes a call,
+  /// when it first needs one of them; host threads make the rest. Why: there the
+  /// GPU makes the subtrees several times faster than the host's cores and
+  /// is otherwise idle while they work; the share balances the two. 0: none.
+  double batched_share = 0;
+  std::size_t batched_chunk = 1024;
 };
 
 /// What a split did, for `--timings`.
@@ -188,6 +206,9 @@ struct SplitStats {
   double host_busy_seconds = 0;                 ///< time inside host jobs, summed over threads
   double waited_seconds = 0;                    ///< the calling thread's sleep while host or device jobs ran
   double helped_seconds = 0;                    ///< the calling thread's time in host jobs while it waited
+  std::uint64_t batched_subtrees = 0;           ///< maximal host nodes made by subtrees_at_once on the calling thread
+  std::uint64_t batched_chunks = 0;             ///< in this many calls
+  double batched_seconds = 0;                   ///< their time
   std::uint64_t uploads = 0;                    ///< host nodes moved into the target context (or a device thread's)
   double upload_seconds = 0;                    ///< their to_context time, summed over the threads
   unsigned device_threads = 0;                  ///< threads that merged device subtrees
@@ -244,6 +265,7 @@ struct Slot {
   Slot* parent = nullptr;
   bool device_subtree = false;  // merged whole by one device thread
   bool level_group = false;     // merged level by level by the calling thread (merge_many)
+  bool batched = false;         // made by subtrees_at_once on the calling thread (or under such a node)
   unsigned height = 0;          // a device subtree's height above the host nodes, once ready
   std::atomic<int> missing{2};       // a host merge: children not ready yet
   std::atomic<bool> ready{false};    // value holds the node (host slots and device subtrees)
@@ -309,6 +331,28 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     return &s;
   };
   Slot* root = build(build, a, b, need_p, false, false, 0, nullptr);
+
+  // The batched nodes (SplitPlan::batched_share): the left-most of the
+  // maximal host nodes (a subtree, or a host merge, whose parent is merged
+  // in the target context: host threads touch no device value), in order;
+  // the host jobs under them are not posted.
+  std::vector<Slot*> batched;
+  if (series.subtrees_at_once && plan.batched_share > 0 && plan.device_threads == 0) {
+    std::vector<Slot*> maximal;  // slots are in pre-order: left to right
+    for (Slot& s : slots)
+      if (s.host && (!s.parent || !s.parent->host)) maximal.push_back(&s);
+    const auto want = static_cast<std::size_t>(plan.batched_share * static_cast<double>(maximal.size()));
+    auto mark = [](auto& self, Slot& s) -> void {
+      s.batched = true;
+      if (s.left) self(self, *s.left);
+      if (s.right) self(self, *s.right);
+    };
+    for (std::size_t i = 0; i < want && i < maximal.size(); ++i) {
+      mark(mark, *maximal[i]);
+      batched.push_back(maximal[i]);
+    }
+  }
+  std::size_t next_batched = 0;  // the first batched subtree not made yet
 
   SplitPool pool(plan.threads - 1);
   // A finished host node: a host merge above it may be ready now.
@@ -385,6 +429,31 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     return v;
   };
   auto upper = [&](auto& self, Slot& s, unsigned& height, const Context& target, bool calling, Levels& levels) -> Node {
+    if (s.batched) {  // only ever reached on the calling thread (no device threads then)
+      while (!s.value) {  // the next chunk (they are reached left to right: this one is in it)
+        if (next_batched >= batched.size()) throw std::logic_error("binary_split: a batched subtree out of order");
+        const auto t0 = Clock::now();
+        std::vector<TermRange> ranges;
+        std::vector<Slot*> chunk;
+        while (next_batched < batched.size() && chunk.size() < std::max<std::size_t>(plan.batched_chunk, 1)) {
+          chunk.push_back(batched[next_batched++]);
+          ranges.push_back({chunk.back()->a, chunk.back()->b});
+        }
+        std::vector<Node> nodes = series.subtrees_at_once(ranges, target);
+        for (std::size_t i = 0; i < chunk.size(); ++i) {
+          chunk[i]->value.emplace(std::move(nodes[i]));
+          progress.merged_subtree(chunk[i]->a, chunk[i]->b);
+        }
+        ++local.batched_chunks;
+        local.batched_subtrees += chunk.size();
+        local.batched_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+        progress.poll();
+      }
+      Node v = std::move(*s.value);
+      s.value.reset();
+      height = 0;
+      return v;
+    }
     if (s.host || (calling && s.device_subtree)) {
       auto ready = [&s, &device_stop] {
         return s.ready.load(std::memory_order_acquire) || device_stop.load(std::memory_order_acquire);
@@ -488,7 +557,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     }
   } stop_first{pool, device_stop, device_threads};
   for (Slot* s : subtrees)
-    pool.post([&, s] {
+    if (!s->batched) pool.post([&, s] {
       const Context own = Context::cpu(ctx.tuning());
       s->value.emplace(binary_split(s->a, s->b, s->need_p, series, own, nullptr));
       s->context = own;

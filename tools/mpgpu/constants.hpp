@@ -67,6 +67,12 @@ struct SeriesOptions {
   /// waits for a host node, 0 it sleeps, -1: on a CUDA context
   /// MPGPU_SERIES_CALLER_HELPS, else kSeriesCallerHelps (on the CPU context: 1).
   int caller_helps = -1;
+  /// SplitPlan::batched_share for a series that can batch its subtrees (pi):
+  /// >= 0 as given, -1: on a CUDA context MPGPU_SERIES_BATCHED_SHARE, else
+  /// kSeriesBatchedShare (on the CPU context: 0).
+  double batched_share = -1;
+  /// SplitPlan::batched_chunk: 0: MPGPU_SERIES_BATCHED_CHUNK, else kSeriesBatchedChunk.
+  std::size_t batched_chunk = 0;
 };
 
 /// The default of SeriesOptions::caller_helps on a CUDA context: the
@@ -115,6 +121,19 @@ inline constexpr double kSeriesHostMaxBits = 1 << 18;
 /// turn them on for experiments.
 inline constexpr unsigned kSeriesDeviceThreads = 0;
 inline constexpr double kSeriesDeviceSubtreeMaxBits = 1 << 24;
+
+/// The defaults of SeriesOptions::batched_share and batched_chunk on a CUDA
+/// context (SplitPlan::batched_share; pi only: chudnovsky_batch.hpp). The
+/// GPU makes all of pi's host subtrees about 4x faster than 16 host cores
+/// (the batch layer's products at 2^14..2^18 bits), but every subtree it
+/// makes also costs the calling thread, which merges everything above the
+/// cut, its copies into Integers: a share near 1/5 balances the two where the
+/// calling thread has ~12 s of merges at 10^9 digits. A first estimate, to be
+/// swept with MPGPU_SERIES_BATCHED_SHARE. A chunk of 1024 subtrees of up to
+/// 2^18 bits is ~100 MB a value at its top level (the lower levels' widths
+/// pad to at most twice that), and 1024 instances of 2^18 bits fill the GPU.
+inline constexpr double kSeriesBatchedShare = 0.2;
+inline constexpr std::size_t kSeriesBatchedChunk = 1024;
 
 /// compute_constant's first guard digits: 10^19 < 2^64 (see there).
 inline constexpr std::uint64_t kDefaultGuardDigits = 19;

@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "chudnovsky_batch.hpp"
 #include "chudnovsky_leaf.hpp"
 #include "constants_series.hpp"
 
@@ -25,9 +26,7 @@ namespace mpgpu::cli {
 
 namespace {
 
-struct PQT {
-  Integer P, Q, T;
-};
+using PQT = ChudnovskyNode;
 
 /// An Integer from `n` little-endian words (leading zero words allowed).
 Integer from_words(const std::uint64_t* words, std::size_t n, int sign, const Context& ctx) {
@@ -192,6 +191,7 @@ Integer pi_fixed_point(const Context& ctx, std::uint64_t d, const StageHooks& ho
     merge(l, r, need_p, steps, at_once);
   };
   if (at_once) series.merge_many = merge_many;
+  series.subtrees_at_once = chudnovsky_nodes_batched;
   series.to_context = [](PQT&& n, const Context& to) {
     return PQT{n.P.to_context(to), n.Q.to_context(to), n.T.to_context(to)};
   };

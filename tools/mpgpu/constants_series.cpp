@@ -1,5 +1,6 @@
 #include "constants_series.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -37,6 +38,13 @@ SplitPlan series_plan(const Context& ctx, const SeriesOptions& options) {
                                      : env_number("MPGPU_SERIES_DEVICE_BITS", kSeriesDeviceSubtreeMaxBits, 1);
   if (series_products_at_once(ctx, options))
     plan.level_group_max_bits = env_number("MPGPU_SERIES_GROUP_BITS", kSeriesLevelGroupMaxBits, 0);
+  if (options.batched_share >= 0)
+    plan.batched_share = options.batched_share;
+  else if (ctx.is_cuda())
+    plan.batched_share = std::min(1.0, env_number("MPGPU_SERIES_BATCHED_SHARE", kSeriesBatchedShare, 0));
+  plan.batched_chunk = options.batched_chunk
+                           ? options.batched_chunk
+                           : static_cast<std::size_t>(env_number("MPGPU_SERIES_BATCHED_CHUNK", kSeriesBatchedChunk, 1));
   if (options.caller_helps >= 0)
     plan.caller_helps = options.caller_helps != 0;
   else if (ctx.is_cuda())
@@ -82,6 +90,12 @@ std::string describe_split(const SplitStats& stats, const SplitPlan& plan, doubl
   else
     std::snprintf(buf + n, sizeof buf - n, "in %.3f s", seconds);
   std::string text = buf;
+  if (stats.batched_subtrees) {
+    std::snprintf(buf, sizeof buf, "\n    %llu subtrees batched on the calling thread (%.0f%% share) in %llu calls: %.3f s",
+                  static_cast<unsigned long long>(stats.batched_subtrees), 100 * plan.batched_share,
+                  static_cast<unsigned long long>(stats.batched_chunks), stats.batched_seconds);
+    text += buf;
+  }
   if (stats.uploads && stats.upper_merges) {
     std::snprintf(buf, sizeof buf, "\n    %llu host nodes into the merging context: %.3f s (%.3f ms a node)",
                   static_cast<unsigned long long>(stats.uploads), stats.upload_seconds,

@@ -1,0 +1,221 @@
+#include "chudnovsky_batch.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include "chudnovsky_leaf.hpp"
+#include "mpgpu/batch.hpp"
+
+namespace mpgpu::cli {
+
+namespace {
+
+/// The smallest d with 2^d >= n: the depth of the balanced tree over n terms,
+/// where every node holds one term or none.
+unsigned tree_depth(std::uint64_t n) {
+  unsigned d = 0;
+  while ((std::uint64_t{1} << d) < n) ++d;
+  return d;
+}
+
+/// Values of one level: count instances of width() bits each.
+struct Level {
+  Batch P, Q, T;  // T in two's complement
+};
+
+/// The terms of the ranges (all of depth D) at their tree's bottom: position
+/// p of range r is instance r * 2^D + p, the term the balanced split puts
+/// there or the identity (P = Q = 1, T = 0, which a merge on the right
+/// leaves its left node as it is). Also the width each depth needs.
+Level leaves(std::span<const TermRange> ranges, unsigned D, std::vector<std::size_t>& width, const Context& ctx) {
+  width.assign(D + 1, 64);
+  const std::size_t positions = std::size_t{1} << D;
+  std::vector<std::uint64_t> term(ranges.size() * positions, ~std::uint64_t{0});  // ~0: identity
+  auto walk = [&](auto& self, std::uint64_t lo, std::uint64_t hi, unsigned depth, std::size_t at) -> void {
+    if (hi > lo) width[depth] = std::max(width[depth], chudnovsky_node_width(lo, hi));
+    if (depth == D) {
+      if (hi - lo == 1) term[at] = lo;
+      return;
+    }
+    const std::uint64_t m = lo + (hi - lo) / 2;
+    const std::size_t half = std::size_t{1} << (D - depth - 1);
+    self(self, lo, m, depth + 1, at);
+    self(self, m, hi, depth + 1, at + half);
+  };
+  for (std::size_t r = 0; r < ranges.size(); ++r) walk(walk, ranges[r].a, ranges[r].b, 0, r * positions);
+
+  const std::size_t limbs = width[D] / 64;
+  const std::size_t count = term.size();
+  std::vector<limb_t> p(count * limbs, 0), q(count * limbs, 0), t(count * limbs, 0);
+  auto put = [limbs](limb_t* to, const std::uint64_t* words, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i < limbs) to[i] = static_cast<limb_t>(words[i]);
+      else if (words[i] != 0) throw std::logic_error("chudnovsky_nodes_batched: a term exceeds its width");
+    }
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    limb_t* pi = &p[i * limbs];
+    limb_t* qi = &q[i * limbs];
+    limb_t* ti = &t[i * limbs];
+    const std::uint64_t k = term[i];
+    if (k == ~std::uint64_t{0} || k == 0) {  // the identity, or term 0: P = Q = 1, T = 0 or A
+      pi[0] = 1;
+      qi[0] = 1;
+      ti[0] = k == 0 ? kChudnovskyA : 0;
+      continue;
+    }
+    if (k > kChudnovskyLeafMaxTerm) throw std::logic_error("chudnovsky_nodes_batched: term beyond the word leaves");
+    const ChudnovskyLeafWords w = chudnovsky_leaf_words(k);
+    put(pi, w.p, 2);
+    put(qi, w.q, 3);
+    put(ti, w.t, 3);
+    if (w.t_sign < 0) {  // two's complement over the whole width
+      limb_t carry = 1;
+      for (std::size_t j = 0; j < limbs; ++j) {
+        ti[j] = ~ti[j] + carry;
+        carry = carry && ti[j] == 0;
+      }
+    }
+  }
+  const std::size_t bits = width[D];
+  return {Batch::from_limbs(p.data(), count, limbs, bits, ctx), Batch::from_limbs(q.data(), count, limbs, bits, ctx),
+          Batch::from_limbs(t.data(), count, limbs, bits, ctx)};
+}
+
+/// The even (left) or odd (right) instances of src, widened to `bits`
+/// (zero-extended): one strided repack on a CUDA context.
+Batch pick(const Batch& src, bool odd, std::size_t bits) {
+  const Context& ctx = src.context();
+  const std::size_t count = src.count() / 2;
+  const std::size_t limbs = src.limbs_per_instance();
+  const std::size_t stride = src.stride_limbs();
+  if (ctx.is_cuda())
+    return Batch::from_device_limbs(src.data() + (odd ? stride : 0), count, limbs, 2 * stride, bits, ctx);
+  std::vector<limb_t> host(count * limbs);
+  for (std::size_t i = 0; i < count; ++i)
+    std::memcpy(&host[i * limbs], src.data() + (2 * i + (odd ? 1 : 0)) * stride, limbs * sizeof(limb_t));
+  return Batch::from_limbs(host.data(), count, limbs, bits, ctx);
+}
+
+/// x (two's complement at `from` bits, now held zero-extended at x.bits())
+/// sign-extended to x.bits().
+void sign_extend(Batch& x, std::size_t from) {
+  if (x.bits() == from) return;
+  shift_left(x, x, x.bits() - from);
+  shift_right_arithmetic(x, x, x.bits() - from);
+}
+
+/// One level up: instances 2i and 2i + 1 merge into instance i at `bits`.
+Level merge_level(Level&& children, std::size_t bits) {
+  const std::size_t from = children.T.bits();
+  Batch pl = pick(children.P, false, bits), pr = pick(children.P, true, bits);
+  Batch ql = pick(children.Q, false, bits), qr = pick(children.Q, true, bits);
+  Batch tl = pick(children.T, false, bits), tr = pick(children.T, true, bits);
+  children = Level{};
+  sign_extend(tl, from);
+  sign_extend(tr, from);
+  // T = Tl Qr + Pl Tr; Q = Ql Qr; P = Pl Pr, each mod 2^bits, where the
+  // width holds every value with its sign, so the low products are exact.
+  Level up;
+  Batch t;
+  mul(up.T, tl, qr);
+  mul(t, pl, tr);
+  add(up.T, up.T, t);
+  mul(up.Q, ql, qr);
+  mul(up.P, pl, pr);
+  return up;
+}
+
+/// The nodes of ranges of one depth D.
+std::vector<ChudnovskyNode> batched_group(std::span<const TermRange> ranges, unsigned D, const Context& ctx) {
+  std::vector<std::size_t> width;
+  Level level = leaves(ranges, D, width, ctx);
+  for (unsigned d = D; d > 0; --d) level = merge_level(std::move(level), width[d - 1]);
+  // Signs from T's top bit, then |T| = (T ^ m) - m with m = T's sign spread.
+  const std::size_t bits = level.T.bits();
+  const std::vector<std::uint32_t> leading = count_leading_zeros(level.T);
+  Batch mask;
+  shift_right_arithmetic(mask, level.T, bits - 1);
+  xor_(level.T, level.T, mask);
+  sub(level.T, level.T, mask);
+  std::vector<ChudnovskyNode> nodes;
+  nodes.reserve(ranges.size());
+  const std::size_t limbs = level.P.limbs_per_instance();
+  auto value = [&](const Batch& b, std::size_t i, int sign) {
+    const limb_t* at = b.data() + i * b.stride_limbs();
+    return ctx.is_cuda() ? Integer::from_device_limbs(at, limbs, sign, ctx) : Integer::from_limbs(at, limbs, sign, ctx);
+  };
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    nodes.push_back({value(level.P, i, 1), value(level.Q, i, 1), value(level.T, i, leading[i] == 0 ? -1 : 1)});
+  return nodes;
+}
+
+}  // namespace
+
+std::size_t chudnovsky_node_width(std::uint64_t a, std::uint64_t b) {
+  static const double log2_c = std::log2(static_cast<double>(kChudnovskyC3Over24));
+  const double n = static_cast<double>(b - a);
+  const double k_max = static_cast<double>(std::max<std::uint64_t>(b - 1, 1));
+  // |T| <= n (A + B k_max) Q, Q <= (k_max^3 C)^n; one bit for the sign, one for rounding.
+  const double bits = n * (3 * std::log2(k_max) + log2_c) + std::log2(n) +
+                      std::log2(static_cast<double>(kChudnovskyA) + static_cast<double>(kChudnovskyB) * k_max) + 2;
+  return 64 * static_cast<std::size_t>(std::ceil(bits / 64));
+}
+
+std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> ranges, const Context& ctx) {
+  // The pieces: each range, or its halves (recursively) where its top is
+  // wider than a batch may be.
+  auto fits = [](std::uint64_t a, std::uint64_t b) {
+    return b - a == 1 || chudnovsky_node_width(a, b) <= Batch::max_bits;
+  };
+  std::vector<TermRange> pieces;
+  auto cut = [&](auto& self, std::uint64_t a, std::uint64_t b) -> void {
+    if (fits(a, b)) {
+      pieces.push_back({a, b});
+      return;
+    }
+    const std::uint64_t m = a + (b - a) / 2;
+    self(self, a, m);
+    self(self, m, b);
+  };
+  for (const TermRange& r : ranges) {
+    if (r.b <= r.a) throw std::invalid_argument("chudnovsky_nodes_batched: an empty range");
+    cut(cut, r.a, r.b);
+  }
+  // The pieces of each depth together.
+  std::map<unsigned, std::vector<std::size_t>> by_depth;
+  for (std::size_t i = 0; i < pieces.size(); ++i) by_depth[tree_depth(pieces[i].b - pieces[i].a)].push_back(i);
+  std::vector<std::optional<ChudnovskyNode>> done(pieces.size());
+  for (const auto& [depth, which] : by_depth) {
+    std::vector<TermRange> group;
+    group.reserve(which.size());
+    for (std::size_t i : which) group.push_back(pieces[i]);
+    std::vector<ChudnovskyNode> nodes = batched_group(group, depth, ctx);
+    for (std::size_t j = 0; j < which.size(); ++j) done[which[j]].emplace(std::move(nodes[j]));
+  }
+  // The ranges from their pieces, in the order cut made them.
+  std::size_t next = 0;
+  auto join = [&](auto& self, std::uint64_t a, std::uint64_t b) -> ChudnovskyNode {
+    if (fits(a, b)) return std::move(*done[next++]);
+    const std::uint64_t m = a + (b - a) / 2;
+    ChudnovskyNode l = self(self, a, m);
+    ChudnovskyNode r = self(self, m, b);
+    Integer t = l.P * r.T;
+    l.T *= r.Q;
+    l.T += t;
+    l.Q *= r.Q;
+    l.P *= r.P;
+    return l;
+  };
+  std::vector<ChudnovskyNode> out;
+  out.reserve(ranges.size());
+  for (const TermRange& r : ranges) out.push_back(join(join, r.a, r.b));
+  return out;
+}
+
+}  // namespace mpgpu::cli
