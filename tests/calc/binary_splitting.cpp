@@ -234,6 +234,31 @@ TEST_P(BinarySplitting, ErrorOnADeviceThreadReachesTheCaller) {
   }
 }
 
+// A failure in the batched subtrees (on their own thread, in the second
+// chunk) reaches the caller, with the host threads stopped.
+TEST_P(BinarySplitting, ErrorInTheBatchedSubtreesReachesTheCaller) {
+  Series<Node> series = factorial_series();
+  const auto plain = series.subtrees_at_once;
+  int calls = 0;
+  series.subtrees_at_once = [&](std::span<const mpgpu::cli::TermRange> ranges, const Context& c) {
+    if (++calls == 2) throw std::runtime_error("batched subtrees failed");
+    return plain(ranges, c);
+  };
+  SplitPlan plan;
+  plan.threads = 4;
+  plan.host_max_bits = 3000;
+  plan.batched_share = 0.6;
+  plan.batched_chunk = 2;
+  SplitProgress progress({}, 3000);
+  try {
+    binary_split(1, 3001, true, series, ctx(), plan, progress);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "batched subtrees failed");
+  }
+  EXPECT_EQ(calls, 2);
+}
+
 MPGPU_INSTANTIATE_ON_BACKEND(BinarySplitting);
 
 }  // namespace

@@ -187,11 +187,13 @@ struct SplitPlan {
   bool caller_helps = true;
   /// For a series with subtrees_at_once, without device threads: this share
   /// of the maximal host nodes (those whose parent is merged in the target
-  /// context; the left-most, where the calling thread starts) is computed by
-  /// the calling thread through subtrees_at_once, batched_chunk nodes a call,
-  /// when it first needs one of them; host threads make the rest. Why: there the
-  /// GPU makes the subtrees several times faster than the host's cores and
-  /// is otherwise idle while they work; the share balances the two. 0: none.
+  /// context; the left-most, which the calling thread needs first) is made
+  /// through subtrees_at_once, batched_chunk nodes a call, left to right, by
+  /// a thread of its own in a context of its own (on a CUDA context: its own
+  /// stream, beside the calling thread's merges), each node then moved into
+  /// the target context; host threads make the rest. Why: there the GPU makes
+  /// the subtrees several times faster than the host's cores and is
+  /// otherwise mostly idle while they work; the share balances the two. 0: none.
   double batched_share = 0;
   std::size_t batched_chunk = 1024;
 };
@@ -206,9 +208,9 @@ struct SplitStats {
   double host_busy_seconds = 0;                 ///< time inside host jobs, summed over threads
   double waited_seconds = 0;                    ///< the calling thread's sleep while host or device jobs ran
   double helped_seconds = 0;                    ///< the calling thread's time in host jobs while it waited
-  std::uint64_t batched_subtrees = 0;           ///< maximal host nodes made by subtrees_at_once on the calling thread
+  std::uint64_t batched_subtrees = 0;           ///< maximal host nodes made by subtrees_at_once
   std::uint64_t batched_chunks = 0;             ///< in this many calls
-  double batched_seconds = 0;                   ///< their time
+  double batched_seconds = 0;                   ///< the batching thread's time, moves into the target included
   std::uint64_t uploads = 0;                    ///< host nodes moved into the target context (or a device thread's)
   double upload_seconds = 0;                    ///< their to_context time, summed over the threads
   unsigned device_threads = 0;                  ///< threads that merged device subtrees
@@ -265,7 +267,7 @@ struct Slot {
   Slot* parent = nullptr;
   bool device_subtree = false;  // merged whole by one device thread
   bool level_group = false;     // merged level by level by the calling thread (merge_many)
-  bool batched = false;         // made by subtrees_at_once on the calling thread (or under such a node)
+  bool batched = false;         // made by subtrees_at_once on the batching thread (or under such a node)
   unsigned height = 0;          // a device subtree's height above the host nodes, once ready
   std::atomic<int> missing{2};       // a host merge: children not ready yet
   std::atomic<bool> ready{false};    // value holds the node (host slots and device subtrees)
@@ -352,7 +354,6 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       batched.push_back(maximal[i]);
     }
   }
-  std::size_t next_batched = 0;  // the first batched subtree not made yet
 
   SplitPool pool(plan.threads - 1);
   // A finished host node: a host merge above it may be ready now.
@@ -429,31 +430,6 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     return v;
   };
   auto upper = [&](auto& self, Slot& s, unsigned& height, const Context& target, bool calling, Levels& levels) -> Node {
-    if (s.batched) {  // only ever reached on the calling thread (no device threads then)
-      while (!s.value) {  // the next chunk (they are reached left to right: this one is in it)
-        if (next_batched >= batched.size()) throw std::logic_error("binary_split: a batched subtree out of order");
-        const auto t0 = Clock::now();
-        std::vector<TermRange> ranges;
-        std::vector<Slot*> chunk;
-        while (next_batched < batched.size() && chunk.size() < std::max<std::size_t>(plan.batched_chunk, 1)) {
-          chunk.push_back(batched[next_batched++]);
-          ranges.push_back({chunk.back()->a, chunk.back()->b});
-        }
-        std::vector<Node> nodes = series.subtrees_at_once(ranges, target);
-        for (std::size_t i = 0; i < chunk.size(); ++i) {
-          chunk[i]->value.emplace(std::move(nodes[i]));
-          progress.merged_subtree(chunk[i]->a, chunk[i]->b);
-        }
-        ++local.batched_chunks;
-        local.batched_subtrees += chunk.size();
-        local.batched_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-        progress.poll();
-      }
-      Node v = std::move(*s.value);
-      s.value.reset();
-      height = 0;
-      return v;
-    }
     if (s.host || (calling && s.device_subtree)) {
       auto ready = [&s, &device_stop] {
         return s.ready.load(std::memory_order_acquire) || device_stop.load(std::memory_order_acquire);
@@ -467,7 +443,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
         if (device_error) std::rethrow_exception(device_error);
         throw std::runtime_error("binary_split: stopped");
       }
-      if (s.device_subtree) {
+      if (s.device_subtree || s.batched) {  // already in target's context
         Node v = std::move(*s.value);
         s.value.reset();
         height = s.height;
@@ -541,6 +517,42 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
       device_levels[k].seconds += levels[k].seconds;
     }
   };
+  // The batched nodes, left to right, a chunk at a time, on a thread of
+  // their own in a context of its own (its own stream: its kernels run
+  // beside the calling thread's merges), each moved into ctx (one device
+  // copy a value) and marked ready as a host node is.
+  std::atomic<std::int64_t> batched_ns{0};
+  std::atomic<std::uint64_t> batched_chunks{0};
+  auto batcher = [&](const Context& own) {
+    const auto t0 = Clock::now();
+    try {
+      for (std::size_t next = 0; next < batched.size() && !device_stop.load(std::memory_order_acquire);) {
+        std::vector<TermRange> ranges;
+        std::vector<Slot*> chunk;
+        while (next < batched.size() && chunk.size() < std::max<std::size_t>(plan.batched_chunk, 1)) {
+          chunk.push_back(batched[next++]);
+          ranges.push_back({chunk.back()->a, chunk.back()->b});
+        }
+        std::vector<Node> nodes = series.subtrees_at_once(ranges, own);
+        for (std::size_t i = 0; i < chunk.size(); ++i) {
+          chunk[i]->value.emplace(series.to_context(std::move(nodes[i]), ctx));
+          progress.merged_subtree(chunk[i]->a, chunk[i]->b);
+          chunk[i]->ready.store(true, std::memory_order_release);
+        }
+        ++batched_chunks;
+        pool.wake_waiters();
+      }
+    } catch (...) {
+      {
+        std::lock_guard<std::mutex> lock(device_mutex);
+        if (!device_error) device_error = std::current_exception();
+      }
+      device_stop.store(true, std::memory_order_release);
+      pool.wake_waiters();
+    }
+    batched_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+  };
+  std::optional<Context> batcher_context;  // outlives the threads (joined by stop_first below)
   // The jobs and the device threads use the slots and the functions above:
   // on every way out of here (an exception included) they stop before those
   // go: the device threads first (they may wait for host jobs), then the pool.
@@ -567,6 +579,10 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   for (unsigned k = 0; k < device_thread_count; ++k)
     own_contexts.push_back(ctx.with_tuning(ctx.tuning()));  // the same backend and params, a stream of its own
   for (unsigned k = 0; k < device_thread_count; ++k) device_threads.emplace_back(device_thread, std::cref(own_contexts[k]));
+  if (!batched.empty()) {
+    batcher_context.emplace(ctx.with_tuning(ctx.tuning()));
+    device_threads.emplace_back(batcher, std::cref(*batcher_context));
+  }
 
   unsigned root_height = 0;
   Node result = upper(upper, *root, root_height, ctx, true, local.upper_levels);
@@ -580,6 +596,9 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
     stats->waited_seconds = pool.waited_seconds();
     stats->helped_seconds = pool.helped_seconds();
     stats->uploads = uploads.load();
+    stats->batched_subtrees = batched.size();
+    stats->batched_chunks = batched_chunks.load();
+    stats->batched_seconds = static_cast<double>(batched_ns.load()) * 1e-9;
     stats->upload_seconds = static_cast<double>(upload_ns.load()) * 1e-9;
     stats->device_waited_seconds = pool.done_waited_seconds();
     stats->device_threads = device_thread_count;

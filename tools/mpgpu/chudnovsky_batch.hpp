@@ -6,7 +6,8 @@
 // the bound of the whole series on 16 cores, while the GPU, which merges
 // everything above them, idles; the batch layer multiplies thousands of
 // 2^10..2^18-bit values at once. binary_split gives the left-most share of its
-// host subtrees to this (SplitPlan::batched_share) and the rest to host threads.
+// host subtrees to this, on a thread of its own (SplitPlan::batched_share),
+// and the rest to host threads.
 #pragma once
 
 #include <cstddef>

@@ -91,7 +91,7 @@ std::string describe_split(const SplitStats& stats, const SplitPlan& plan, doubl
     std::snprintf(buf + n, sizeof buf - n, "in %.3f s", seconds);
   std::string text = buf;
   if (stats.batched_subtrees) {
-    std::snprintf(buf, sizeof buf, "\n    %llu subtrees batched on the calling thread (%.0f%% share) in %llu calls: %.3f s",
+    std::snprintf(buf, sizeof buf, "\n    %llu subtrees batched (%.0f%% share) in %llu calls on a thread of their own: %.3f s",
                   static_cast<unsigned long long>(stats.batched_subtrees), 100 * plan.batched_share,
                   static_cast<unsigned long long>(stats.batched_chunks), stats.batched_seconds);
     text += buf;
