@@ -61,6 +61,24 @@ void copy_to_device(ContextState& st, Stream s, void* dst, const void* src, std:
 /// for every stream): for data that work on arbitrary streams reads without
 /// ordering itself after the context's stream.
 void copy_to_device_synchronous(ContextState& st, Stream s, void* dst, const void* src, std::size_t bytes);
+/// Host limbs and the device limbs they go to (copy_pieces_to_device).
+struct HostLimbs {
+  limb_t* dst;
+  const limb_t* src;
+  std::size_t limbs;
+};
+/// copy_to_device for many pieces at once, as one: the pieces that fit the
+/// context's upload ring go in groups, each group's limbs and a table of
+/// where they go memcpy'd into one region, then ONE kernel reads the region
+/// (pinned memory is mapped into the device's address space) and writes
+/// every piece, and one event guards the region; pieces the ring does not
+/// take, and all of them without a ring, go one by one through
+/// copy_to_device. Why: a binary-splitting merge of host nodes uploads
+/// four to six values of 2^17 bits, and per value a DMA, an event and
+/// their API calls cost the calling thread about 10 us, several times the
+/// bytes' time. Ordering as copy_to_device (ready on s and on the
+/// context's stream).
+void copy_pieces_to_device(ContextState& st, Stream s, const HostLimbs* pieces, std::size_t count);
 /// Makes s wait (on the device, no host wait) for the work queued so far on
 /// the context's stream; nothing when s is that stream. Every entry point
 /// here that reads Integer operands calls it (or makes a ResultWordsLease) before

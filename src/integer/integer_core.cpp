@@ -116,29 +116,59 @@ void Integer::adopt_device(const Context& ctx, limb_t* limbs, std::size_t capaci
   set_placement(Placement::device);
 }
 
-void Integer::upload_to_device() const {
-  // One lock for every upload: several threads may read one host value, and
-  // only the first copies it up (uploads happen once a value, so the lock is
-  // rarely contended). The others see placement both, with dev_ written.
-  static std::mutex upload_mutex;
-  std::lock_guard<std::mutex> lock(upload_mutex);
-  if (placement_.load(std::memory_order_acquire) != Placement::host) return;
-  const std::size_t n = size_;
-  limb_t* buffer = dev_;
-  std::size_t capacity = dev_capacity_;
-  if (n > capacity || (buffer && capacity > 4 * n + 64)) {
+namespace {
+/// One lock for every upload: several threads may read one host value, and
+/// only the first copies it up (uploads happen once a value, so the lock is
+/// rarely contended). The others see placement both, with dev_ written.
+std::mutex g_upload_mutex;
+}  // namespace
+
+limb_t* detail::IntegerAccess::upload_buffer(const Integer& x) {
+  const std::size_t n = x.size_;
+  if (n > x.dev_capacity_ || (x.dev_ && x.dev_capacity_ > 4 * n + 64)) {
     limb_t* fresh = static_cast<limb_t*>(
-        detail::cuda::allocate(detail::ContextAccess::state(ctx_), ctx_.stream(), (n ? n : 1) * sizeof(limb_t)));
-    if (buffer) detail::cuda::deallocate(detail::ContextAccess::state(ctx_), ctx_.stream(), buffer);
-    buffer = fresh;
-    capacity = n ? n : 1;
-    dev_ = buffer;
-    dev_capacity_ = capacity;
+        detail::cuda::allocate(detail::ContextAccess::state(x.ctx_), x.ctx_.stream(), (n ? n : 1) * sizeof(limb_t)));
+    if (x.dev_) detail::cuda::deallocate(detail::ContextAccess::state(x.ctx_), x.ctx_.stream(), x.dev_);
+    x.dev_ = fresh;
+    x.dev_capacity_ = n ? n : 1;
   }
-  if (n)
+  return x.dev_;
+}
+
+void Integer::upload_to_device() const {
+  std::lock_guard<std::mutex> lock(g_upload_mutex);
+  if (placement_.load(std::memory_order_acquire) != Placement::host) return;
+  limb_t* const buffer = detail::IntegerAccess::upload_buffer(*this);
+  if (size_)
     detail::cuda::copy_to_device(detail::ContextAccess::state(ctx_), ctx_.stream(), buffer, mpz_limbs_read(cpu_),
-                                 n * sizeof(limb_t));
+                                 size_ * sizeof(limb_t));
   set_placement(Placement::both);
+}
+
+void detail::IntegerAccess::upload_many(std::span<const Integer* const> values) {
+  std::vector<const Integer*> todo;
+  todo.reserve(values.size());
+  for (const Integer* x : values)
+    if (x && x->ctx_.is_cuda() && x->placement_.load(std::memory_order_acquire) == Integer::Placement::host)
+      todo.push_back(x);
+  if (todo.empty()) return;
+  std::sort(todo.begin(), todo.end());
+  todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
+  const Context& ctx = todo.front()->ctx_;
+  for (const Integer* x : todo) detail::require_same_context("upload", *todo.front(), *x);
+  std::lock_guard<std::mutex> lock(g_upload_mutex);
+  std::vector<detail::cuda::HostLimbs> pieces;
+  std::vector<const Integer*> uploaded;
+  pieces.reserve(todo.size());
+  uploaded.reserve(todo.size());
+  for (const Integer* x : todo) {
+    if (x->placement_.load(std::memory_order_acquire) != Integer::Placement::host) continue;  // another thread's
+    limb_t* const buffer = upload_buffer(*x);
+    if (x->size_) pieces.push_back({buffer, reinterpret_cast<const limb_t*>(mpz_limbs_read(x->cpu_)), x->size_});
+    uploaded.push_back(x);
+  }
+  detail::cuda::copy_pieces_to_device(detail::ContextAccess::state(ctx), ctx.stream(), pieces.data(), pieces.size());
+  for (const Integer* x : uploaded) x->set_placement(Integer::Placement::both);
 }
 
 void Integer::negate() {

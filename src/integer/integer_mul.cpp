@@ -134,6 +134,17 @@ void mul_each(std::span<const Product> products) {
   }
   const Context& ctx = products[device[0]].a.context();
   const Stream st = ctx.stream();
+  // Operands kept in host memory go up together (one kernel for many:
+  // copy_pieces_to_device) instead of one copy each at first use.
+  {
+    std::vector<const Integer*> operands;
+    operands.reserve(2 * device.size());
+    for (std::size_t i : device) {
+      operands.push_back(&products[i].a);
+      operands.push_back(&products[i].b);
+    }
+    detail::IntegerAccess::upload_many(operands);
+  }
   // The results' buffers first (they outlive the branches: freed, on a
   // failure, after the fork has ordered st behind every branch).
   std::vector<std::optional<DeviceResult>> outs(device.size());

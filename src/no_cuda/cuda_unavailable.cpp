@@ -23,6 +23,7 @@ void deallocate(ContextState&, Stream, void*) noexcept {}
 int pointer_device(const void*) noexcept { return -1; }
 void copy_to_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void copy_to_device_synchronous(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
+void copy_pieces_to_device(ContextState&, Stream, const HostLimbs*, std::size_t) { unavailable("copy"); }
 void order_after_context(ContextState&, Stream) {}
 void copy_to_host(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }
 void copy_on_device(ContextState&, Stream, void*, const void*, std::size_t) { unavailable("copy"); }

@@ -323,6 +323,50 @@ TEST_P(Mul, EachBatchesProductsOfOneTransformLength) {
   }
 }
 
+// mul_each's operands kept in host memory go up together
+// (copy_pieces_to_device: groups of values through one region of the
+// context's pinned ring and one kernel). Many products of host values: each
+// operand read by several products, one product of a value by itself,
+// negative and all-ones values, zero, one-limb values (their products stay on
+// the host) and values up to the host-value bound; on the context as it is,
+// with no ring (each value alone) and with the smallest ring (groups of a few
+// values, the larger ones alone). Every result against GMP, operands
+// unchanged and still readable on the host.
+TEST_P(Mul, EachUploadsHostOperandsTogether) {
+  Operands gen;
+  std::vector<Mpz> v;
+  for (std::size_t i = 0; i < 40; ++i) {
+    const std::size_t limbs = i < 4 ? 1 : 1 + (311 * i) % mpgpu::kHostValueMaxLimbs;
+    v.push_back(i % 7 == 0 ? Mpz::all_ones(64 * limbs) : gen.random_bits(64 * limbs));
+  }
+  v.push_back(Mpz());  // zero
+  mpz_neg(v[3], v[3]);
+  mpz_neg(v[12], v[12]);
+  mpgpu::TuningParams no_ring = ctx().tuning(), small_ring = ctx().tuning();
+  no_ring.upload_ring_bytes = 0;
+  small_ring.upload_ring_bytes = std::size_t{4} << 10;
+  for (const mpgpu::Context& c : {ctx(), ctx().with_tuning(no_ring), ctx().with_tuning(small_ring)}) {
+    std::vector<Integer> xs, rs;
+    for (const Mpz& z : v) xs.push_back(Integer::from_mpz(z, c));
+    for (std::size_t i = 0; i <= v.size(); ++i) rs.emplace_back(c);
+    std::vector<mpgpu::Product> products;
+    auto other = [&](std::size_t i) { return (7 * i + 3) % v.size(); };
+    for (std::size_t i = 0; i < v.size(); ++i) products.push_back({rs[i], xs[i], xs[other(i)]});
+    products.push_back({rs[v.size()], xs[20], xs[20]});
+    mpgpu::mul_each(products);
+    for (std::size_t i = 0; i <= v.size(); ++i) {
+      Mpz want;
+      if (i < v.size()) mpz_mul(want, v[i], v[other(i)]);
+      else mpz_mul(want, v[20], v[20]);
+      ASSERT_TRUE(matches(rs[i], want)) << "product " << i << " on " << c.describe();
+    }
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      ASSERT_TRUE(matches(xs[i], v[i])) << "operand " << i << " changed on " << c.describe();
+      EXPECT_TRUE(xs[i].in_host_memory()) << "operand " << i << " lost its host copy";
+    }
+  }
+}
+
 TEST_P(Mul, EachRejectsDependentProducts) {
   Operands gen;
   const Mpz a = gen.random_bits(64 * 5000), b = gen.random_bits(64 * 6000);

@@ -35,6 +35,15 @@ struct IntegerAccess {
     return Integer::host_in_place(r, a, b);
   }
   static std::size_t host_size(const Integer& x) { return x.host_size(); }
+  // Out of line (integer_core.cpp): uploads.
+  /// Copies every value of `values` (one CUDA context; null entries,
+  /// repeats and values not kept in host memory are skipped) to the device
+  /// at once (copy_pieces_to_device), as each one's first device use would
+  /// one by one: mul_each calls it for its operands.
+  static void upload_many(std::span<const Integer* const> values);
+  /// The device buffer an upload of x writes: x's own if it fits, else a
+  /// fresh one (x's old one freed). Under the upload lock.
+  static limb_t* upload_buffer(const Integer& x);
 };
 
 }  // namespace mpgpu::detail
