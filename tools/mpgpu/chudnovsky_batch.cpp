@@ -1,10 +1,14 @@
 #include "chudnovsky_batch.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 
@@ -36,8 +40,15 @@ Level leaves(std::span<const TermRange> ranges, unsigned D, std::vector<std::siz
   width.assign(D + 1, 64);
   const std::size_t positions = std::size_t{1} << D;
   std::vector<std::uint64_t> term(ranges.size() * positions, ~std::uint64_t{0});  // ~0: identity
+  // A depth's widest node is at most as wide as its largest size (the
+  // balanced split makes sizes floor and ceil of n / 2^depth) ending at the
+  // range's end: the width grows with the size and with the last term.
+  for (const TermRange& r : ranges)
+    for (unsigned depth = 0; depth <= D; ++depth) {
+      const std::uint64_t size = std::max<std::uint64_t>(1, (r.b - r.a + (std::uint64_t{1} << depth) - 1) >> depth);
+      width[depth] = std::max(width[depth], chudnovsky_node_width(r.b - size, r.b));
+    }
   auto walk = [&](auto& self, std::uint64_t lo, std::uint64_t hi, unsigned depth, std::size_t at) -> void {
-    if (hi > lo) width[depth] = std::max(width[depth], chudnovsky_node_width(lo, hi));
     if (depth == D) {
       if (hi - lo == 1) term[at] = lo;
       return;
@@ -131,11 +142,46 @@ Level merge_level(Level&& children, std::size_t bits) {
   return up;
 }
 
+/// Where batched_group's time goes, with MPGPU_SERIES_PROFILE=1 (as the
+/// merges' profile in constants_pi.cpp; it synchronizes after each phase):
+/// the leaves (host words, then the batches made from them), the levels, the
+/// Integers made of the top. Printed to stderr at exit.
+struct BatchProfile {
+  bool on = [] {
+    const char* v = std::getenv("MPGPU_SERIES_PROFILE");
+    return v && *v == '1';
+  }();
+  std::mutex mutex;
+  std::uint64_t groups = 0, ranges = 0, leaves = 0;
+  double leaves_s = 0, levels_s = 0, nodes_s = 0;
+  ~BatchProfile() {
+    if (on && groups)
+      std::fprintf(stderr,
+                   "profile batched: %llu groups, %llu ranges, %llu leaf places; leaves %.3f s, levels %.3f s, "
+                   "nodes %.3f s\n",
+                   static_cast<unsigned long long>(groups), static_cast<unsigned long long>(ranges),
+                   static_cast<unsigned long long>(leaves), leaves_s, levels_s, nodes_s);
+  }
+};
+BatchProfile g_batch_profile;
+
 /// The nodes of ranges of one depth D.
 std::vector<ChudnovskyNode> batched_group(std::span<const TermRange> ranges, unsigned D, const Context& ctx) {
+  using Clock = std::chrono::steady_clock;
+  auto t = Clock::now();
+  auto lap = [&](double& into) {
+    if (!g_batch_profile.on) return;
+    ctx.synchronize();
+    const auto now = Clock::now();
+    std::lock_guard<std::mutex> lock(g_batch_profile.mutex);
+    into += std::chrono::duration<double>(now - t).count();
+    t = now;
+  };
   std::vector<std::size_t> width;
   Level level = leaves(ranges, D, width, ctx);
+  lap(g_batch_profile.leaves_s);
   for (unsigned d = D; d > 0; --d) level = merge_level(std::move(level), width[d - 1]);
+  lap(g_batch_profile.levels_s);
   // Signs from T's top bit, then |T| = (T ^ m) - m with m = T's sign spread.
   const std::size_t bits = level.T.bits();
   const std::vector<std::uint32_t> leading = count_leading_zeros(level.T);
@@ -152,6 +198,13 @@ std::vector<ChudnovskyNode> batched_group(std::span<const TermRange> ranges, uns
   };
   for (std::size_t i = 0; i < ranges.size(); ++i)
     nodes.push_back({value(level.P, i, 1), value(level.Q, i, 1), value(level.T, i, leading[i] == 0 ? -1 : 1)});
+  lap(g_batch_profile.nodes_s);
+  if (g_batch_profile.on) {
+    std::lock_guard<std::mutex> lock(g_batch_profile.mutex);
+    ++g_batch_profile.groups;
+    g_batch_profile.ranges += ranges.size();
+    g_batch_profile.leaves += ranges.size() << D;
+  }
   return nodes;
 }
 
