@@ -222,10 +222,10 @@ void chudnovsky_mpz(std::uint64_t a, std::uint64_t b, mpz_t p, mpz_t q, mpz_t t)
 
 // The batched nodes (the device's share of pi's subtrees) against the mpz
 // recursion: ranges of every depth from 0 to 11 in one call (so one batch
-// per depth, with identity leaves where the balanced split leaves a place
-// empty), term 0, both sides of 2^k term counts, large terms up to the last
-// one the word leaves take, and a range too wide for one batch (its halves
-// batched, then merged).
+// per depth, its bottom nodes of one term and of two made on the host),
+// term 0, both sides of 2^k term counts, large terms up to the last one the
+// word leaves take, and a range too wide for one batch (its halves batched,
+// then merged).
 TEST_P(Constants, BatchedNodesMatchTheRecursion) {
   using mpgpu::cli::TermRange;
   const std::vector<TermRange> ranges = {

@@ -32,68 +32,136 @@ struct Level {
   Batch P, Q, T;  // T in two's complement
 };
 
-/// The terms of the ranges (all of depth D) at their tree's bottom: position
-/// p of range r is instance r * 2^D + p, the term the balanced split puts
-/// there or the identity (P = Q = 1, T = 0, which a merge on the right
-/// leaves its left node as it is). Also the width each depth needs.
-Level leaves(std::span<const TermRange> ranges, unsigned D, std::vector<std::size_t>& width, const Context& ctx) {
-  width.assign(D + 1, 64);
-  const std::size_t positions = std::size_t{1} << D;
-  std::vector<std::uint64_t> term(ranges.size() * positions, ~std::uint64_t{0});  // ~0: identity
+/// A node of one or two terms in machine words (at most 7: the two-term
+/// T is a sum of products of 3 by 3 words), magnitudes little-endian.
+struct SmallNode {
+  static constexpr std::size_t kWords = 7;
+  std::uint64_t p[kWords] = {}, q[kWords] = {}, t[kWords] = {};
+  int t_sign = 1;
+};
+
+/// r = a * b over n words each (r: 2n words), schoolbook in 128 bits.
+void mul_words(std::uint64_t* r, const std::uint64_t* a, const std::uint64_t* b, std::size_t n) {
+  using u128 = unsigned __int128;
+  for (std::size_t i = 0; i < 2 * n; ++i) r[i] = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t carry = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const u128 x = static_cast<u128>(a[i]) * b[j] + r[i + j] + carry;
+      r[i + j] = static_cast<std::uint64_t>(x);
+      carry = static_cast<std::uint64_t>(x >> 64);
+    }
+    r[i + n] = carry;
+  }
+}
+
+/// The term k alone.
+SmallNode term_node(std::uint64_t k) {
+  SmallNode n;
+  if (k == 0) {
+    n.p[0] = n.q[0] = 1;
+    n.t[0] = kChudnovskyA;
+    return n;
+  }
+  if (k > kChudnovskyLeafMaxTerm) throw std::logic_error("chudnovsky_nodes_batched: term beyond the word leaves");
+  const ChudnovskyLeafWords w = chudnovsky_leaf_words(k);
+  std::copy(w.p, w.p + 2, n.p);
+  std::copy(w.q, w.q + 3, n.q);
+  std::copy(w.t, w.t + 3, n.t);
+  n.t_sign = w.t_sign;
+  return n;
+}
+
+/// The terms k and k + 1 merged: P = Pl Pr, Q = Ql Qr, T = Tl Qr + Pl Tr
+/// (Tl and Tr of opposite signs: the larger magnitude minus the smaller).
+SmallNode pair_node(std::uint64_t k) {
+  const SmallNode l = term_node(k), r = term_node(k + 1);
+  SmallNode n;
+  std::uint64_t x[6], y[6];
+  mul_words(n.p, l.p, r.p, 3);
+  mul_words(n.q, l.q, r.q, 3);
+  mul_words(x, l.t, r.q, 3);
+  mul_words(y, l.p, r.t, 3);
+  if (l.t_sign == r.t_sign) {  // never for consecutive terms (their T alternate in sign, term 0's too); kept general
+    unsigned __int128 carry = 0;
+    for (std::size_t i = 0; i < 6; ++i) {
+      carry += static_cast<unsigned __int128>(x[i]) + y[i];
+      n.t[i] = static_cast<std::uint64_t>(carry);
+      carry >>= 64;
+    }
+    n.t[6] = static_cast<std::uint64_t>(carry);
+    n.t_sign = l.t_sign;
+    return n;
+  }
+  bool x_larger = true;
+  for (std::size_t i = 6; i-- > 0;)
+    if (x[i] != y[i]) {
+      x_larger = x[i] > y[i];
+      break;
+    }
+  const std::uint64_t* big = x_larger ? x : y;
+  const std::uint64_t* small = x_larger ? y : x;
+  std::uint64_t borrow = 0;
+  for (std::size_t i = 0; i < 6; ++i) {
+    const unsigned __int128 d = static_cast<unsigned __int128>(big[i]) - small[i] - borrow;
+    n.t[i] = static_cast<std::uint64_t>(d);
+    borrow = static_cast<std::uint64_t>(d >> 64) & 1;
+  }
+  n.t_sign = x_larger ? l.t_sign : r.t_sign;
+  return n;
+}
+
+/// The bottom level of ranges that all have depth D (every node at depth D
+/// of the balanced split holds one term or none): depth B = max(D - 1, 0),
+/// where every node holds one term or two, made on the host in machine
+/// words; node p of range r is instance r * 2^B + p. Also the width each
+/// depth up to B needs.
+Level leaves(std::span<const TermRange> ranges, unsigned D, unsigned& B, std::vector<std::size_t>& width,
+             const Context& ctx) {
+  B = D == 0 ? 0 : D - 1;
+  width.assign(B + 1, 64);
   // A depth's widest node is at most as wide as its largest size (the
   // balanced split makes sizes floor and ceil of n / 2^depth) ending at the
   // range's end: the width grows with the size and with the last term.
   for (const TermRange& r : ranges)
-    for (unsigned depth = 0; depth <= D; ++depth) {
+    for (unsigned depth = 0; depth <= B; ++depth) {
       const std::uint64_t size = std::max<std::uint64_t>(1, (r.b - r.a + (std::uint64_t{1} << depth) - 1) >> depth);
       width[depth] = std::max(width[depth], chudnovsky_node_width(r.b - size, r.b));
     }
-  auto walk = [&](auto& self, std::uint64_t lo, std::uint64_t hi, unsigned depth, std::size_t at) -> void {
-    if (depth == D) {
-      if (hi - lo == 1) term[at] = lo;
-      return;
-    }
-    const std::uint64_t m = lo + (hi - lo) / 2;
-    const std::size_t half = std::size_t{1} << (D - depth - 1);
-    self(self, lo, m, depth + 1, at);
-    self(self, m, hi, depth + 1, at + half);
-  };
-  for (std::size_t r = 0; r < ranges.size(); ++r) walk(walk, ranges[r].a, ranges[r].b, 0, r * positions);
-
-  const std::size_t limbs = width[D] / 64;
-  const std::size_t count = term.size();
+  const std::size_t places = std::size_t{1} << B;
+  const std::size_t count = ranges.size() * places;
+  const std::size_t limbs = width[B] / 64;
   std::vector<limb_t> p(count * limbs, 0), q(count * limbs, 0), t(count * limbs, 0);
-  auto put = [limbs](limb_t* to, const std::uint64_t* words, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
+  auto put = [limbs](limb_t* to, const std::uint64_t* words) {
+    for (std::size_t i = 0; i < SmallNode::kWords; ++i) {
       if (i < limbs) to[i] = static_cast<limb_t>(words[i]);
-      else if (words[i] != 0) throw std::logic_error("chudnovsky_nodes_batched: a term exceeds its width");
+      else if (words[i] != 0) throw std::logic_error("chudnovsky_nodes_batched: a node exceeds its width");
     }
   };
-  for (std::size_t i = 0; i < count; ++i) {
-    limb_t* pi = &p[i * limbs];
-    limb_t* qi = &q[i * limbs];
-    limb_t* ti = &t[i * limbs];
-    const std::uint64_t k = term[i];
-    if (k == ~std::uint64_t{0} || k == 0) {  // the identity, or term 0: P = Q = 1, T = 0 or A
-      pi[0] = 1;
-      qi[0] = 1;
-      ti[0] = k == 0 ? kChudnovskyA : 0;
-      continue;
-    }
-    if (k > kChudnovskyLeafMaxTerm) throw std::logic_error("chudnovsky_nodes_batched: term beyond the word leaves");
-    const ChudnovskyLeafWords w = chudnovsky_leaf_words(k);
-    put(pi, w.p, 2);
-    put(qi, w.q, 3);
-    put(ti, w.t, 3);
-    if (w.t_sign < 0) {  // two's complement over the whole width
+  auto place = [&](std::size_t at, std::uint64_t lo, std::uint64_t hi) {
+    if (hi - lo > 2 || hi == lo) throw std::logic_error("chudnovsky_nodes_batched: a bottom node of 0 or 3+ terms");
+    const SmallNode n = hi - lo == 1 ? term_node(lo) : pair_node(lo);
+    limb_t* ti = &t[at * limbs];
+    put(&p[at * limbs], n.p);
+    put(&q[at * limbs], n.q);
+    put(ti, n.t);
+    if (n.t_sign < 0) {  // two's complement over the whole width
       limb_t carry = 1;
       for (std::size_t j = 0; j < limbs; ++j) {
         ti[j] = ~ti[j] + carry;
         carry = carry && ti[j] == 0;
       }
     }
-  }
-  const std::size_t bits = width[D];
+  };
+  auto walk = [&](auto& self, std::uint64_t lo, std::uint64_t hi, unsigned depth, std::size_t at) -> void {
+    if (depth == B) return place(at, lo, hi);
+    const std::uint64_t m = lo + (hi - lo) / 2;
+    const std::size_t half = std::size_t{1} << (B - depth - 1);
+    self(self, lo, m, depth + 1, at);
+    self(self, m, hi, depth + 1, at + half);
+  };
+  for (std::size_t r = 0; r < ranges.size(); ++r) walk(walk, ranges[r].a, ranges[r].b, 0, r * places);
+  const std::size_t bits = width[B];
   return {Batch::from_limbs(p.data(), count, limbs, bits, ctx), Batch::from_limbs(q.data(), count, limbs, bits, ctx),
           Batch::from_limbs(t.data(), count, limbs, bits, ctx)};
 }
@@ -178,9 +246,10 @@ std::vector<ChudnovskyNode> batched_group(std::span<const TermRange> ranges, uns
     t = now;
   };
   std::vector<std::size_t> width;
-  Level level = leaves(ranges, D, width, ctx);
+  unsigned B = 0;
+  Level level = leaves(ranges, D, B, width, ctx);
   lap(g_batch_profile.leaves_s);
-  for (unsigned d = D; d > 0; --d) level = merge_level(std::move(level), width[d - 1]);
+  for (unsigned d = B; d > 0; --d) level = merge_level(std::move(level), width[d - 1]);
   lap(g_batch_profile.levels_s);
   // Signs from T's top bit, then |T| = (T ^ m) - m with m = T's sign spread.
   const std::size_t bits = level.T.bits();
@@ -203,7 +272,7 @@ std::vector<ChudnovskyNode> batched_group(std::span<const TermRange> ranges, uns
     std::lock_guard<std::mutex> lock(g_batch_profile.mutex);
     ++g_batch_profile.groups;
     g_batch_profile.ranges += ranges.size();
-    g_batch_profile.leaves += ranges.size() << D;
+    g_batch_profile.leaves += ranges.size() << B;
   }
   return nodes;
 }

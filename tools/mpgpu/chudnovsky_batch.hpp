@@ -32,8 +32,8 @@ std::size_t chudnovsky_node_width(std::uint64_t a, std::uint64_t b);
 
 /// The nodes of `ranges` (each b > a) in ctx, as the plain recursion
 /// (binary_split) would make them: the ranges of one depth of the balanced
-/// tree together, one Batch a value and level, from the terms (in machine
-/// words, on the host) up; a range wider than Batch::max_bits at its top is
+/// tree together, one Batch a value and level, from its nodes of one or two
+/// terms (in machine words, on the host) up; a range wider than Batch::max_bits at its top is
 /// split in halves, batched, and its halves merged by Integer products.
 /// Any context: on the CPU one the batch layer runs on GMP's mpn functions
 /// (the tests' way to check this against the recursion).
