@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -89,6 +90,34 @@ class Batch {
   static Batch from_device_limbs(const limb_t* device_limbs, std::size_t count, std::size_t limbs_per_instance,
                                  std::size_t row_stride_limbs, std::size_t bits, const Context& ctx,
                                  Stream s = nullptr, std::size_t* first_over_width = nullptr);
+  /// Adopts limbs that are already in the batch's layout in device memory,
+  /// without a copy: the batch's storage is `device_limbs` itself (a CuPy or
+  /// PyTorch array whose rows are the width class's, another kernel's
+  /// output). The conditions, checked (InvalidArgument otherwise): a CUDA
+  /// context over one device; `device_limbs` 16-byte aligned (the kernels
+  /// load 16 bytes at a time) and in device (or managed) memory of the
+  /// context's GPU; it holds count * batch_stride_limbs(bits) limbs, instance
+  /// i at device_limbs + i * batch_stride_limbs(bits), padding limbs included.
+  /// Every bit at and above `bits` of every instance must be zero (the batch
+  /// invariant): unless bits == 64 * batch_stride_limbs(bits), where there
+  /// is no such bit, one kernel checks that on the device, and if an
+  /// instance has one, nothing is adopted and the result is std::nullopt
+  /// (from_device_limbs copies and reduces, and names the instance).
+  ///
+  /// `s` is as for from_device_limbs: the stream on which the limbs are
+  /// ready (nullptr: the context's); the call orders it after the context's
+  /// queued work and returns with it synchronized, so the batch is ready on
+  /// every stream. `keeper` keeps the memory alive (a DLPack capsule's
+  /// owner, a Python array; empty if the caller guarantees that itself): it
+  /// is released when the last batch sharing the storage is destroyed, after
+  /// the context's stream is synchronized, since work queued there may still
+  /// read the limbs (work on other streams must be finished by then, as for
+  /// any batch's storage). The batch never frees `device_limbs` itself.
+  /// The memory stays shared: writes through its producer change the batch
+  /// (order them against the batch's work yourself), and to_context or
+  /// clone give an independent copy.
+  static std::optional<Batch> adopt_device_limbs(limb_t* device_limbs, std::size_t count, std::size_t bits,
+                                                 const Context& ctx, std::shared_ptr<void> keeper, Stream s = nullptr);
   /// From bytes: `count` instances of `bytes_per_instance` bytes in `order`.
   static Batch from_bytes(const void* data, std::size_t count, std::size_t bytes_per_instance,
                           Endian order, std::size_t bits, const Context& ctx = Context::default_context());

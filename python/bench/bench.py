@@ -7,7 +7,9 @@
      (int -> Integer -> int, against int.to_bytes / int.from_bytes), against Python ints and
      gmpy2; and conversions alone at larger sizes (--convert-log-bits, e.g. 30);
   3. batches from NumPy: powm and products of many instances, against a Python loop (pow)
-     and a gmpy2 loop (powmod) on one core.
+     and a gmpy2 loop (powmod) on one core; on a CUDA context with CuPy installed, also
+     batches from CuPy arrays (their import, zero-copy in the batch's layout, and powm with
+     the imports included, against the same loops).
 
 It prints and records; it never fails on speed. Each result is checked against the
 reference (Python ints), and a mismatch makes it exit 1.
@@ -38,6 +40,17 @@ try:
     import numpy as np
 except ImportError:
     np = None
+
+
+def import_cupy(ctx):
+    """CuPy when the context is CUDA and it imports (the "from CuPy" rows), else None."""
+    if not ctx.is_cuda:
+        return None
+    try:
+        import cupy
+    except ImportError:
+        return None
+    return cupy
 
 if hasattr(sys, "set_int_max_str_digits"):
     sys.set_int_max_str_digits(0)
@@ -179,6 +192,7 @@ def batches(args, ctx):
         return
     sync = ctx.synchronize if ctx.is_cuda else None
     section = f"batch/{ctx}"
+    cupy = import_cupy(ctx)
     rng = random.Random(36)
     for bits, count in ((1024, args.batch_count), (256, args.batch_count * 4)):
         n = bits // 64
@@ -214,6 +228,8 @@ def batches(args, ctx):
                           args.min_time, repeats=1) * scale
         record(section, f"powm {count} x {bits} bits (exp and m {bits} bits)", t, p, g, ok,
                f"loops timed on {loop_count} and scaled" if loop_count < count else "")
+        if cupy is not None:
+            from_cupy(section, ctx, cupy, limbs, base_vals, e_vals, m_vals, bits, args, sync, p, g, loop_count)
 
         t = best_time(lambda: r.__setitem__(0, mpgpu.batch.mul_wide(A, M)), args.min_time, sync=sync)
         got = r[0].to_list()
@@ -223,6 +239,40 @@ def batches(args, ctx):
         if gmpy2:
             g = best_time(lambda: [gb[i] * gm[i] for i in range(loop_count)], args.min_time) * scale
         record(section, f"mul_wide {count} x {bits} bits", t, p, g, ok)
+
+
+def limbs_of(vals, bits):
+    """The values as a (count, bits / 64) uint64 NumPy array, least significant limb first."""
+    n = bits // 64
+    return np.frombuffer(b"".join(v.to_bytes(8 * n, "little") for v in vals), dtype=np.uint64).reshape(len(vals), n)
+
+
+def from_cupy(section, ctx, cupy, limbs, base_vals, e_vals, m_vals, bits, args, sync, p, g, loop_count):
+    """The batch rows with CuPy arrays on the context's GPU as inputs: the import alone
+    (zero-copy when the rows are the batch's layout, as bits / 64 limbs are at 256 and 1024
+    bits), and powm with the imports of its three inputs timed, against the NumPy row's loops
+    (p, g: Python and gmpy2, the same instances)."""
+    count = len(base_vals)
+    with cupy.cuda.Device(ctx.device):
+        cA, cE, cM = (cupy.asarray(a) for a in (limbs, limbs_of(e_vals, bits), limbs_of(m_vals, bits)))
+        cupy.cuda.get_current_stream().synchronize()
+    made = [None]
+    t = best_time(lambda: made.__setitem__(0, mpgpu.Batch(cA, context=ctx)), args.min_time, sync=sync)
+    adopted = cupy.from_dlpack(made[0]).data.ptr == cA.data.ptr
+    record(section, f"Batch from CuPy, {count} x {bits} bits", t, ok=made[0].to_list() == base_vals,
+           note="zero-copy (the array's memory adopted)" if adopted else f"repacked, {cA.nbytes / t / 1e9:.3g} GB/s")
+    r = [None]
+
+    def powm():
+        A, E, M = (mpgpu.Batch(c, context=ctx) for c in (cA, cE, cM))
+        r[0] = pow(A, E, M)
+
+    t = best_time(powm, args.min_time, repeats=2, sync=sync)
+    got = r[0].to_list()
+    ok = all(got[i] == pow(base_vals[i], e_vals[i], m_vals[i]) for i in range(0, count, max(1, count // 64)))
+    record(section, f"powm from CuPy {count} x {bits} bits", t, p, g, ok,
+           "the three imports included; loops: the NumPy row's" + (f", timed on {loop_count} and scaled"
+                                                                   if loop_count < count else ""))
 
 
 #: The sections of the table, in order (--sections picks some).

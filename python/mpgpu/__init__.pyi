@@ -425,7 +425,9 @@ class Batch:
     (n,), GMP's order (least significant limb first), C-contiguous: a NumPy array or any
     buffer or DLPack producer; bits defaults to 64 * limbs. On a CUDA context a CUDA array
     (CuPy, PyTorch: DLPack, or only __cuda_array_interface__) is read on the device, after
-    its producer's pending work, and its rows may be further apart than their limbs.
+    its producer's pending work, and its rows may be further apart than their limbs;
+    rows already in the batch's layout (stride_limbs limbs each, adjacent) are adopted
+    without a copy: the batch then shares the array's memory.
     Values are never truncated: one that does not fit raises ValueError. Immutable:
     operations give new batches.
     """

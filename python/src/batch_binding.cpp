@@ -7,6 +7,8 @@
 #include "cuda_arrays.hpp"
 
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace mpgpu::py {
@@ -176,8 +178,37 @@ Batch from_device_array(nb::handle obj, nb::handle bits_arg, const Context& ctx)
   return from_array(host, bits_arg, ctx);
 }
 
-// An array on the CUDA context's device: its limbs are repacked on the
-// device (Batch::from_device_limbs), after the producer's pending writes.
+// What keeps adopted device memory alive: the DLPack export (its deleter
+// gives the memory back to the producer) and the producer object itself
+// (for a CUDA Array Interface, its only owner). Released with the GIL, after
+// the context's stream is done with the limbs (Batch::adopt_device_limbs).
+struct AdoptedArray {
+  nb::ndarray<nb::ro> dlpack;
+  nb::object owner;
+};
+
+std::shared_ptr<void> keep_alive(const CudaArray& a, nb::handle obj) {
+  return std::shared_ptr<void>(new AdoptedArray{a.dlpack, nb::borrow(obj)}, [](void* p) noexcept {
+    // After the interpreter is gone the references cannot be dropped: leaked.
+    if (!Py_IsInitialized()) return;
+    nb::gil_scoped_acquire gil;
+    delete static_cast<AdoptedArray*>(p);
+  });
+}
+
+// Whether the rows are already the batch's storage: one device, every row
+// exactly a width class long and adjacent to the next, 16-byte aligned.
+bool in_batch_layout(const CudaArray& a, const LimbRows& rows, std::size_t bits, const Context& ctx) {
+  const std::size_t stride = batch_stride_limbs(bits);
+  return ctx.part_count() == 1 && rows.count > 0 && rows.limbs == stride &&
+         (rows.count == 1 || rows.row_stride == stride) && reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0;
+}
+
+// An array on the CUDA context's device. In the batch's layout (rows of
+// batch_stride_limbs(bits) limbs, C-contiguous, aligned) with nothing at or
+// above `bits`, its memory becomes the batch's storage without a copy
+// (Batch::adopt_device_limbs); otherwise its limbs are repacked on the device
+// (Batch::from_device_limbs). Both after the producer's pending writes.
 Batch from_cuda_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
   const CudaArray a = import_cuda_array(obj, ctx, "mpgpu.Batch");
   if (a.dtype != nb::dtype<std::uint64_t>() || !a.native_order)
@@ -187,6 +218,20 @@ Batch from_cuda_array(nb::handle obj, nb::handle bits_arg, const Context& ctx) {
                "(PyTorch: tensor.to(torch.uint64)) for non-negative values below 2**64");
   const LimbRows rows = limb_rows(a.shape.size(), a.shape.data(), a.strides.data(), /*spaced_rows=*/true);
   const std::size_t bits = width_arg(bits_arg, rows.limbs);
+  if (in_batch_layout(a, rows, bits, ctx)) {
+    const std::shared_ptr<void> keeper = keep_alive(a, obj);  // last released here, with the GIL, if not adopted
+    std::optional<Batch> adopted;
+    try {
+      run_batch([&] {
+        adopted = Batch::adopt_device_limbs(static_cast<limb_t*>(const_cast<void*>(a.data)), rows.count, bits, ctx,
+                                            keeper, a.ready_on);
+      });
+    } catch (const InvalidArgument&) {
+      // Memory the library cannot adopt (host memory behind an interface,
+      // another GPU's): the copy below says why in its own words.
+    }
+    if (adopted) return *std::move(adopted);  // else a row over the width: the copy below names it
+  }
   std::size_t first = rows.count;
   Batch r;
   run_batch([&] {
@@ -458,7 +503,9 @@ void bind_batch(nb::module_& m) {
                       "(n,), GMP's order (least significant limb first), C-contiguous: a NumPy array or any\n"
                       "buffer or DLPack producer; bits defaults to 64 * limbs. On a CUDA context a CUDA array\n"
                       "(CuPy, PyTorch: DLPack, or only __cuda_array_interface__) is read on the device, after\n"
-                      "its producer's pending work, and its rows may be further apart than their limbs.\n"
+                      "its producer's pending work, and its rows may be further apart than their limbs;\n"
+                      "rows already in the batch's layout (stride_limbs limbs each, adjacent) are adopted\n"
+                      "without a copy: the batch then shares the array's memory.\n"
                       "Values are never truncated: one that does not fit raises ValueError. Immutable:\n"
                       "operations give new batches.");
 

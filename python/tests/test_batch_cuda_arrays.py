@@ -1,8 +1,9 @@
 # mpgpu.Batch from arrays in CUDA device memory on a CUDA context: CuPy and
 # PyTorch through DLPack (with the context's stream handed to the producer),
 # objects with only __cuda_array_interface__ (v2 and v3, with its stream),
-# read on the device without a copy through the host; back out through
-# __dlpack__. Python ints are the oracle. Bad input (dtype, shape, strides,
+# read on the device without a copy through the host (arrays already in the
+# batch's layout adopted without any copy: the batch's view has the array's
+# pointer); back out through __dlpack__. Python ints are the oracle. Bad input (dtype, shape, strides,
 # device, a malformed interface) gets a ValueError or TypeError saying what
 # was wrong. Everything here but the first test needs a GPU and CuPy or
 # PyTorch, and skips without them (marker `cuda`: CTest's python.gpu).
@@ -241,3 +242,101 @@ def test_torch_round_trip(gpu, torch):
             u = u * 3 + 1
         w = Batch(u.view(torch.uint64))
     assert w.to_list() == [x & (2**64 - 1) for x in u.cpu().tolist()]
+
+
+# ---- zero-copy import: rows already in the batch's layout --------------------------------
+
+
+def stride_of(bits):
+    """The width class of `bits` in limbs (Batch.stride_limbs)."""
+    return Batch.zeros(0, bits, context="cpu").stride_limbs
+
+
+def class_array(cupy, vals, bits):
+    """The values as a CuPy array in the batch's layout: (count, stride_limbs), padding zero."""
+    host = np.zeros((len(vals), stride_of(bits)), dtype=np.uint64)
+    host[:, : (bits + 63) // 64] = limbs_array(vals, bits)
+    return cupy.asarray(host)
+
+
+def data_ptr(cupy, b):
+    return cupy.from_dlpack(b).data.ptr
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("bits", [128, 256, 1000, 1024, 3072, 4096])
+def test_cupy_in_the_batch_layout_is_adopted(gpu, cupy, bits):
+    vals = values_for(bits, 33, seed=21)
+    c = class_array(cupy, vals, bits)
+    b = Batch(c, bits)
+    assert (b.count, b.bits, b.stride_limbs) == (33, bits, c.shape[1])
+    assert data_ptr(cupy, b) == c.data.ptr  # the array's memory itself
+    assert b.to_list() == vals and (b + 1).to_list() == [(v + 1) % 2**bits for v in vals]
+    # Shared: a write through CuPy (ordered by its stream) is seen by the batch.
+    c[3, 0] = cupy.uint64(12345)
+    cupy.cuda.get_current_stream().synchronize()
+    assert b[3] == (vals[3] >> 64 << 64) | 12345
+    own = b.copy()  # storage of its own
+    assert data_ptr(cupy, own) != c.data.ptr and own == b
+
+
+@pytest.mark.cuda
+def test_adopted_memory_lives_as_long_as_the_batch(gpu, cupy):
+    import gc
+
+    vals = values_for(1024, 64, seed=22)
+    b = Batch(class_array(cupy, vals, 1024))  # the array itself is dropped at once
+    e = Batch(interface_of(class_array(cupy, vals, 1024)))  # interface only: the object is kept
+    gc.collect()
+    scratch = [cupy.full((64, 16), 2**64 - 1, dtype=cupy.uint64) for _ in range(8)]  # would reuse freed blocks
+    cupy.cuda.get_current_stream().synchronize()
+    assert b.to_list() == vals and e.to_list() == vals
+    r = b * b  # queued; dropping b must wait for it before CuPy gets the memory back
+    del b, e, scratch
+    gc.collect()
+    assert r.to_list() == [v * v % 2**1024 for v in vals]
+
+
+@pytest.mark.cuda
+def test_other_layouts_are_repacked(gpu, cupy):
+    vals = values_for(1000, 20, seed=23)
+    c = class_array(cupy, vals, 1000)
+    # Every other row (rows 32 limbs apart), fewer limbs than the class, a misaligned start, another width's class.
+    assert data_ptr(cupy, Batch(c[::2], 1000)) != c.data.ptr and Batch(c[::2], 1000).to_list() == vals[::2]
+    narrow = cupy.ascontiguousarray(c[:, :15])
+    assert data_ptr(cupy, Batch(narrow, 1000)) != narrow.data.ptr
+    assert Batch(narrow, 1000).to_list() == [v & (2**960 - 1) for v in vals]
+    flat = cupy.zeros(20 * 16 + 1, dtype=cupy.uint64)
+    flat[1:] = c.ravel()
+    odd = flat[1:].reshape(20, 16)  # 8 bytes past a 16-byte boundary
+    assert odd.data.ptr % 16 == 8
+    b = Batch(odd, 1000)
+    assert data_ptr(cupy, b) != odd.data.ptr and b.to_list() == vals
+    wide = Batch(c, 2000)  # a wider class: zero-extended into new storage
+    assert data_ptr(cupy, wide) != c.data.ptr and wide.to_list() == vals
+    one = cupy.asarray(limbs_array(vals[:5], 64))  # one limb a row, class of 2
+    assert Batch(one, 64).to_list() == [v & (2**64 - 1) for v in vals[:5]]
+    # Values over the width are still refused (checked on the device, then named by the copy).
+    big = class_array(cupy, [2**1000 - 1, 2**1010], 1024)
+    with pytest.raises(ValueError, match="row 1 of the array has bits at or above bit 1000"):
+        Batch(big, 1000)
+    assert data_ptr(cupy, Batch(big[:1], 1000)) == big.data.ptr  # the first row alone fits
+
+
+@pytest.mark.cuda
+def test_adoption_through_the_interface(gpu, cupy):
+    vals = values_for(128, 17, seed=24)
+    c = class_array(cupy, vals, 128)
+    e = Batch(interface_of(c))  # version 3, the legacy default stream
+    assert data_ptr(cupy, e) == c.data.ptr and e.to_list() == vals
+    assert data_ptr(cupy, Batch(interface_of(c, strides=None, version=2, stream=None))) == c.data.ptr
+
+
+@pytest.mark.cuda
+def test_adoption_of_a_pytorch_tensor(gpu, torch):
+    from cuda_interface import torch_u64
+
+    vals = values_for(256, 9, seed=25)
+    t = torch_u64(torch, limbs_array(vals, 256))  # (9, 4): the class of 256 bits
+    b = Batch(t)
+    assert torch.from_dlpack(b).data_ptr() == t.data_ptr() and b.to_list() == vals

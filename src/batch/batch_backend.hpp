@@ -99,6 +99,8 @@ std::size_t first_zero_instance(ContextState& st, Stream stream, const limb_t* x
 /// class are dropped, bits at and above `bits` cleared, the padding zeroed
 /// (batch_repack.cu). Returns the first instance that had a bit at or above
 /// `bits` (count if none); synchronizes `stream`. dst and src must not overlap.
+/// With dst == nullptr nothing is written: only the check runs
+/// (Batch::adopt_device_limbs, with limbs == row_stride == stride).
 std::size_t repack_device_limbs(ContextState& st, Stream stream, limb_t* dst, std::size_t stride, std::size_t bits,
                                 const limb_t* src, std::size_t count, std::size_t limbs, std::size_t row_stride);
 }  // namespace cuda

@@ -1,7 +1,8 @@
 // Batch::from_device_limbs's kernel: limbs already on the device (rows of
 // any stride, any number of limbs) into a batch's layout, masked to the
 // width, without a trip through the host. It also finds the first row that
-// had bits at or above the width, so that a caller can refuse to drop them.
+// had bits at or above the width, so that a caller can refuse to drop them;
+// Batch::adopt_device_limbs runs it with no destination, for that alone.
 #include <algorithm>
 
 #include "batch/batch_backend.hpp"
@@ -16,6 +17,7 @@ namespace {
 /// by consecutive threads (coalesced), those past the class only checked.
 /// Every limb of dst's rows is written, the padding with zeros, so the batch
 /// invariant (nothing at or above `bits`) holds without a separate fill.
+/// Without dst the rows are only checked (Batch::adopt_device_limbs).
 __global__ void repack(limb_t* dst, std::size_t stride, std::size_t bits, const limb_t* src, std::size_t count,
                        std::size_t limbs, std::size_t row_stride, std::size_t width, unsigned long long* first) {
   const std::size_t total = count * width, full = bits / 64;
@@ -28,7 +30,7 @@ __global__ void repack(limb_t* dst, std::size_t stride, std::size_t bits, const 
     // Reading *first first spares the atomic when an earlier row is already known.
     if (v != kept && i < *reinterpret_cast<volatile unsigned long long*>(first))
       atomicMin(first, static_cast<unsigned long long>(i));
-    if (j < stride) dst[i * stride + j] = kept;
+    if (dst && j < stride) dst[i * stride + j] = kept;
   }
 }
 

@@ -5,9 +5,13 @@
 // first row over the width reported), with one limb per row, and on the
 // streams DLPack consumers name (the context's, the legacy default stream).
 // The CPU context and host memory are refused with a reason; on the CPU
-// backend only those cases run.
+// backend only those cases run. Batch::adopt_device_limbs too: the memory
+// itself becomes the batch (the same pointer), the keeper lives as long as
+// the last batch sharing it, rows with bits above the width are not adopted.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "batch_test.hpp"
@@ -114,6 +118,95 @@ TEST_P(BatchFromDevice, HostMemoryAndBadShapesAreRefused) {
                       "row_stride_limbs >= limbs_per_instance", kept));
   EXPECT_TRUE(rejects([&] { Batch::from_device_limbs(nullptr, 8, 2, 2, 128, ctx()); }, "Batch::from_device_limbs",
                       "null pointer", kept));
+}
+
+// ---- adopt_device_limbs: the memory itself becomes the storage --------------------------
+
+TEST(BatchFromDeviceCpu, AdoptOnTheCpuContextIsRefused) {
+  std::vector<limb_t> host(8, 1);
+  const Batch none;
+  EXPECT_TRUE(rejects([&] { (void)Batch::adopt_device_limbs(host.data(), 4, 128, mpgpu::Context::cpu(), nullptr); },
+                      "Batch::adopt_device_limbs", "the context is the CPU's", {&none}));
+  EXPECT_TRUE(rejects([&] { (void)Batch::adopt_device_limbs(host.data(), 4, 0, mpgpu::Context::cpu(), nullptr); },
+                      "Batch::adopt_device_limbs", "out of range", {&none}));
+}
+
+TEST_P(BatchFromDevice, AdoptsRowsInTheBatchLayout) {
+  Operands gen(63);
+  for (std::size_t bits : batch_widths()) {
+    const std::size_t n = std::min<std::size_t>(instances_for(bits), 24);
+    const std::vector<Mpz> v = make_operands(gen, bits, n, 0);
+    Batch src = to_batch(v, bits, ctx());
+    auto keeper = std::make_shared<int>(0);
+    const std::weak_ptr<int> kept = keeper;
+    std::optional<Batch> b = Batch::adopt_device_limbs(src.data(), n, bits, ctx(), keeper);
+    ASSERT_TRUE(b.has_value()) << bits << " bits: values of the width are adopted";
+    EXPECT_EQ(b->data(), src.data()) << "the same memory, no copy";
+    EXPECT_EQ(b->stride_limbs(), src.stride_limbs());
+    ASSERT_TRUE(equals(*b, bits, v, "adopt_device_limbs(another batch's storage)"));
+    // Operations read it as any batch's storage.
+    std::vector<Mpz> twice(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Mpz s;
+      mpz_add(s, v[i], v[i]);
+      twice[i] = mod2exp(s, bits);
+    }
+    Batch sum(n, bits, ctx());
+    mpgpu::add(sum, *b, src);
+    ASSERT_TRUE(equals(sum, bits, twice, "add(adopted, source)"));
+    keeper.reset();
+    EXPECT_FALSE(kept.expired()) << "the batch holds the keeper";
+    const Batch copy = *b;  // copies share the storage, and the keeper
+    b.reset();
+    EXPECT_FALSE(kept.expired());
+    EXPECT_TRUE(equals(copy, bits, v, "a copy of the adopted batch"));
+  }
+}
+
+TEST_P(BatchFromDevice, AdoptReleasesTheKeeperWithTheLastBatch) {
+  Batch src = Batch::random(16, 1024, 5, ctx());
+  auto keeper = std::make_shared<int>(0);
+  const std::weak_ptr<int> kept = keeper;
+  {
+    std::optional<Batch> b = Batch::adopt_device_limbs(src.data(), 16, 1024, ctx(), std::move(keeper));
+    ASSERT_TRUE(b.has_value());
+    const Batch clone = b->clone();
+    EXPECT_NE(clone.data(), src.data());
+  }
+  EXPECT_TRUE(kept.expired());
+}
+
+TEST_P(BatchFromDevice, AdoptChecksTheWidth) {
+  // 1000-bit values in 1024-bit rows: the class of both. Random 1024-bit
+  // values have bits above 1000; values made at 1000 bits do not.
+  Batch wide = Batch::random(40, 1024, 9, ctx());
+  auto keeper = std::make_shared<int>(0);
+  const std::weak_ptr<int> kept = keeper;
+  EXPECT_FALSE(Batch::adopt_device_limbs(wide.data(), 40, 1000, ctx(), std::move(keeper)).has_value());
+  EXPECT_TRUE(kept.expired()) << "nothing adopted: the keeper is let go";
+  Batch narrow = Batch::random(40, 1000, 9, ctx());
+  const Readback want = read(narrow);
+  const std::optional<Batch> b = Batch::adopt_device_limbs(narrow.data(), 40, 1000, ctx(), nullptr, ctx().stream());
+  ASSERT_TRUE(b.has_value());
+  ASSERT_TRUE(equals(*b, 1000, want.values, "adopt_device_limbs at a width below the class"));
+  // Random 1000-bit values have bits at and above 990: not adopted at 990 bits.
+  EXPECT_FALSE(Batch::adopt_device_limbs(narrow.data(), 40, 990, ctx(), nullptr).has_value());
+}
+
+TEST_P(BatchFromDevice, AdoptRefusesWithAReason) {
+  std::vector<limb_t> host(64, 1);
+  Batch src = Batch::random(8, 128, 3, ctx());
+  const std::vector<const Batch*> kept = {&src};
+  EXPECT_TRUE(rejects([&] { (void)Batch::adopt_device_limbs(host.data(), 8, 128, ctx(), nullptr); },
+                      "Batch::adopt_device_limbs", "not in device memory", kept));
+  EXPECT_TRUE(rejects([&] { (void)Batch::adopt_device_limbs(src.data() + 1, 7, 128, ctx(), nullptr); },
+                      "Batch::adopt_device_limbs", "16-byte aligned", kept));
+  EXPECT_TRUE(rejects([&] { (void)Batch::adopt_device_limbs(nullptr, 8, 128, ctx(), nullptr); },
+                      "Batch::adopt_device_limbs", "null pointer", kept));
+  const std::optional<Batch> empty = Batch::adopt_device_limbs(nullptr, 0, 100, ctx(), nullptr);
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_EQ(empty->count(), 0u);
+  EXPECT_EQ(empty->bits(), 100u);
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(BatchFromDevice);
