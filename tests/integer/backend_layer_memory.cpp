@@ -155,5 +155,61 @@ TEST_F(BackendLayer, SmallUploadsWithoutWaiting) {
   }
 }
 
+// Many pieces at once (copy_pieces_to_device): groups of pieces through one
+// ring region and one kernel, pieces too large for a region (over a quarter
+// of the 8 MiB ring) alone, empty pieces, destinations one limb off a
+// 16-byte boundary, behind fills that keep the stream busy; the sources are
+// overwritten as soon as the call returns. Every slot holds its piece, the
+// bytes between them their canary. Sanitizer-sized: fewer pieces.
+TEST_F(BackendLayer, PiecesToDeviceAtOnce) {
+  constexpr std::size_t kGuardLimbs = 8;
+  std::mt19937_64 rng(405);
+  for (const StreamCase& sc : streams()) {
+    std::vector<std::size_t> sizes;
+    for (int i = 0; i < mpgpu_test::sized(600, 150); ++i) sizes.push_back(i % 7 == 0 ? 0 : 1 + rng() % 3000);
+    sizes.push_back((std::size_t{3} << 20) / 8 + 1);  // alone: over a region
+    sizes.push_back(1);
+    sizes.push_back((std::size_t{2} << 20) / 8 - 40);  // about a region: alone, or a group of its own
+    std::vector<std::size_t> at;  // each slot's first limb
+    std::size_t total = 0;
+    for (std::size_t n : sizes) {
+      total += kGuardLimbs + (total % 2 == 0);  // every other slot one limb off 16 bytes
+      at.push_back(total);
+      total += n;
+    }
+    total += kGuardLimbs;
+    DeviceMemory mem(total * sizeof(limb_t));
+    DeviceMemory busy(std::size_t{8} << 20);
+    std::vector<unsigned char> image(total * sizeof(limb_t));
+    fill_canary(image.data(), image.size());
+    upload(sc.s, mem.get(), image.data(), image.size());
+    dc::fill(st(), sc.s, reinterpret_cast<limb_t*>(busy.get()), (std::size_t{8} << 20) / 8, rng() | 2);
+    std::vector<Limbs> sources;
+    std::vector<dc::HostLimbs> pieces;
+    auto* const base = reinterpret_cast<limb_t*>(mem.get());
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      Limbs v(sizes[i]);
+      for (limb_t& x : v) x = rng();
+      if (i % 11 == 0 && !v.empty()) v.back() = ~limb_t{0};
+      std::memcpy(image.data() + at[i] * sizeof(limb_t), v.data(), v.size() * sizeof(limb_t));
+      sources.push_back(std::move(v));
+    }
+    for (std::size_t i = 0; i < sizes.size(); ++i) pieces.push_back({base + at[i], sources[i].data(), sizes[i]});
+    dc::copy_pieces_to_device(st(), sc.s, pieces.data(), pieces.size());
+    for (Limbs& v : sources) std::fill(v.begin(), v.end(), limb_t{0x5A5A5A5A5A5A5A5Aull});
+    std::vector<unsigned char> got(image.size());
+    download(st().stream, got.data(), mem.get(), got.size());
+    std::size_t first = 0;
+    while (first < got.size() && got[first] == image[first]) ++first;
+    if (!report(first == got.size() ? ::testing::AssertionSuccess()
+                                    : ::testing::AssertionFailure() << "byte " << first << " (limb " << first / 8
+                                                                    << ") is " << hex(got[first]) << ", expected "
+                                                                    << hex(image[first]),
+                std::string("copy_pieces_to_device, ") + std::to_string(sizes.size()) + " pieces, " + sc.name))
+      return;
+    BACKEND_LAYER_CUDA(cudaStreamSynchronize(sc.s));
+  }
+}
+
 }  // namespace
 }  // namespace backend_layer
