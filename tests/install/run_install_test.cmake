@@ -4,7 +4,8 @@
 # MPGPU_SHARED (1 or 0), EXAMPLES_DIR (optional: examples/ to build and run),
 # CGBN_CONSUMER_DIR (optional: a CGBN program to build against the installed
 # drop-in header), CUDA_COMPILER (optional: nvcc, to compile that program as
-# CUDA as well; empty in CPU-only builds).
+# CUDA as well; empty in CPU-only builds), CUDA_HOST_COMPILER (optional:
+# nvcc's -ccbin, the build's CMAKE_CUDA_HOST_COMPILER).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(v MPGPU_BUILD_DIR WORK_DIR CONSUMER_DIR CXX_COMPILER)
@@ -222,8 +223,12 @@ if(CGBN_CONSUMER_DIR)
   endif()
   message(STATUS "CGBN program from the installed cgbn/cgbn.h (C++): output as expected")
   if(CUDA_COMPILER)
+    set(ccbin "")
+    if(CUDA_HOST_COMPILER)
+      set(ccbin -ccbin "${CUDA_HOST_COMPILER}")
+    endif()
     # sm_90 as docs/cgbn.md says: the device API needs sm_80 or later.
-    run("compile the CGBN program (nvcc)" "${CUDA_COMPILER}" -std=c++17 -arch=sm_90 --expt-relaxed-constexpr
+    run("compile the CGBN program (nvcc)" "${CUDA_COMPILER}" ${ccbin} -std=c++17 -arch=sm_90 --expt-relaxed-constexpr
         -x cu -c ${cgbn_includes} "${CGBN_CONSUMER_DIR}/main.cpp" -o "${WORK_DIR}/cgbn-consumer-cuda.o")
     message(STATUS "CGBN program from the installed cgbn/cgbn.h (nvcc): compiled")
   endif()
