@@ -4,7 +4,8 @@
 #   cmake --install build --prefix /opt/mpgpu
 #
 # Layout under the prefix (GNUInstallDirs):
-#   include/mpgpu/**                    public headers (.hpp host API, .cuh limb primitives)
+#   include/mpgpu/**                    public headers (.hpp host API, .cuh device API, .h and
+#                                       .inc the CGBN drop-in under compat/)
 #   <libdir>/libmpgpu.so.0.1.0          the library; CUDA runtime linked statically inside it
 #   bin/mpgpu                           the CLI (finds the library through $ORIGIN rpath)
 #   <libdir>/cmake/mpgpu/               mpgpuConfig.cmake, version file, targets, FindGMP.cmake
@@ -50,9 +51,11 @@ install(TARGETS mpgpu EXPORT mpgpuTargets
 if(TARGET mpgpu_cli)
   install(TARGETS mpgpu_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# Every kind of file that include/ holds: the install test checks that each
+# file under include/mpgpu lands in the prefix, so a new kind fails CI.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/mpgpu
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh" PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh" PATTERN "*.h" PATTERN "*.inc")
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # ---- CMake package -----------------------------------------------------------------

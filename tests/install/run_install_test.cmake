@@ -1,7 +1,11 @@
 # cmake -P script behind the install_consumer test (see CMakeLists.txt here).
 # Inputs (-D): MPGPU_BUILD_DIR, MPGPU_SOURCE_DIR, WORK_DIR, CONSUMER_DIR,
 # CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, GMP_INCLUDE_DIR, GMP_LIBRARY,
-# MPGPU_SHARED (1 or 0), EXAMPLES_DIR (optional: examples/ to build and run).
+# MPGPU_SHARED (1 or 0), EXAMPLES_DIR (optional: examples/ to build and run),
+# CGBN_CONSUMER_DIR (optional: a CGBN program to build against the installed
+# drop-in header), CUDA_COMPILER (optional: nvcc, to compile that program as
+# CUDA as well; empty in CPU-only builds), CUDA_HOST_COMPILER (optional:
+# nvcc's -ccbin, the build's CMAKE_CUDA_HOST_COMPILER).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(v MPGPU_BUILD_DIR WORK_DIR CONSUMER_DIR CXX_COMPILER)
@@ -52,6 +56,25 @@ foreach(f include/mpgpu/mpgpu.hpp include/mpgpu/integer.hpp include/mpgpu/limb/c
     message(FATAL_ERROR "install test: ${f} was not installed")
   endif()
 endforeach()
+# Every file of the source tree's include/mpgpu is installed: the install
+# rule names the kinds of file to take (cmake/install.cmake), and a header
+# that includes a kind it leaves out (the CGBN header's env_*.inc did) would
+# break only once installed.
+if(MPGPU_SOURCE_DIR)
+  file(GLOB_RECURSE source_headers RELATIVE "${MPGPU_SOURCE_DIR}/include" "${MPGPU_SOURCE_DIR}/include/mpgpu/*")
+  set(missing "")
+  foreach(f ${source_headers})
+    if(NOT EXISTS "${prefix}/include/${f}")
+      string(APPEND missing "\n  include/${f}")
+    endif()
+  endforeach()
+  if(missing)
+    message(FATAL_ERROR "install test: files of include/ were not installed "
+                        "(cmake/install.cmake's patterns):${missing}")
+  endif()
+  list(LENGTH source_headers header_count)
+  message(STATUS "all ${header_count} files of include/mpgpu installed")
+endif()
 if(NOT config_file OR NOT pc_file)
   message(FATAL_ERROR "install test: mpgpuConfig.cmake or mpgpu.pc was not installed")
 endif()
@@ -177,6 +200,38 @@ if(EXAMPLES_DIR)
     endif()
   endforeach()
   message(STATUS "example lucas_lehmer: 2^521-1, 2^607-1 prime, 2^523-1 composite")
+endif()
+
+# ---- 2c. the CGBN drop-in header from the prefix ------------------------------------------
+# A CGBN program changes only its include path (docs/cgbn.md):
+#   -I <prefix>/include/mpgpu/compat -I <prefix>/include, C++17.
+# The header is header-only and has a host path (a thread an instance), so
+# the program is compiled by the C++ compiler and run, with no CUDA toolkit
+# and no GPU; with nvcc (CUDA builds) it is also compiled as CUDA, as CGBN
+# programs are, for the device's includes (compiled only: running it would
+# need a GPU).
+if(CGBN_CONSUMER_DIR)
+  set(cgbn_includes "-I${prefix}/include/mpgpu/compat" "-I${prefix}/include")
+  set(cgbn_exe "${WORK_DIR}/cgbn-consumer")
+  run("compile the CGBN program (C++)" "${CXX_COMPILER}" -std=c++17 -O1 ${cgbn_includes}
+      "${CGBN_CONSUMER_DIR}/main.cpp" -o "${cgbn_exe}")
+  run("run the CGBN program" "${cgbn_exe}")
+  file(READ "${CGBN_CONSUMER_DIR}/expected.txt" cgbn_expected)
+  string(REPLACE "\r\n" "\n" cgbn_output "${run_output}")
+  if(NOT cgbn_output STREQUAL cgbn_expected)
+    message(FATAL_ERROR "install test: the CGBN program printed\n${cgbn_output}\nexpected\n${cgbn_expected}")
+  endif()
+  message(STATUS "CGBN program from the installed cgbn/cgbn.h (C++): output as expected")
+  if(CUDA_COMPILER)
+    set(ccbin "")
+    if(CUDA_HOST_COMPILER)
+      set(ccbin -ccbin "${CUDA_HOST_COMPILER}")
+    endif()
+    # sm_90 as docs/cgbn.md says: the device API needs sm_80 or later.
+    run("compile the CGBN program (nvcc)" "${CUDA_COMPILER}" ${ccbin} -std=c++17 -arch=sm_90 --expt-relaxed-constexpr
+        -x cu -c ${cgbn_includes} "${CGBN_CONSUMER_DIR}/main.cpp" -o "${WORK_DIR}/cgbn-consumer-cuda.o")
+    message(STATUS "CGBN program from the installed cgbn/cgbn.h (nvcc): compiled")
+  endif()
 endif()
 
 # ---- 3. pkg-config ------------------------------------------------------------------------

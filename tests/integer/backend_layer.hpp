@@ -342,6 +342,16 @@ class BackendLayer : public ::testing::Test {
   }
 
   mpgpu::detail::ContextState& st() const { return mpgpu::detail::ContextAccess::state(*ctx_); }
+  /// Makes the context again with `params` (the context's tuning values,
+  /// fixed when a context is made): st() and streams() are then the new
+  /// context's. The old context's work (on either stream) is finished first.
+  void use_tuning(const mpgpu::TuningParams& params) {
+    BACKEND_LAYER_CUDA(cudaStreamSynchronize(ctx_->stream()));
+    BACKEND_LAYER_CUDA(cudaStreamSynchronize(side_));
+    const int device = ctx_->device();
+    ctx_.reset();
+    ctx_.emplace(mpgpu::Context::cuda(device, params));
+  }
   std::vector<StreamCase> streams() const { return {{ctx_->stream(), "context stream"}, {side_, "side stream"}}; }
 
   /// Sanitizer-sized runs (support/test_size.hpp): whether case `index` of

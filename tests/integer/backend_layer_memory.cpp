@@ -3,6 +3,8 @@
 // guards.
 #include <random>
 
+#include "cuda/staging.hpp"
+#include "cuda/upload_ring.hpp"
 #include "integer/backend_layer.hpp"
 
 namespace backend_layer {
@@ -42,17 +44,45 @@ TEST_F(BackendLayer, Fill) {
   }
 }
 
-// Copies: at least kStagingMinBytes (1 MiB) go through the pinned staging
-// buffers in chunks of kStagingChunkBytes (4 MiB), a ring of 4 (17 MiB wraps
-// it); smaller ones are one cudaMemcpyAsync.
-const std::vector<std::size_t> kCopyBytes = {1,
-                                             8,
-                                             4095,
-                                             (std::size_t{1} << 20) - 1,
-                                             std::size_t{1} << 20,
-                                             (std::size_t{1} << 20) + 1,
-                                             (std::size_t{4} << 20) + 8,
-                                             (std::size_t{17} << 20) + 3};
+// Copies: from the context's TuningParams::staging_min_bytes (the tuning
+// table's kStagingMinBytes unless MPGPU_STAGING_MIN_BYTES says otherwise)
+// through the pinned staging buffers, in chunks of staging_chunk_bytes
+// (kStagingChunkBytes; clamped to [64 KiB, 256 MiB] as src/cuda/staging.cu
+// does), a ring of kStagingBuffers; smaller ones are one cudaMemcpyAsync,
+// host -> device ones through the upload ring while they take at most its
+// share (upload_ring.hpp: a quarter of upload_ring_bytes). The sizes
+// straddle each of these bounds, whatever the table says: 1 byte, a few,
+// each bound and its neighbours, a chunk and a remainder, and the ring of
+// buffers wrapped; sizes above kCopyMaxBytes (from an MPGPU_* override far
+// above the table's) are left out, with a note.
+constexpr std::size_t kCopyMaxBytes = std::size_t{1} << 30;
+
+std::vector<std::size_t> copy_sizes(const mpgpu::TuningParams& t) {
+  std::vector<std::size_t> sizes = {1, 8, 4095};
+  const auto around = [&](std::size_t bound) {
+    if (bound > 1) sizes.push_back(bound - 1);
+    if (bound > 0) sizes.push_back(bound);
+    sizes.push_back(bound + 1);
+  };
+  const std::size_t min_bytes = std::min(t.staging_min_bytes, kCopyMaxBytes + 1);  // no overflow below
+  if (t.upload_ring_bytes != 0) {  // the ring's share, when it is below the staged copies
+    const std::size_t ring = std::clamp(t.upload_ring_bytes, dc::kUploadRingMinBytes, dc::kUploadRingMaxBytes) /
+                             dc::kUploadRingAlign * dc::kUploadRingAlign;
+    const std::size_t share = ring / dc::kUploadRingShare / dc::kUploadRingAlign * dc::kUploadRingAlign;
+    if (share < min_bytes) around(share);
+  }
+  around(min_bytes);
+  const std::size_t chunk = std::clamp(t.staging_chunk_bytes, std::size_t{1} << 16, std::size_t{1} << 28);
+  sizes.push_back(std::max(min_bytes, chunk) + 8);                                   // a chunk and 8 bytes
+  sizes.push_back(std::max(min_bytes, (dc::kStagingBuffers + 1) * chunk + 3));  // the ring wrapped
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  while (sizes.back() > kCopyMaxBytes) {
+    std::printf("[ layer  ] a copy of %zu bytes is beyond this test's sizes, left out\n", sizes.back());
+    sizes.pop_back();
+  }
+  return sizes;
+}
 
 std::vector<unsigned char> random_bytes(std::size_t n, Operands& gen) {
   const Limbs v = make_limbs(Kind::random, (n + 7) / 8, gen);
@@ -72,8 +102,9 @@ std::vector<unsigned char> random_bytes(std::size_t n, Operands& gen) {
 
 TEST_F(BackendLayer, Copies) {
   Operands gen(402);
+  const std::vector<std::size_t> sizes = copy_sizes(st().tuning);
   for (const StreamCase& sc : streams())
-    for (std::size_t bytes : kCopyBytes)
+    for (std::size_t bytes : sizes)
       for (std::size_t offset : {std::size_t{0}, std::size_t{3}}) {
         const std::vector<unsigned char> data = random_bytes(bytes, gen);
         // Built with += (g++ 12's -Wrestrict misfires on "(" + std::to_string(...)).
@@ -111,17 +142,23 @@ TEST_F(BackendLayer, Copies) {
 }
 
 // Small uploads return before their transfer (the context's upload ring,
-// TuningParams::upload_ring_bytes, 8 MiB by default): thousands of them,
-// of 1 byte to 64 KiB into slots revisited at random, queued behind fills
-// that keep the stream busy, wrap the ring many times with transfers in
-// flight. Each source is overwritten as soon as the call returns; later
-// uploads to a slot land last; the slots' guards stay intact. Read back on
-// the context's stream, which a copy on another stream orders itself before.
-// Sanitizer-sized: 1000 uploads (~26 MB: the 8 MiB ring still wraps three
-// times) behind fills of 8 MiB.
+// TuningParams::upload_ring_bytes, the tuning table's kUploadRingBytes
+// unless MPGPU_UPLOAD_RING_BYTES says otherwise): thousands of them, of 1 byte to
+// 64 KiB into slots revisited at random, queued behind fills that keep the
+// stream busy, wrap the ring many times with transfers in flight. Each
+// source is overwritten as soon as the call returns; later uploads to a
+// slot land last; the slots' guards stay intact. Read back on the context's
+// stream, which a copy on another stream orders itself before.
+// Sanitizer-sized: 1000 uploads (~26 MB: a ring of 8 MiB, the table's
+// today, still wraps three times) behind fills of 8 MiB; for a larger ring,
+// as many uploads as wrap it three times.
 TEST_F(BackendLayer, SmallUploadsWithoutWaiting) {
   constexpr std::size_t kSlot = (std::size_t{64} << 10) + 128, kSlots = 96, kGuard = 64;
   const std::size_t busy_bytes = mpgpu_test::sized(std::size_t{64} << 20, std::size_t{8} << 20);
+  // Mean bytes of an upload below: 4 in 5 of up to kSlot - 2 kGuard bytes, 1 in 5 of up to 64.
+  constexpr std::size_t kMeanUpload = (4 * (kSlot - 2 * kGuard) / 2 + 32) / 5;
+  const std::size_t ring_bytes = std::min(st().tuning.upload_ring_bytes, dc::kUploadRingMaxBytes);
+  const std::size_t uploads = std::max<std::size_t>(mpgpu_test::sized(4000, 1000), 3 * ring_bytes / kMeanUpload + 1);
   std::mt19937_64 rng(404);
   for (const StreamCase& sc : streams()) {
     DeviceMemory mem(kSlots * kSlot);
@@ -129,7 +166,7 @@ TEST_F(BackendLayer, SmallUploadsWithoutWaiting) {
     std::vector<unsigned char> want(kSlots * kSlot);
     fill_canary(want.data(), want.size());
     upload(sc.s, mem.get(), want.data(), want.size());
-    for (int i = 0; i < mpgpu_test::sized(4000, 1000); ++i) {
+    for (std::size_t i = 0; i < uploads; ++i) {
       if (i % 50 == 0) dc::fill(st(), sc.s, reinterpret_cast<limb_t*>(busy.get()), busy_bytes / 8, rng() | 2);
       const std::size_t k = rng() % kSlots;
       std::size_t n = 1 + rng() % (kSlot - 2 * kGuard);

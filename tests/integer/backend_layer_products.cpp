@@ -9,7 +9,7 @@ namespace {
 
 struct Shape {
   std::size_t na, nb;
-  const char* why;
+  std::string why;
 };
 
 /// Kinds of the factors; the first two for the largest shapes only.
@@ -24,9 +24,11 @@ constexpr std::uint64_t kLargeWork = std::uint64_t{1} << 22;  // na * nb above w
 // 48 KiB, 6144 limbs, the kernel's limit is raised; at most 2048 blocks of
 // 8 warps, so more than 16384 columns stride); the three column vectors are
 // summed in one block while a.size + b.size <= 2046 (sum_abs: width + 1 <=
-// 2048), by the column sum and a scan add above. schoolbook_max_work
-// (src/integer/integer_mul.cpp) = 2^27 limb products is where the host API turns to
-// mul_abs.
+// 2048), by the column sum and a scan add above. The context's
+// TuningParams::schoolbook_max_work (the tuning table's kSchoolbookMaxWork
+// unless MPGPU_SCHOOLBOOK_MAX_WORK says otherwise) is where the host API
+// (src/integer/integer_mul.cpp, by_columns) turns to mul_abs: the shapes at
+// it and one limb past it (schoolbook_work_shapes) come from that value.
 const std::vector<Shape> kColumnShapes = {
     {1, 1, "1 x 1"},
     {2, 1, "2 x 1"},
@@ -48,13 +50,46 @@ const std::vector<Shape> kColumnShapes = {
     {6145, 6145, "b above 48 KiB of shared memory"},
     {dc::kMulSchoolbookMaxLimbs, dc::kMulSchoolbookMaxLimbs, "kMulSchoolbookMaxLimbs"},
     {dc::kMulSchoolbookMaxLimbs + 809, dc::kMulSchoolbookMaxLimbs, "kMulSchoolbookMaxLimbs, a longer"},
-    {16384, dc::kMulSchoolbookMaxLimbs, "schoolbook_max_work (2^27 limb products)"},
 };
+
+/// Longest operand of the shapes at schoolbook_max_work: a larger value
+/// (an MPGPU_SCHOOLBOOK_MAX_WORK far above the table's) is beyond what
+/// this test multiplies, and its shapes are left out (with a note).
+constexpr std::size_t kWorkShapeMaxLimbs = std::size_t{1} << 20;
+
+/// The products on either side of by_columns' bound na * nb <= work (the
+/// context's schoolbook_max_work), both by the warp-per-column kernel's
+/// sizes (the shorter operand of kMulShortMaxLimbs + 1 ..
+/// kMulSchoolbookMaxLimbs limbs): b of kMulSchoolbookMaxLimbs limbs (of
+/// kMulShortMaxLimbs + 1 for a small work), a of work / nb limbs (the
+/// largest product by columns) and one more (the smallest by NTTs). Both
+/// functions multiply both shapes: mul_columns and mul_abs take any sizes,
+/// the bound only chooses between them.
+std::vector<Shape> schoolbook_work_shapes(std::uint64_t work) {
+  constexpr std::size_t kWarpMinLimbs = dc::kMulShortMaxLimbs + 1;
+  const std::string bound = "schoolbook_max_work = " + std::to_string(work);
+  std::size_t nb = dc::kMulSchoolbookMaxLimbs;
+  if (work / nb < kWarpMinLimbs) nb = kWarpMinLimbs;
+  const std::uint64_t na = work / nb;
+  if (na < kWarpMinLimbs) {
+    std::printf("[ layer  ] %s: no warp-per-column product is within it, no shapes at it\n", bound.c_str());
+    return {};
+  }
+  if (na > kWorkShapeMaxLimbs) {
+    std::printf("[ layer  ] %s: beyond this test's sizes, no shapes at it\n", bound.c_str());
+    return {};
+  }
+  const auto a = static_cast<std::size_t>(na);
+  return {{a, nb, bound + ": na * nb at the bound (by columns)"},
+          {a + 1, nb, bound + ": na * nb past the bound (by NTTs)"}};
+}
 
 TEST_F(BackendLayer, MulColumns) {
   Operands gen(301);
+  std::vector<Shape> shapes = kColumnShapes;
+  for (Shape& sh : schoolbook_work_shapes(st().tuning.schoolbook_max_work)) shapes.push_back(std::move(sh));
   for (const StreamCase& sc : streams())
-    for (const Shape& sh : kColumnShapes)
+    for (const Shape& sh : shapes)
       for (std::size_t ki = 0; ki < kMulKinds.size(); ++ki) {
         if (std::uint64_t(sh.na) * sh.nb > kLargeWork && ki >= 2) break;
         if (!sanitizer_runs(sc, sh.na + sh.nb, ki, 2)) continue;  // at least 2 kinds a shape: each keeps 1
@@ -78,14 +113,20 @@ TEST_F(BackendLayer, MulColumns) {
 
 // mul_abs (src/cuda/ntt_mul.cu): transforms of N = 2^ceil(log2(na + nb))
 // points; one pass up to 2^13 points (ntt/block_plan.hpp's kBlockTileLog),
-// several above; for N > 1.5 (na + nb) the primes run one after another
-// with coefficients kept aside; short b: chunks of a (choose_chunking); a
-// squaring when a and b are the same vector. Digits of 2 or 4 limbs start at
-// 2^22 points (too long for this test).
+// several above; short b: chunks of a (choose_chunking); a squaring when a
+// and b are the same vector. The three primes run side by side up to
+// 2^side_primes_max_log points (TuningParams; the tuning table's
+// kMulSidePrimesMaxLog, 2^21 today: longer than this test's transforms),
+// one after another above, with coefficients kept aside for N > 1.5 (na +
+// nb). So that both forms run whatever the table says, every shape runs on
+// a context whose side_primes_max_log is 0 (never side by side) and on one
+// whose value is above every shape's N (always). Digits of 2 or 4 limbs
+// start at 2^22 points (the table's kNttDigitModel; tests/integer/mul.cpp
+// forces them at smaller sizes).
 struct MulShape {
   std::size_t na, nb;
   bool square;
-  const char* why;
+  std::string why;
 };
 const std::vector<MulShape> kNttShapes = {
     {1, 1, false, "1 x 1"},
@@ -100,34 +141,47 @@ const std::vector<MulShape> kNttShapes = {
     {30000, 100, false, "b short: chunks of a"},
     {100, 30000, false, "a short: chunks of b"},
     {20000, 20000, false, "N = 2^16, two passes"},
-    {16384 + 1, dc::kMulSchoolbookMaxLimbs, false, "just above schoolbook_max_work"},
 };
+
+/// side_primes_max_log of the two contexts of MulAbs: 0, and a log above
+/// every transform of the test (2^40 points is the NTT's limit).
+constexpr int kSidePrimesNever = 0, kSidePrimesAlways = 40;
 
 TEST_F(BackendLayer, MulAbs) {
   Operands gen(302);
-  for (const StreamCase& sc : streams())
-    for (const MulShape& sh : kNttShapes)
-      for (std::size_t ki = 0; ki < kMulKinds.size(); ++ki) {
-        if (std::uint64_t(sh.na) * sh.nb > kLargeWork && ki >= 2) break;
-        if (!sanitizer_runs(sc, sh.na + sh.nb, ki, 2)) continue;
-        const auto [ka, kb] = kMulKinds[ki];
-        const bool odd = (ki + sh.na) % 2 == 0;
-        const std::string what = std::string("mul_abs(") + shape("a", sh.na, kind_name(ka)) + ", " +
-                                 (sh.square ? std::string("b = a") : shape("b", sh.nb, kind_name(kb))) +
-                                 "): " + sh.why + (odd ? ", one limb off" : "") + ", " + sc.name;
-        const Limbs va = make_limbs(ka, sh.na, gen);
-        const Limbs vb = sh.square ? va : make_limbs(kb, sh.nb, gen);
-        const DeviceOperand a(sc.s, va, odd), b(sc.s, vb, !odd);
-        const dc::Operand bop = sh.square ? a.op() : b.op();  // a squaring: the same vector
-        Guarded r = limb_output(sc.s, sh.na + sh.nb + 2, odd);
-        dc::Deferred deferred = dc::mul_abs(st(), sc.s, r.limbs(), a.op(), bop);
-        const Words w = wait_words(deferred, sc.s);
-        Mpz want;
-        mpz_mul(want, to_mpz(va), to_mpz(vb));
-        if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a, &b})}),
-                    what))
-          return;
-      }
+  std::vector<MulShape> shapes = kNttShapes;
+  for (const Shape& sh : schoolbook_work_shapes(st().tuning.schoolbook_max_work))
+    shapes.push_back({sh.na, sh.nb, false, sh.why});
+  const mpgpu::TuningParams made = st().tuning;
+  for (int side_log : {kSidePrimesNever, kSidePrimesAlways}) {
+    mpgpu::TuningParams params = made;
+    params.side_primes_max_log = side_log;
+    use_tuning(params);
+    const char* const primes = side_log == kSidePrimesNever ? "primes one after another" : "primes side by side";
+    for (const StreamCase& sc : streams())
+      for (const MulShape& sh : shapes)
+        for (std::size_t ki = 0; ki < kMulKinds.size(); ++ki) {
+          if (std::uint64_t(sh.na) * sh.nb > kLargeWork && ki >= 2) break;
+          if (!sanitizer_runs(sc, sh.na + sh.nb + (side_log == kSidePrimesNever ? 0 : 1), ki, 2)) continue;
+          const auto [ka, kb] = kMulKinds[ki];
+          const bool odd = (ki + sh.na) % 2 == 0;
+          const std::string what = std::string("mul_abs(") + shape("a", sh.na, kind_name(ka)) + ", " +
+                                   (sh.square ? std::string("b = a") : shape("b", sh.nb, kind_name(kb))) +
+                                   "): " + sh.why + (odd ? ", one limb off" : "") + ", " + primes + ", " + sc.name;
+          const Limbs va = make_limbs(ka, sh.na, gen);
+          const Limbs vb = sh.square ? va : make_limbs(kb, sh.nb, gen);
+          const DeviceOperand a(sc.s, va, odd), b(sc.s, vb, !odd);
+          const dc::Operand bop = sh.square ? a.op() : b.op();  // a squaring: the same vector
+          Guarded r = limb_output(sc.s, sh.na + sh.nb + 2, odd);
+          dc::Deferred deferred = dc::mul_abs(st(), sc.s, r.limbs(), a.op(), bop);
+          const Words w = wait_words(deferred, sc.s);
+          Mpz want;
+          mpz_mul(want, to_mpz(va), to_mpz(vb));
+          if (!report(all_of({output_is(r, sc.s, limbs_of(want), w.size()), operands_unchanged(sc.s, {&a, &b})}),
+                      what))
+            return;
+        }
+  }
 }
 
 // include/mpgpu/device/div_limb.cuh: DivLimbPolicy, tiles of 4096 limbs
