@@ -194,7 +194,7 @@ TEST_F(BackendLayer, SmallUploadsWithoutWaiting) {
 
 // Many pieces at once (copy_pieces_to_device): groups of pieces through one
 // ring region and one kernel, pieces too large for a region (over a quarter
-// of the 8 MiB ring) alone, empty pieces, destinations one limb off a
+// of the context's ring) alone, empty pieces, destinations one limb off a
 // 16-byte boundary, behind fills that keep the stream busy; the sources are
 // overwritten as soon as the call returns. Every slot holds its piece, the
 // bytes between them their canary. Sanitizer-sized: fewer pieces.
@@ -204,9 +204,12 @@ TEST_F(BackendLayer, PiecesToDeviceAtOnce) {
   for (const StreamCase& sc : streams()) {
     std::vector<std::size_t> sizes;
     for (int i = 0; i < mpgpu_test::sized(600, 150); ++i) sizes.push_back(i % 7 == 0 ? 0 : 1 + rng() % 3000);
-    sizes.push_back((std::size_t{3} << 20) / 8 + 1);  // alone: over a region
-    sizes.push_back(1);
-    sizes.push_back((std::size_t{2} << 20) / 8 - 40);  // about a region: alone, or a group of its own
+    const std::size_t share = st().tuning.upload_ring_bytes / 4;  // a region's most (kUploadRingShare)
+    if (share >= 4096) {  // (without a ring every piece goes alone anyway)
+      sizes.push_back(share / 8 + 1);  // alone: over a region
+      sizes.push_back(1);
+      sizes.push_back(share / 8 - 40);  // about a region: a group of its own with its neighbours cut off
+    }
     std::vector<std::size_t> at;  // each slot's first limb
     std::size_t total = 0;
     for (std::size_t n : sizes) {
