@@ -123,16 +123,16 @@ inline constexpr unsigned kSeriesDeviceThreads = 0;
 inline constexpr double kSeriesDeviceSubtreeMaxBits = 1 << 24;
 
 /// The defaults of SeriesOptions::batched_share and batched_chunk on a CUDA
-/// context (SplitPlan::batched_share; pi only: chudnovsky_batch.hpp). By the
-/// batch layer's product rates the GPU's part of a chunk is ~0.1 s, and the
-/// batching thread's own part (the bottom nodes in words, the batches made
-/// from them, the Integers of the top) ~0.5 s on one core of the dev VM:
-/// ~1500 subtrees a second against ~4000 from 15 host threads at 10^9
-/// digits, so a share near 1/4 keeps both busy to the end. An estimate, to be
-/// swept with MPGPU_SERIES_BATCHED_SHARE. A chunk of 1024 subtrees of up to
-/// 2^18 bits is ~100 MB a value at its top level (the lower levels' widths
-/// pad to at most twice that), and 1024 instances of 2^18 bits fill the GPU.
-inline constexpr double kSeriesBatchedShare = 0.25;
+/// context (SplitPlan::batched_share; pi only: chudnovsky_batch.hpp).
+/// Measured slower (docs/workloads.md, "Batched subtrees"): the GPU's levels
+/// are a small part of a chunk's time; the batching thread's host part (the
+/// bottom nodes in words and the batches made of them) makes its subtrees
+/// several times slower than the host threads make theirs, and the calling
+/// thread needs the left-most (batched) ones first. So none by default; the
+/// mechanism stays (tested) for experiments, and for when that host part
+/// moves to the device. MPGPU_SERIES_BATCHED_SHARE overrides it. A chunk of
+/// 1024 subtrees of up to 2^18 bits is ~100 MB a value at its top level.
+inline constexpr double kSeriesBatchedShare = 0;
 inline constexpr std::size_t kSeriesBatchedChunk = 1024;
 
 /// compute_constant's first guard digits: 10^19 < 2^64 (see there).
