@@ -32,3 +32,16 @@ def test_wheel_version_is_the_cmake_projects():
     finally:
         os.chdir(cwd)
     assert version == cmake_version()
+
+
+def test_a_virtual_environment_imports_the_installed_package():
+    # scripts/test's runs (CTest python.cpu / python.gpu in the build's virtual
+    # environment) test the package as installed there (python.install), not
+    # the build's copy: no PYTHONPATH points at it.
+    import sys
+    import sysconfig
+
+    if sys.prefix == sys.base_prefix or os.environ.get("PYTHONPATH"):
+        pytest.skip("not a virtual environment without PYTHONPATH")
+    installed = Path(sysconfig.get_paths()["platlib"]).resolve()
+    assert installed in Path(mpgpu.__file__).resolve().parents
