@@ -67,6 +67,27 @@ struct SmallUploadRing {
   }
 };
 
+namespace {
+/// The ring's pinned memory, made on first use (the caller holds its lock);
+/// false if pinned memory was refused (then it is not asked again, and the
+/// callers take the synchronous path).
+bool ring_memory(SmallUploadRing& ring) {
+  if (ring.base) return true;
+  if (ring.refused) return false;
+  void* p = nullptr;
+  const cudaError_t e = cudaHostAlloc(&p, ring.capacity, cudaHostAllocDefault);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();  // not sticky: the synchronous path still works
+    ring.refused = true;
+    return false;
+  }
+  MPGPU_CUDA_CHECK(e);
+  ring.base = static_cast<char*>(p);
+  ring.regions.emplace(ring.events, ring.capacity);
+  return true;
+}
+}  // namespace
+
 void init_upload_ring(ContextState& st) {
   const std::size_t capacity = upload_ring_bytes(st);
   if (capacity == 0) return;
@@ -80,19 +101,7 @@ bool ring_copy_to_device(ContextState& st, Stream s, void* dst, const void* src,
   SmallUploadRing* const ring = st.upload_ring;
   if (!ring || !upload_ring_takes(bytes, ring->capacity, staging_min_bytes)) return false;
   std::lock_guard<std::mutex> lock(ring->mutex);
-  if (!ring->base) {
-    if (ring->refused) return false;
-    void* p = nullptr;
-    const cudaError_t e = cudaHostAlloc(&p, ring->capacity, cudaHostAllocDefault);
-    if (e == cudaErrorMemoryAllocation) {
-      cudaGetLastError();  // not sticky: the synchronous path still works
-      ring->refused = true;
-      return false;
-    }
-    MPGPU_CUDA_CHECK(e);
-    ring->base = static_cast<char*>(p);
-    ring->regions.emplace(ring->events, ring->capacity);
-  }
+  if (!ring_memory(*ring)) return false;
   const auto region = ring->regions->reserve(bytes);
   char* const staged = ring->base + region.offset;
   std::memcpy(staged, src, bytes);
@@ -131,19 +140,7 @@ bool ring_copy_group(ContextState& st, Stream s, const HostLimbs* pieces, std::s
   const std::size_t table_bytes = round_up(count * sizeof(ScatterEntry), kUploadRingAlign);
   const std::size_t bytes = table_bytes + data_limbs * sizeof(limb_t);
   std::lock_guard<std::mutex> lock(ring->mutex);
-  if (!ring->base) {
-    if (ring->refused) return false;
-    void* p = nullptr;
-    const cudaError_t e = cudaHostAlloc(&p, ring->capacity, cudaHostAllocDefault);
-    if (e == cudaErrorMemoryAllocation) {
-      cudaGetLastError();
-      ring->refused = true;
-      return false;
-    }
-    MPGPU_CUDA_CHECK(e);
-    ring->base = static_cast<char*>(p);
-    ring->regions.emplace(ring->events, ring->capacity);
-  }
+  if (!ring_memory(*ring)) return false;
   // With unified addressing (every 64-bit platform CUDA supports) pinned
   // host memory is mapped at the same address; asked once, to be sure.
   if (!ring->device_base) {

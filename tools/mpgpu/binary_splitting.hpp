@@ -487,6 +487,16 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   Levels device_levels;
   const unsigned device_thread_count =
       static_cast<unsigned>(std::min<std::size_t>(plan.device_threads, device_subtrees.size()));
+  // A device thread's or the batching thread's failure: kept (the first
+  // one) for the calling thread to rethrow, and every thread stopped.
+  auto stop_with = [&](std::exception_ptr error) {
+    {
+      std::lock_guard<std::mutex> lock(device_mutex);
+      if (!device_error) device_error = std::move(error);
+    }
+    device_stop.store(true, std::memory_order_release);
+    pool.wake_waiters();
+  };
   auto device_thread = [&](const Context& own) {
     Levels levels;
     try {
@@ -502,12 +512,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
         pool.wake_waiters();
       }
     } catch (...) {
-      {
-        std::lock_guard<std::mutex> lock(device_mutex);
-        if (!device_error) device_error = std::current_exception();
-      }
-      device_stop.store(true, std::memory_order_release);
-      pool.wake_waiters();
+      stop_with(std::current_exception());
     }
     std::lock_guard<std::mutex> lock(device_mutex);
     if (device_levels.size() < levels.size()) device_levels.resize(levels.size());
@@ -543,12 +548,7 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
         pool.wake_waiters();
       }
     } catch (...) {
-      {
-        std::lock_guard<std::mutex> lock(device_mutex);
-        if (!device_error) device_error = std::current_exception();
-      }
-      device_stop.store(true, std::memory_order_release);
-      pool.wake_waiters();
+      stop_with(std::current_exception());
     }
     batched_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
   };
