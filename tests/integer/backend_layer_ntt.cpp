@@ -103,51 +103,6 @@ std::vector<u64> residues(std::size_t n, u64 p, bool largest, Operands& gen) {
   return v;
 }
 
-/// A word output of `capacity` words of type W between guards, aligned or
-/// one word off.
-template <class W>
-std::unique_ptr<Guarded> word_output(cudaStream_t s, std::size_t capacity, bool odd) {
-  return std::make_unique<Guarded>(s, capacity * sizeof(W), odd ? sizeof(W) : 0);
-}
-
-/// A device input of words W at the end of its own allocation, one word
-/// off or aligned; unchanged() checks it after the call.
-template <class W>
-class DeviceWords {
- public:
-  DeviceWords(cudaStream_t s, std::vector<W> v, bool odd)
-      : host_(std::move(v)), mem_((host_.size() + (odd ? 1 : 0)) * sizeof(W)) {
-    ptr_ = reinterpret_cast<W*>(mem_.get()) + (odd ? 1 : 0);
-    upload(s, ptr_, host_.data(), host_.size() * sizeof(W));
-  }
-  const W* data() const { return ptr_; }
-  ::testing::AssertionResult unchanged(cudaStream_t s) const {
-    std::vector<W> now(host_.size());
-    download(s, now.data(), ptr_, now.size() * sizeof(W));
-    for (std::size_t i = 0; i < now.size(); ++i)
-      if (now[i] != host_[i])
-        return ::testing::AssertionFailure() << "input word " << i << " of " << now.size() << " changed";
-    return ::testing::AssertionSuccess();
-  }
-
- private:
-  std::vector<W> host_;
-  DeviceMemory mem_;
-  W* ptr_ = nullptr;
-};
-
-/// The first `n` words of an output (after read()) against `want`.
-template <class W>
-::testing::AssertionResult same_words(const Guarded& out, const std::vector<u64>& want) {
-  std::vector<W> got(want.size());
-  if (!got.empty()) std::memcpy(got.data(), out.bytes(), got.size() * sizeof(W));
-  for (std::size_t i = 0; i < want.size(); ++i)
-    if (u64{got[i]} != want[i])
-      return ::testing::AssertionFailure() << "word " << i << " of " << want.size() << " is " << hex(got[i])
-                                           << ", expected " << hex(want[i]);
-  return ::testing::AssertionSuccess();
-}
-
 TEST(BackendLayerHost, ReferenceTransformIsTheSums) {
   // The host transform against ntt.hpp's sums, so that a failure below is
   // the device's (both directions, a 64-bit and a 32-bit prime).
