@@ -146,22 +146,22 @@ void Integer::upload_to_device() const {
 }
 
 void detail::IntegerAccess::upload_many(std::span<const Integer* const> values) {
-  std::vector<const Integer*> todo;
-  todo.reserve(values.size());
+  std::vector<const Integer*> host_kept;
+  host_kept.reserve(values.size());
   for (const Integer* x : values)
     if (x && x->ctx_.is_cuda() && x->placement_.load(std::memory_order_acquire) == Integer::Placement::host)
-      todo.push_back(x);
-  if (todo.empty()) return;
-  std::sort(todo.begin(), todo.end());
-  todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
-  const Context& ctx = todo.front()->ctx_;
-  for (const Integer* x : todo) detail::require_same_context("upload", *todo.front(), *x);
+      host_kept.push_back(x);
+  if (host_kept.empty()) return;
+  std::sort(host_kept.begin(), host_kept.end());
+  host_kept.erase(std::unique(host_kept.begin(), host_kept.end()), host_kept.end());
+  const Context& ctx = host_kept.front()->ctx_;
+  for (const Integer* x : host_kept) detail::require_same_context("upload", *host_kept.front(), *x);
   std::lock_guard<std::mutex> lock(g_upload_mutex);
   std::vector<detail::cuda::HostLimbs> pieces;
   std::vector<const Integer*> uploaded;
-  pieces.reserve(todo.size());
-  uploaded.reserve(todo.size());
-  for (const Integer* x : todo) {
+  pieces.reserve(host_kept.size());
+  uploaded.reserve(host_kept.size());
+  for (const Integer* x : host_kept) {
     if (x->placement_.load(std::memory_order_acquire) != Integer::Placement::host) continue;  // another thread's
     limb_t* const buffer = upload_buffer(*x);
     if (x->size_) pieces.push_back({buffer, reinterpret_cast<const limb_t*>(mpz_limbs_read(x->cpu_)), x->size_});
