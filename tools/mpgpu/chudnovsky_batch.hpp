@@ -2,12 +2,12 @@
 // mpgpu::Batch operations: on a CUDA context every merge of a level, over all
 // the subtrees, is a few batched kernels (products, sums, sign extensions)
 // instead of four library products each on a host core. Why: at pi to 10^9
-// digits the host's subtrees (up to 2^18 bits) are about 240 s of GMP work,
-// the bound of the whole series on 16 cores, while the GPU, which merges
-// everything above them, idles; the batch layer multiplies thousands of
-// 2^10..2^18-bit values at once. binary_split gives the left-most share of its
-// host subtrees to this, on a thread of its own (SplitPlan::batched_share),
-// and the rest to host threads.
+// digits the host's subtrees (up to 2^18 bits) can bound the whole series on
+// a host of few cores, while the GPU, which merges everything above them,
+// idles; the batch layer multiplies thousands of 2^10..2^18-bit values at
+// once. binary_split gives the left-most share of its host subtrees to this,
+// on a thread of its own (SplitPlan::batched_share; off by default, and why:
+// kSeriesBatchedShare), and the rest to host threads.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +15,7 @@
 #include <span>
 #include <vector>
 
-#include "binary_splitting.hpp"
+#include "split_plan.hpp"  // TermRange
 #include "mpgpu/integer.hpp"
 
 namespace mpgpu::cli {
