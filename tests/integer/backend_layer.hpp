@@ -170,79 +170,42 @@ inline Guarded limb_output(cudaStream_t s, std::size_t capacity, bool odd) {
   return Guarded(s, capacity * sizeof(limb_t), odd ? sizeof(limb_t) : 0);
 }
 
-/// An operand in device memory, ending where its allocation ends.
-class DeviceOperand {
- public:
-  DeviceOperand(cudaStream_t s, Limbs v, bool odd)
-      : host_(std::move(v)), mem_((host_.size() + (odd ? 1 : 0)) * sizeof(limb_t)) {
-    ptr_ = reinterpret_cast<limb_t*>(mem_.get()) + (odd ? 1 : 0);
-    upload(s, ptr_, host_.data(), host_.size() * sizeof(limb_t));
-  }
-  dc::Operand op() const { return {ptr_, host_.size()}; }
-  const limb_t* data() const { return ptr_; }
-  std::size_t size() const { return host_.size(); }
-  const Limbs& host() const { return host_; }
-  ::testing::AssertionResult unchanged(cudaStream_t s) const {
-    Limbs now(host_.size());
-    download(s, now.data(), ptr_, now.size() * sizeof(limb_t));
-    for (std::size_t i = 0; i < now.size(); ++i)
-      if (now[i] != host_[i])
-        return ::testing::AssertionFailure() << "operand limb " << i << " of " << now.size() << " changed";
-    return ::testing::AssertionSuccess();
-  }
-
- private:
-  Limbs host_;
-  DeviceMemory mem_;
-  limb_t* ptr_ = nullptr;
-};
-
-// ---- words (the NTT and gfp layers: 64- or 32-bit words, not limbs) ---------------
-
-/// A word output of `capacity` words of type W between guards, aligned or
-/// one word off.
-template <class W>
-std::unique_ptr<Guarded> word_output(cudaStream_t s, std::size_t capacity, bool odd) {
-  return std::make_unique<Guarded>(s, capacity * sizeof(W), odd ? sizeof(W) : 0);
-}
-
-/// A device input of words W at the end of its own allocation, one word
-/// off or aligned; unchanged() checks it after the call.
+/// A device input of words W (limbs, or the NTT and gfp layers' 64- and
+/// 32-bit words) ending where its own allocation ends, one word off or
+/// aligned; unchanged() checks it after the call.
 template <class W>
 class DeviceWords {
  public:
-  DeviceWords(cudaStream_t s, std::vector<W> v, bool odd)
-      : host_(std::move(v)), mem_((host_.size() + (odd ? 1 : 0)) * sizeof(W)) {
+  DeviceWords(cudaStream_t s, std::vector<W> v, bool odd, const char* noun = "input word")
+      : host_(std::move(v)), mem_((host_.size() + (odd ? 1 : 0)) * sizeof(W)), noun_(noun) {
     ptr_ = reinterpret_cast<W*>(mem_.get()) + (odd ? 1 : 0);
     upload(s, ptr_, host_.data(), host_.size() * sizeof(W));
   }
   const W* data() const { return ptr_; }
+  std::size_t size() const { return host_.size(); }
+  const std::vector<W>& host() const { return host_; }
   ::testing::AssertionResult unchanged(cudaStream_t s) const {
     std::vector<W> now(host_.size());
     download(s, now.data(), ptr_, now.size() * sizeof(W));
     for (std::size_t i = 0; i < now.size(); ++i)
       if (now[i] != host_[i])
-        return ::testing::AssertionFailure() << "input word " << i << " of " << now.size() << " changed";
+        return ::testing::AssertionFailure() << noun_ << " " << i << " of " << now.size() << " changed";
     return ::testing::AssertionSuccess();
   }
 
  private:
   std::vector<W> host_;
   DeviceMemory mem_;
+  const char* noun_;
   W* ptr_ = nullptr;
 };
 
-/// The first want.size() words W of an output (after read()) against `want`.
-template <class W>
-::testing::AssertionResult same_words(const Guarded& out, const std::vector<std::uint64_t>& want) {
-  std::vector<W> got(want.size());
-  if (!got.empty()) std::memcpy(got.data(), out.bytes(), got.size() * sizeof(W));
-  for (std::size_t i = 0; i < want.size(); ++i)
-    if (std::uint64_t{got[i]} != want[i])
-      return ::testing::AssertionFailure() << "word " << i << " of " << want.size() << " is " << hex(got[i])
-                                           << ", expected " << hex(want[i]);
-  return ::testing::AssertionSuccess();
-}
+/// An operand (limbs) in device memory, ending where its allocation ends.
+class DeviceOperand : public DeviceWords<limb_t> {
+ public:
+  DeviceOperand(cudaStream_t s, Limbs v, bool odd) : DeviceWords<limb_t>(s, std::move(v), odd, "operand limb") {}
+  dc::Operand op() const { return {data(), size()}; }
+};
 
 // ---- values ---------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@
 // from the library, and the test checks its order and omega^(N/K) = r. See
 // backend_layer.hpp for the guards (words here, 8 bytes a word).
 #include "integer/backend_layer.hpp"
+#include "integer/backend_layer_words.hpp"
 #include "mpgpu/gfp/primes.hpp"
 #include "mpgpu/gfp/roots.hpp"
 
@@ -236,21 +237,14 @@ TEST_F(BackendLayer, GfpPointwiseMul) {
             mpz_mod(v, v, f.p);
             f.put(want, n, i, v);
           }
-          static const char* const places[] = {"out apart", "out = a", "out = b"};
           const std::string what = "gfp_pointwise_mul(k = " + std::to_string(f.k) + ", n = " + std::to_string(n) +
-                                   ", " + places[where] + (odd ? ", one word off" : "") + "), " + sc.name;
+                                   ", " + kOutputPlaces[where] + (odd ? ", one word off" : "") + "), " + sc.name;
           std::unique_ptr<Guarded> out = word_output<u64>(sc.s, words, odd);
           const DeviceWords<u64> da(sc.s, a, !odd), db(sc.s, b, odd);
           u64* po = static_cast<u64*>(out->get());
           const u64* pa = da.data();
           const u64* pb = db.data();
-          if (where == 1) {
-            upload(sc.s, po, a.data(), words * sizeof(u64));
-            pa = po;
-          } else if (where == 2) {
-            upload(sc.s, po, b.data(), words * sizeof(u64));
-            pb = po;
-          }
+          place_output(sc.s, where, po, a, b, pa, pb);
           dc::gfp_pointwise_mul(st(), sc.s, f.k, f.r, po, pa, pb, n);
           out->read(sc.s);
           if (!report(all_of({out->guards_intact(), same_words<u64>(*out, want), da.unchanged(sc.s),

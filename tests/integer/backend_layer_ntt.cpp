@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "integer/backend_layer.hpp"
+#include "integer/backend_layer_words.hpp"
 #include "mpgpu/field/primes.hpp"
 
 namespace backend_layer {
@@ -225,9 +226,8 @@ TEST_F(BackendLayer, NttPointwise) {
           const std::vector<u64> a = residues(count, p, largest, gen), b = residues(count, p, false, gen);
           std::vector<u64> want(count);
           for (std::size_t i = 0; i < count; ++i) want[i] = mulmod(a[i], b[i], p);
-          static const char* const places[] = {"out apart", "out = a", "out = b"};
           const std::string what = "ntt_pointwise(p = " + std::to_string(p) + ", count " + std::to_string(count) +
-                                   ", " + places[where] + (largest ? ", a all p - 1" : "") +
+                                   ", " + kOutputPlaces[where] + (largest ? ", a all p - 1" : "") +
                                    (odd ? ", one word off" : "") + "), " + sc.name;
           // The input that out equals lives in the guarded output itself.
           std::unique_ptr<Guarded> out = word_output<u64>(sc.s, count, odd);
@@ -235,13 +235,7 @@ TEST_F(BackendLayer, NttPointwise) {
           const u64* pa = da.data();
           const u64* pb = db.data();
           u64* po = static_cast<u64*>(out->get());
-          if (where == 1) {
-            upload(sc.s, po, a.data(), count * sizeof(u64));
-            pa = po;
-          } else if (where == 2) {
-            upload(sc.s, po, b.data(), count * sizeof(u64));
-            pb = po;
-          }
+          place_output(sc.s, where, po, a, b, pa, pb);
           dc::ntt_pointwise(st(), sc.s, po, pa, pb, count, p);
           out->read(sc.s);
           if (!report(all_of({out->guards_intact(), same_words<u64>(*out, want), da.unchanged(sc.s),
