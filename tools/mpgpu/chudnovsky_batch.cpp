@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -13,6 +12,7 @@
 #include <stdexcept>
 
 #include "chudnovsky_leaf.hpp"
+#include "constants_series.hpp"  // series_profile_on
 #include "mpgpu/batch.hpp"
 
 namespace mpgpu::cli {
@@ -215,10 +215,7 @@ Level merge_level(Level&& children, std::size_t bits) {
 /// the leaves (host words, then the batches made from them), the levels, the
 /// Integers made of the top. Printed to stderr at exit.
 struct BatchProfile {
-  bool on = [] {
-    const char* v = std::getenv("MPGPU_SERIES_PROFILE");
-    return v && *v == '1';
-  }();
+  bool on = series_profile_on();
   std::mutex mutex;
   std::uint64_t groups = 0, ranges = 0, leaves = 0;
   double leaves_s = 0, levels_s = 0, nodes_s = 0;

@@ -10,7 +10,6 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <future>
@@ -74,10 +73,7 @@ struct MergeProfile {
     std::uint64_t calls = 0, merges = 0, uploads = 0;
     double upload_s = 0, mul_call_s = 0, mul_wait_s = 0, add_call_s = 0, add_wait_s = 0;
   };
-  bool on = [] {
-    const char* v = std::getenv("MPGPU_SERIES_PROFILE");
-    return v && *v == '1';
-  }();
+  bool on = series_profile_on();
   Row rows[64];
   ~MergeProfile() {
     if (!on) return;
@@ -112,12 +108,13 @@ void merge_many(std::span<const MergeJob<PQT>> jobs) {
     row = &g_merge_profile.rows[std::bit_width(std::max<std::size_t>(jobs[0].left->Q.size(), 1)) - 1];
     ++row->calls;
     row->merges += jobs.size();
+    // The host values' uploads alone, as mul_each makes them (together).
+    std::vector<const Integer*> values;
     for (const MergeJob<PQT>& j : jobs)
-      for (Integer* v : {&j.left->P, &j.left->Q, &j.left->T, &j.right->P, &j.right->Q, &j.right->T})
-        if (v->in_host_memory() && v->sign() != 0) {
-          ++row->uploads;
-          v->place_on_device();
-        }
+      for (const Integer* v : {&j.left->P, &j.left->Q, &j.left->T, &j.right->P, &j.right->Q, &j.right->T})
+        if (v->in_host_memory() && v->sign() != 0) values.push_back(v);
+    row->uploads += values.size();
+    detail::IntegerAccess::upload_many(values);
     ctx.synchronize();
     row->upload_s += lap();
   }

@@ -21,6 +21,14 @@ double env_number(const char* name, double fallback, double min) {
 
 }  // namespace
 
+bool series_profile_on() {
+  static const bool on = [] {
+    const char* v = std::getenv("MPGPU_SERIES_PROFILE");
+    return v && *v == '1';
+  }();
+  return on;
+}
+
 SplitPlan series_plan(const Context& ctx, const SeriesOptions& options) {
   SplitPlan plan;
   plan.threads = options.threads ? options.threads : default_host_threads();

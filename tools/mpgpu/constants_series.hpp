@@ -12,6 +12,11 @@
 
 namespace mpgpu::cli {
 
+/// Whether MPGPU_SERIES_PROFILE=1: the series' own time breakdowns (a
+/// tuning knob; they synchronize after each phase, serializing what would
+/// overlap), printed to stderr at exit. Read once.
+bool series_profile_on();
+
 /// The plan for a series on ctx (SeriesOptions' defaults resolved).
 SplitPlan series_plan(const Context& ctx, const SeriesOptions& options);
 
