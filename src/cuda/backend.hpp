@@ -75,9 +75,9 @@ struct HostLimbs {
 /// take, and all of them without a ring, go one by one through
 /// copy_to_device. Why: a binary-splitting merge of host nodes uploads
 /// four to six values of 2^17 bits, and per value a DMA, an event and
-/// their API calls cost the calling thread about 10 us, several times the
-/// bytes' time. Ordering as copy_to_device (ready on s and on the
-/// context's stream).
+/// their API calls cost the calling thread several times the bytes' time
+/// (docs/workloads.md, "Uploads together"). Ordering as copy_to_device
+/// (ready on s and on the context's stream).
 void copy_pieces_to_device(ContextState& st, Stream s, const HostLimbs* pieces, std::size_t count);
 /// Makes s wait (on the device, no host wait) for the work queued so far on
 /// the context's stream; nothing when s is that stream. Every entry point
