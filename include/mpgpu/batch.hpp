@@ -49,6 +49,10 @@ namespace detail {
 struct BatchAccess;
 }
 
+/// How Batch::to_integers reads an instance: as an unsigned number, or as a
+/// two's complement one of the batch's width (its bit bits() - 1 the sign).
+enum class InstanceSign { unsigned_values, twos_complement };
+
 class Batch {
  public:
   /// The largest width: 2^18 bits.
@@ -137,6 +141,16 @@ class Batch {
   /// device: use to_mpz(std::span<const mpz_ptr>) for many).
   void to_mpz(std::size_t index, mpz_ptr z) const;
   void to_mpz(std::span<const mpz_ptr> out) const;
+  /// Every instance as an Integer in ctx, read as `sign` says. From a CUDA
+  /// batch into a CUDA context of the same device: one kernel finds every
+  /// value's size and sign, one copies (negating) every value into its own
+  /// device buffer, with one synchronization of the batch's stream in all, so
+  /// the values are ready on every stream (Integer::from_device_limbs takes
+  /// a synchronization a value). Otherwise through host memory. The batch's
+  /// context runs the kernels: a thread with a context of its own may make
+  /// Integers for another context's work without waiting for that work.
+  /// InvalidArgument on a context over several devices (either side).
+  std::vector<Integer> to_integers(const Context& ctx, InstanceSign sign = InstanceSign::unsigned_values) const;
 
   std::size_t count() const { return count_; }
   std::size_t bits() const { return bits_; }

@@ -8,3 +8,4 @@
 #include "mpgpu/gfp.hpp"
 #include "mpgpu/integer.hpp"
 #include "mpgpu/ntt.hpp"
+#include "mpgpu/series.hpp"

@@ -12,6 +12,7 @@
 
 #include "context/context_state.hpp"
 #include "mpgpu/limb/config.cuh"
+#include "series_leaf.hpp"
 
 namespace mpgpu::detail::batch {
 
@@ -103,6 +104,35 @@ std::size_t first_zero_instance(ContextState& st, Stream stream, const limb_t* x
 /// (Batch::adopt_device_limbs, with limbs == row_stride == stride).
 std::size_t repack_device_limbs(ContextState& st, Stream stream, limb_t* dst, std::size_t stride, std::size_t bits,
                                 const limb_t* src, std::size_t count, std::size_t limbs, std::size_t row_stride);
+/// series_leaves' kernel (batch_series.cu): the leaves of `ranges` (a, b
+/// pairs on the host, 2 * range_count words) at `depth` into P, Q, T
+/// (range_count << depth instances of `stride` limbs, width `bits`), as
+/// series_leaf does each. Queued on `stream`; returns once the ranges are
+/// copied.
+void series_leaves(ContextState& st, Stream stream, const SeriesTermsPod& terms, const std::uint64_t* ranges,
+                   std::size_t range_count, unsigned depth, limb_t* P, limb_t* Q, limb_t* T, std::size_t stride,
+                   std::size_t bits);
+/// Batch::to_integers' first kernel (batch_integers.cu): each instance's
+/// record as a value (instance_record_* below) into `records` (host, count
+/// entries); synchronizes `stream`.
+void instance_records(ContextState& st, Stream stream, const limb_t* a, std::size_t count, std::size_t stride,
+                      std::size_t bits, bool twos_complement, std::uint64_t* records);
+/// Its second: instance i's magnitude (records[i], host) to dst[i] (host
+/// table of device pointers, each with room for the record's size);
+/// synchronizes `stream`.
+void write_magnitudes(ContextState& st, Stream stream, const limb_t* a, std::size_t count, std::size_t stride,
+                      std::size_t bits, const std::uint64_t* records, limb_t* const* dst);
 }  // namespace cuda
+
+/// An instance's record (instance_records): the magnitude's limb count in
+/// bits 0-31, the lowest nonzero limb in 32-62 (where a negation starts to
+/// flip), bit 63 set for a negative value.
+MPGPU_HD std::uint64_t instance_record(std::size_t size, std::size_t low, bool negative) {
+  return static_cast<std::uint64_t>(size) | static_cast<std::uint64_t>(low) << 32 |
+         static_cast<std::uint64_t>(negative) << 63;
+}
+MPGPU_HD std::size_t instance_record_size(std::uint64_t r) { return static_cast<std::uint32_t>(r); }
+MPGPU_HD std::size_t instance_record_low(std::uint64_t r) { return static_cast<std::size_t>((r >> 32) & 0x7fffffffu); }
+MPGPU_HD bool instance_record_negative(std::uint64_t r) { return (r >> 63) != 0; }
 
 }  // namespace mpgpu::detail::batch

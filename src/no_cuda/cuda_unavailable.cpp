@@ -127,6 +127,18 @@ std::size_t repack_device_limbs(ContextState&, Stream, limb_t*, std::size_t, std
                                 std::size_t, std::size_t) {
   throw BackendUnavailable("mpgpu: device limbs on a CUDA context need the CUDA backend, which this build does not have");
 }
+void series_leaves(ContextState&, Stream, const SeriesTermsPod&, const std::uint64_t*, std::size_t, unsigned, limb_t*,
+                   limb_t*, limb_t*, std::size_t, std::size_t) {
+  throw BackendUnavailable("mpgpu: series leaves on a CUDA context need the CUDA backend, which this build does not have");
+}
+void instance_records(ContextState&, Stream, const limb_t*, std::size_t, std::size_t, std::size_t, bool,
+                      std::uint64_t*) {
+  throw BackendUnavailable("mpgpu: batch instances on a CUDA context need the CUDA backend, which this build does not have");
+}
+void write_magnitudes(ContextState&, Stream, const limb_t*, std::size_t, std::size_t, std::size_t,
+                      const std::uint64_t*, limb_t* const*) {
+  throw BackendUnavailable("mpgpu: batch instances on a CUDA context need the CUDA backend, which this build does not have");
+}
 
 }  // namespace mpgpu::detail::batch::cuda
 

@@ -59,12 +59,12 @@ Series<Node> factorial_series(std::uint64_t fail_leaf = 0) {
   };
   // Subtrees at once (SplitPlan::batched_share): each by the plain
   // recursion, the ranges required in order, left to right, each apart.
-  s.subtrees_at_once = [s](std::span<const mpgpu::cli::TermRange> ranges, const Context& ctx) {
+  s.subtrees_at_once = [s](std::span<const mpgpu::cli::TermRange> ranges, const Context& work, const Context& into) {
     std::vector<Node> nodes;
     for (std::size_t i = 0; i < ranges.size(); ++i) {
       if (ranges[i].b <= ranges[i].a || (i && ranges[i].a < ranges[i - 1].b))
         throw std::runtime_error("subtrees_at_once: ranges not in order");
-      nodes.push_back(binary_split(ranges[i].a, ranges[i].b, true, s, ctx, nullptr));
+      nodes.push_back(s.to_context(binary_split(ranges[i].a, ranges[i].b, true, s, work, nullptr), into));
     }
     return nodes;
   };
@@ -240,9 +240,10 @@ TEST_P(BinarySplitting, ErrorInTheBatchedSubtreesReachesTheCaller) {
   Series<Node> series = factorial_series();
   const auto plain = series.subtrees_at_once;
   int calls = 0;
-  series.subtrees_at_once = [&](std::span<const mpgpu::cli::TermRange> ranges, const Context& c) {
+  series.subtrees_at_once = [&](std::span<const mpgpu::cli::TermRange> ranges, const Context& work,
+                                const Context& into) {
     if (++calls == 2) throw std::runtime_error("batched subtrees failed");
-    return plain(ranges, c);
+    return plain(ranges, work, into);
   };
   SplitPlan plan;
   plan.threads = 4;

@@ -222,7 +222,7 @@ void chudnovsky_mpz(std::uint64_t a, std::uint64_t b, mpz_t p, mpz_t q, mpz_t t)
 
 // The batched nodes (the device's share of pi's subtrees) against the mpz
 // recursion: ranges of every depth from 0 to 11 in one call (so one batch
-// per depth, its bottom nodes of one term and of two made on the host),
+// per depth, its leaves made by series_leaves),
 // term 0, both sides of 2^k term counts, large terms up to the last one the
 // word leaves take, and a range too wide for one batch (its halves batched,
 // then merged).
@@ -234,7 +234,10 @@ TEST_P(Constants, BatchedNodesMatchTheRecursion) {
       {20, 2068}, {1, 3001}};
   // The last is wider than Batch::max_bits at its top: split in the call.
   ASSERT_GT(mpgpu::cli::chudnovsky_node_width(1, 3001), mpgpu::Batch::max_bits);
-  const std::vector<mpgpu::cli::ChudnovskyNode> nodes = mpgpu::cli::chudnovsky_nodes_batched(ranges, ctx());
+  // The work in a context of its own, the values in ctx() (as the batching
+  // thread makes them): on a CUDA context another stream of the device.
+  const mpgpu::Context work = ctx().with_tuning(ctx().tuning());
+  const std::vector<mpgpu::cli::ChudnovskyNode> nodes = mpgpu::cli::chudnovsky_nodes_batched(ranges, work, ctx());
   ASSERT_EQ(nodes.size(), ranges.size());
   mpz_t p, q, t, got;
   mpz_inits(p, q, t, got, nullptr);
@@ -242,6 +245,7 @@ TEST_P(Constants, BatchedNodesMatchTheRecursion) {
     chudnovsky_mpz(ranges[i].a, ranges[i].b, p, q, t);
     const std::string where = "[" + std::to_string(ranges[i].a) + ", " + std::to_string(ranges[i].b) + ")";
     EXPECT_EQ(nodes[i].P.context(), ctx()) << where;
+    EXPECT_EQ(nodes[i].T.context(), ctx()) << where;
     nodes[i].P.to_mpz(got);
     EXPECT_EQ(mpz_cmp(got, p), 0) << "P of " << where;
     nodes[i].Q.to_mpz(got);

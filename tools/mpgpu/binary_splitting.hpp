@@ -338,8 +338,8 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
   };
   // The batched nodes, left to right, a chunk at a time, on a thread of
   // their own in a context of its own (its own stream: its kernels run
-  // beside the calling thread's merges), each moved into ctx (one device
-  // copy a value) and marked ready as a host node is.
+  // beside the calling thread's merges), their values made in ctx, each
+  // marked ready as a host node is.
   std::atomic<std::int64_t> batched_ns{0};
   std::atomic<std::uint64_t> batched_chunks{0};
   auto batcher = [&](const Context& own) {
@@ -352,9 +352,9 @@ Node binary_split(std::uint64_t a, std::uint64_t b, bool need_p, const Series<No
           chunk.push_back(batched[next++]);
           ranges.push_back({chunk.back()->a, chunk.back()->b});
         }
-        std::vector<Node> nodes = series.subtrees_at_once(ranges, own);
+        std::vector<Node> nodes = series.subtrees_at_once(ranges, own, ctx);
         for (std::size_t i = 0; i < chunk.size(); ++i) {
-          chunk[i]->value.emplace(series.to_context(std::move(nodes[i]), ctx));
+          chunk[i]->value.emplace(std::move(nodes[i]));
           progress.merged_subtree(chunk[i]->a, chunk[i]->b);
           chunk[i]->ready.store(true, std::memory_order_release);
         }

@@ -30,13 +30,18 @@ struct ChudnovskyNode {
 /// with Q <= ((b - 1)^3 640320^3 / 24)^(b - a) (P < Q for every term k >= 1).
 std::size_t chudnovsky_node_width(std::uint64_t a, std::uint64_t b);
 
-/// The nodes of `ranges` (each b > a) in ctx, as the plain recursion
-/// (binary_split) would make them: the ranges of one depth of the balanced
-/// tree together, one Batch a value and level, from its nodes of one or two
-/// terms (in machine words, on the host) up; a range wider than Batch::max_bits at its top is
-/// split in halves, batched, and its halves merged by Integer products.
-/// Any context: on the CPU one the batch layer runs on GMP's mpn functions
-/// (the tests' way to check this against the recursion).
-std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> ranges, const Context& ctx);
+/// The nodes of `ranges` (each b > a), as the plain recursion (binary_split)
+/// would make them, their work queued in ctx and their values in `into`
+/// (ctx itself, or another context of its device: a thread with a context
+/// of its own makes nodes for the calling thread's context without waiting
+/// for that context's queue): the ranges of one depth of the balanced tree
+/// together, one Batch a value and level, from their leaves (series_leaves:
+/// one kernel on a CUDA context) up, then every top made an Integer at once
+/// (Batch::to_integers); a range wider than Batch::max_bits at its top is
+/// split in halves, batched, and its halves merged by Integer products in
+/// `into`. Any context: on the CPU one the batch layer runs on GMP's mpn
+/// functions (the tests' way to check this against the recursion).
+std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> ranges, const Context& ctx,
+                                                     const Context& into);
 
 }  // namespace mpgpu::cli

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mpgpu/integer.hpp"
+#include "mpgpu/series.hpp"  // SeriesRange
 
 namespace mpgpu::cli {
 
@@ -81,10 +82,8 @@ inline void run_in_order(std::span<const std::function<void()>> steps) {
   for (const auto& step : steps) step();
 }
 
-/// The terms [a, b).
-struct TermRange {
-  std::uint64_t a, b;
-};
+/// The terms [a, b) (the library's type: series_leaves takes them).
+using TermRange = SeriesRange;
 
 /// One merge of Series::merge_many: right merged into left.
 template <class Node>
@@ -107,8 +106,9 @@ struct MergeJob {
 /// merge would one after another; the jobs share no node. A series gives it
 /// when its merges' products can go to the library together (mul_each), so
 /// that the merges of one level cost about one batched product.
-/// subtrees_at_once (optional) makes the nodes of many ranges in one context
-/// at once, each as the plain recursion would (pi: chudnovsky_batch.hpp, a few
+/// subtrees_at_once(ranges, work, into) (optional) makes the nodes of many
+/// ranges at once, each as the plain recursion would, its work queued in
+/// `work` and the nodes' values in `into` (pi: chudnovsky_batch.hpp, a few
 /// batch operations a level for all of them); see SplitPlan::batched_share.
 template <class Node>
 struct Series {
@@ -117,7 +117,8 @@ struct Series {
   std::function<Node(Node&& node, const Context& ctx)> to_context;
   std::function<double(std::uint64_t a, std::uint64_t b)> bits;
   std::function<void(std::span<const MergeJob<Node>> jobs)> merge_many;
-  std::function<std::vector<Node>(std::span<const TermRange> ranges, const Context& ctx)> subtrees_at_once;
+  std::function<std::vector<Node>(std::span<const TermRange> ranges, const Context& work, const Context& into)>
+      subtrees_at_once;
 };
 
 /// Who computes which node of the tree.
