@@ -6,8 +6,8 @@
 // a host of few cores, while the GPU, which merges everything above them,
 // idles; the batch layer multiplies thousands of 2^10..2^18-bit values at
 // once. binary_split gives the left-most share of its host subtrees to this,
-// on a thread of its own (SplitPlan::batched_share; off by default, and why:
-// kSeriesBatchedShare), and the rest to host threads.
+// on a thread of its own (SplitPlan::batched_share; by default nearly all of
+// them: kSeriesBatchedShare), and the rest to host threads.
 #pragma once
 
 #include <cstddef>

@@ -123,16 +123,16 @@ inline constexpr unsigned kSeriesDeviceThreads = 0;
 inline constexpr double kSeriesDeviceSubtreeMaxBits = 1 << 24;
 
 /// The defaults of SeriesOptions::batched_share and batched_chunk on a CUDA
-/// context (SplitPlan::batched_share; pi only: chudnovsky_batch.hpp).
-/// Measured slower (docs/workloads.md, "Batched subtrees"): the GPU's levels
-/// are a small part of a chunk's time; the batching thread's host part (the
-/// bottom nodes in words and the batches made of them) makes its subtrees
-/// several times slower than the host threads make theirs, and the calling
-/// thread needs the left-most (batched) ones first. So none by default; the
-/// mechanism stays (tested) for experiments, and for when that host part
-/// moves to the device. MPGPU_SERIES_BATCHED_SHARE overrides it. A chunk of
-/// 1024 subtrees of up to 2^18 bits is ~100 MB a value at its top level.
-inline constexpr double kSeriesBatchedShare = 0;
+/// context (SplitPlan::batched_share; pi only: chudnovsky_batch.hpp). With
+/// the leaves made on the device (series_leaves) and the tops made Integers
+/// at once (Batch::to_integers), one thread makes the subtrees through the
+/// batch layer several times faster than all the host's cores make them
+/// with GMP, well ahead of the calling thread's merges, which then bound the
+/// series (docs/workloads.md, "Batched subtrees", with the measured sweep).
+/// The host threads keep the right-most twentieth, which the calling thread
+/// needs last. MPGPU_SERIES_BATCHED_SHARE overrides it. A chunk of 1024
+/// subtrees of up to 2^18 bits is ~100 MB a value at its top level.
+inline constexpr double kSeriesBatchedShare = 0.95;
 inline constexpr std::size_t kSeriesBatchedChunk = 1024;
 
 /// compute_constant's first guard digits: 10^19 < 2^64 (see there).

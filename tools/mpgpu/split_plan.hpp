@@ -164,7 +164,7 @@ struct SplitPlan {
   /// context; the left-most, which the calling thread needs first) is made
   /// through subtrees_at_once, batched_chunk nodes a call, left to right, by
   /// a thread of its own in a context of its own (on a CUDA context: its own
-  /// stream, beside the calling thread's merges), each node then moved into
+  /// stream, beside the calling thread's merges), the nodes' values made in
   /// the target context; host threads make the rest. Why: there the GPU makes
   /// the subtrees several times faster than the host's cores and is
   /// otherwise mostly idle while they work; the share balances the two. 0: none.
