@@ -92,10 +92,14 @@ inline constexpr bool kSeriesProductsAtOnce = true;
 /// With products at once: the maximal nodes above the cut of at most this
 /// many bits are level groups (SplitPlan::level_group_max_bits), merged a
 /// level at a time, every merge of a level in one mul_each. Their products
-/// (halves of up to 2^22 bits: transforms of up to 2^17 points) are far too
-/// small to fill the GPU one merge at a time. MPGPU_SERIES_GROUP_BITS
-/// overrides it for tuning runs (0: no groups).
-inline constexpr double kSeriesLevelGroupMaxBits = 1 << 23;
+/// (from halves of 2^17 bits up) are far too small to fill the GPU one merge
+/// at a time. Groups of up to 2^27 bits (about 512 subtrees at the 2^18-bit
+/// cut) take their lowest levels in calls of hundreds of merges; the batched
+/// subtrees arrive a chunk of 1024 at a time, left to right, so a group is
+/// whole soon after its chunk (the sweep of 2^23 to 2^29 bits: docs/workloads.md,
+/// "Batched subtrees"). MPGPU_SERIES_GROUP_BITS overrides it for tuning runs
+/// (0: no groups).
+inline constexpr double kSeriesLevelGroupMaxBits = 1 << 27;
 
 /// SeriesOptions::products_at_once resolved for ctx (never on the CPU
 /// context, whose merges run their products on host threads instead).
