@@ -224,16 +224,19 @@ void chudnovsky_mpz(std::uint64_t a, std::uint64_t b, mpz_t p, mpz_t q, mpz_t t)
 // recursion: ranges of every depth from 0 to 11 in one call (so one batch
 // per depth, its leaves made by series_leaves),
 // term 0, both sides of 2^k term counts, large terms up to the last one the
-// word leaves take, and a range too wide for one batch (its halves batched,
-// then merged).
+// word leaves take, and ranges too wide for one batch (their pieces batched,
+// then merged a height at a time).
 TEST_P(Constants, BatchedNodesMatchTheRecursion) {
   using mpgpu::cli::TermRange;
   const std::vector<TermRange> ranges = {
       {0, 1}, {1, 2}, {0, 2}, {2, 5}, {5, 12}, {12, 28}, {28, 60}, {100, 229}, {1000, 1077}, {1077, 1333},
       {7999990, 8000010}, {70513233, 70514309}, {705132331, 705132842}, {(1ull << 32) - 9, 1ull << 32},
-      {20, 2068}, {1, 3001}};
-  // The last is wider than Batch::max_bits at its top: split in the call.
+      {20, 2068}, {1, 3001}, {3001, 6007}, {6007, 18000}};
+  // The last three are wider than Batch::max_bits at their tops: split in
+  // the call into halves (the last one into eighths and sixteenths: merges
+  // of three heights, those of a height over all three ranges at once).
   ASSERT_GT(mpgpu::cli::chudnovsky_node_width(1, 3001), mpgpu::Batch::max_bits);
+  ASSERT_GT(mpgpu::cli::chudnovsky_node_width(6007, 18000), 4 * mpgpu::Batch::max_bits);
   // The work in a context of its own, the values in ctx() (as the batching
   // thread makes them): on a CUDA context another stream of the device.
   const mpgpu::Context work = ctx().with_tuning(ctx().tuning());
@@ -278,6 +281,29 @@ TEST_P(Constants, PiWithBatchedSubtrees) {
   mpgpu::ui_pow_ui(unit, 10, 2800);
   mpgpu::fdiv_q(q, x, unit);
   EXPECT_EQ(with_point(q.to_string()), kPi200);
+}
+
+// pi with every subtree batched at the cut a batching series gets on a CUDA
+// context (kSeriesBatchedHostMaxBits: each subtree wider than a batch, so
+// made as two pieces and merged in one mul_each a chunk), against the same
+// digits by the plain recursion: every digit, not a prefix.
+TEST_P(Constants, PiWithBatchedSubtreesWiderThanABatch) {
+  const std::uint64_t digits = 240000;  // ~16,900 terms: subtrees of 2^19 bits at ~5,500 terms
+  mpgpu::cli::SeriesOptions batched;
+  batched.threads = 2;
+  batched.host_max_bits = mpgpu::cli::kSeriesBatchedHostMaxBits;
+  batched.batched_share = 1;
+  batched.batched_chunk = 2;
+  mpgpu::cli::StageHooks hooks;
+  std::string notes;
+  hooks.note = [&](std::string_view, const std::string& text) { notes += text; };
+  const mpgpu::Integer x = mpgpu::cli::pi_fixed_point(ctx(), digits, hooks, batched);
+  EXPECT_NE(notes.find("subtrees batched (100% share)"), std::string::npos) << notes;
+  mpgpu::cli::SeriesOptions plain;
+  plain.threads = 1;
+  plain.batched_share = 0;
+  const mpgpu::Integer want = mpgpu::cli::pi_fixed_point(ctx(), digits, {}, plain);
+  EXPECT_TRUE(x == want);
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(Constants);

@@ -211,23 +211,67 @@ std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> 
     std::vector<ChudnovskyNode> nodes = batched_group(group, depth, ctx, into);
     for (std::size_t j = 0; j < which.size(); ++j) done[which[j]].emplace(std::move(nodes[j]));
   }
-  // The ranges from their pieces, in the order cut made them.
-  std::size_t next = 0;
-  auto join = [&](auto& self, std::uint64_t a, std::uint64_t b) -> ChudnovskyNode {
-    if (fits(a, b)) return std::move(*done[next++]);
-    const std::uint64_t m = a + (b - a) / 2;
-    ChudnovskyNode l = self(self, a, m);
-    ChudnovskyNode r = self(self, m, b);
-    Integer t = l.P * r.T;
-    l.T *= r.Q;
-    l.T += t;
-    l.Q *= r.Q;
-    l.P *= r.P;
-    return l;
+  // The ranges from their pieces, in the order cut made them: every merge
+  // of one height (over all the ranges) in one mul_each, in `into`. Why
+  // together: pi's default cut makes each range two pieces, so that a
+  // chunk's merges are a thousand products of one size.
+  struct Join {
+    std::size_t left = 0, right = 0;  // indices into `joins`; a piece has none
+    unsigned height = 0;              // 0: a piece
+    std::optional<ChudnovskyNode> node;
   };
+  std::vector<Join> joins;
+  joins.reserve(2 * pieces.size());
+  std::size_t next = 0;
+  auto build = [&](auto& self, std::uint64_t a, std::uint64_t b) -> std::size_t {
+    if (fits(a, b)) {
+      joins.push_back({0, 0, 0, std::move(done[next++])});
+      return joins.size() - 1;
+    }
+    const std::uint64_t m = a + (b - a) / 2;
+    const std::size_t l = self(self, a, m), r = self(self, m, b);
+    joins.push_back({l, r, std::max(joins[l].height, joins[r].height) + 1, std::nullopt});
+    return joins.size() - 1;
+  };
+  std::vector<std::size_t> roots;
+  roots.reserve(ranges.size());
+  unsigned top = 0;
+  for (const TermRange& r : ranges) {
+    roots.push_back(build(build, r.a, r.b));
+    top = std::max(top, joins[roots.back()].height);
+  }
+  for (unsigned h = 1; h <= top; ++h) {
+    std::vector<Join*> level;
+    for (Join& j : joins)
+      if (j.height == h) level.push_back(&j);
+    // T = Tl Qr + Pl Tr, Q = Ql Qr, P = Pl Pr, into the left child's values.
+    std::vector<Integer> t, p;  // fresh results: l.P is read by the first product
+    t.reserve(level.size());
+    p.reserve(level.size());
+    std::vector<Product> products;
+    products.reserve(4 * level.size());
+    for (Join* j : level) {
+      ChudnovskyNode& l = *joins[j->left].node;
+      const ChudnovskyNode& r = *joins[j->right].node;
+      t.emplace_back(into);
+      p.emplace_back(into);
+      products.push_back({t.back(), l.P, r.T});
+      products.push_back({l.T, l.T, r.Q});
+      products.push_back({l.Q, l.Q, r.Q});
+      products.push_back({p.back(), l.P, r.P});
+    }
+    mul_each(products);
+    for (std::size_t i = 0; i < level.size(); ++i) {
+      ChudnovskyNode& l = *joins[level[i]->left].node;
+      l.T += t[i];
+      l.P = std::move(p[i]);
+      level[i]->node = std::move(joins[level[i]->left].node);
+      joins[level[i]->right].node.reset();
+    }
+  }
   std::vector<ChudnovskyNode> out;
   out.reserve(ranges.size());
-  for (const TermRange& r : ranges) out.push_back(join(join, r.a, r.b));
+  for (std::size_t root : roots) out.push_back(std::move(*joins[root].node));
   return out;
 }
 
