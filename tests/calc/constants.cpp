@@ -283,15 +283,15 @@ TEST_P(Constants, PiWithBatchedSubtrees) {
   EXPECT_EQ(with_point(q.to_string()), kPi200);
 }
 
-// pi with every subtree batched at the cut a batching series gets on a CUDA
-// context (kSeriesBatchedHostMaxBits: each subtree wider than a batch, so
-// made as two pieces and merged in one mul_each a chunk), against the same
-// digits by the plain recursion: every digit, not a prefix.
+// pi with every subtree batched at a cut of 2^19 bits (each subtree wider
+// than a batch, so made as two pieces and merged in one mul_each a chunk;
+// MPGPU_SERIES_HOST_BITS=524288 on a CUDA context), against the same digits
+// by the plain recursion: every digit, not a prefix.
 TEST_P(Constants, PiWithBatchedSubtreesWiderThanABatch) {
   const std::uint64_t digits = 240000;  // ~16,900 terms: subtrees of 2^19 bits at ~5,500 terms
   mpgpu::cli::SeriesOptions batched;
   batched.threads = 2;
-  batched.host_max_bits = mpgpu::cli::kSeriesBatchedHostMaxBits;
+  batched.host_max_bits = 1 << 19;
   batched.batched_share = 1;
   batched.batched_chunk = 2;
   mpgpu::cli::StageHooks hooks;

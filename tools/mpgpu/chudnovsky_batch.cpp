@@ -212,9 +212,11 @@ std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> 
     for (std::size_t j = 0; j < which.size(); ++j) done[which[j]].emplace(std::move(nodes[j]));
   }
   // The ranges from their pieces, in the order cut made them: every merge
-  // of one height (over all the ranges) in one mul_each, in `into`. Why
-  // together: pi's default cut makes each range two pieces, so that a
-  // chunk's merges are a thousand products of one size.
+  // of one height (over all the ranges) in one mul_each, in `into`, a
+  // chunk's merges of one size together. (At pi's default cut every range
+  // is one piece. A cut of 2^19 bits makes each two, which halves the
+  // calling thread's merges, but was measured slower: these merges then
+  // share `into` with the calling thread's; docs/workloads.md.)
   struct Join {
     std::size_t left = 0, right = 0;  // indices into `joins`; a piece has none
     unsigned height = 0;              // 0: a piece

@@ -47,8 +47,7 @@ struct SeriesOptions {
   unsigned threads = 0;
   /// Nodes estimated at most this many bits are computed by host threads
   /// with GMP, larger ones on the calling thread in the target context.
-  /// 0: on a CUDA context MPGPU_SERIES_HOST_BITS, else kSeriesHostMaxBits
-  /// (kSeriesBatchedHostMaxBits for a series that batches its subtrees);
+  /// 0: on a CUDA context MPGPU_SERIES_HOST_BITS, else kSeriesHostMaxBits;
   /// on the CPU context every node (tests give a cut to run the CUDA
   /// context's way of splitting on the CPU).
   double host_max_bits = 0;
@@ -116,16 +115,6 @@ bool series_products_at_once(const Context& ctx, const SeriesOptions& options);
 /// subtrees), to be swept on a GPU with MPGPU_SERIES_HOST_BITS; `--timings`
 /// prints the host threads' work and the calling thread's waits.
 inline constexpr double kSeriesHostMaxBits = 1 << 18;
-
-/// The cut instead of kSeriesHostMaxBits for a series whose subtrees are
-/// mostly batched (pi with SplitPlan::batched_share > 0): its subtrees of up
-/// to 2^19 bits are made by the batching thread (the batch layer up to
-/// Batch::max_bits, 2^18, then one level of merges, all of a chunk in one
-/// mul_each), which halves the calling thread's merges, each a fixed cost
-/// on the thread that bounds the series; the host threads' share (a
-/// twentieth) takes the larger GMP products. MPGPU_SERIES_HOST_BITS
-/// overrides both.
-inline constexpr double kSeriesBatchedHostMaxBits = 1 << 19;
 
 /// The defaults of SeriesOptions::device_threads and device_subtree_max_bits
 /// on a CUDA context. Merges of nodes from the cut up to about 2^24 bits

@@ -29,19 +29,13 @@ bool series_profile_on() {
   return on;
 }
 
-SplitPlan series_plan(const Context& ctx, const SeriesOptions& options, bool batches) {
+SplitPlan series_plan(const Context& ctx, const SeriesOptions& options) {
   SplitPlan plan;
   plan.threads = options.threads ? options.threads : default_host_threads();
-  if (options.batched_share >= 0)
-    plan.batched_share = options.batched_share;
-  else if (ctx.is_cuda())
-    plan.batched_share = std::min(1.0, env_number("MPGPU_SERIES_BATCHED_SHARE", kSeriesBatchedShare, 0));
   if (options.host_max_bits > 0) {
     plan.host_max_bits = options.host_max_bits;
   } else if (ctx.is_cuda()) {
-    const bool batched = batches && plan.batched_share > 0;
-    plan.host_max_bits =
-        env_number("MPGPU_SERIES_HOST_BITS", batched ? kSeriesBatchedHostMaxBits : kSeriesHostMaxBits, 1);
+    plan.host_max_bits = env_number("MPGPU_SERIES_HOST_BITS", kSeriesHostMaxBits, 1);
   }
   if (options.device_threads > 0)
     plan.device_threads = options.device_threads;
@@ -52,6 +46,10 @@ SplitPlan series_plan(const Context& ctx, const SeriesOptions& options, bool bat
                                      : env_number("MPGPU_SERIES_DEVICE_BITS", kSeriesDeviceSubtreeMaxBits, 1);
   if (series_products_at_once(ctx, options))
     plan.level_group_max_bits = env_number("MPGPU_SERIES_GROUP_BITS", kSeriesLevelGroupMaxBits, 0);
+  if (options.batched_share >= 0)
+    plan.batched_share = options.batched_share;
+  else if (ctx.is_cuda())
+    plan.batched_share = std::min(1.0, env_number("MPGPU_SERIES_BATCHED_SHARE", kSeriesBatchedShare, 0));
   plan.batched_chunk = options.batched_chunk
                            ? options.batched_chunk
                            : static_cast<std::size_t>(env_number("MPGPU_SERIES_BATCHED_CHUNK", kSeriesBatchedChunk, 1));

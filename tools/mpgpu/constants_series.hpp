@@ -17,10 +17,8 @@ namespace mpgpu::cli {
 /// overlap), printed to stderr at exit. Read once.
 bool series_profile_on();
 
-/// The plan for a series on ctx (SeriesOptions' defaults resolved);
-/// `batches`: the series makes subtrees at once (Series::subtrees_at_once),
-/// which moves the default cut (kSeriesBatchedHostMaxBits).
-SplitPlan series_plan(const Context& ctx, const SeriesOptions& options, bool batches = false);
+/// The plan for a series on ctx (SeriesOptions' defaults resolved).
+SplitPlan series_plan(const Context& ctx, const SeriesOptions& options);
 
 /// One line on how a split went: its subtrees, threads, host work and the
 /// calling thread's waits, in `seconds` of series.
@@ -33,7 +31,7 @@ Node evaluate_series(std::uint64_t a, std::uint64_t b, bool need_p, const Series
   const StageProgress& progress = hooks.progress;
   if (progress) progress("series", 0);
   SplitProgress split_progress(progress ? ProgressFn([&](double f) { progress("series", f); }) : ProgressFn(), b - a);
-  const SplitPlan plan = series_plan(ctx, options, static_cast<bool>(series.subtrees_at_once));
+  const SplitPlan plan = series_plan(ctx, options);
   SplitStats stats;
   const auto t0 = std::chrono::steady_clock::now();
   Node root = binary_split(a, b, need_p, series, ctx, plan, split_progress, &stats);
