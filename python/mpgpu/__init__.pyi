@@ -495,6 +495,11 @@ class Batch:
         The values as ints (signed=True: read as two's complement of `bits` bits).
         """
 
+    def to_integers(self, context: _ContextLike | None = None, *, signed: bool = False) -> list[Integer]:
+        """
+        The values as mpgpu.Integer in `context` (default: the current one; signed=True: read as two's complement of `bits` bits). From a CUDA batch into a context of its GPU they never leave the device.
+        """
+
     def to_numpy(self) -> numpy.ndarray:
         """The limbs as a new NumPy uint64 array of shape (count, limbs)."""
 

@@ -570,6 +570,21 @@ void bind_batch(nb::module_& m) {
 
   c.def("to_list", &to_list, nb::kw_only(), nb::arg("signed") = false,
         "The values as ints (signed=True: read as two's complement of `bits` bits).");
+  c.def(
+      "to_integers",
+      [](const Batch& b, nb::handle context, bool is_signed) {
+        const Context ctx = context_arg(context);
+        std::vector<Integer> values;
+        run_batch([&] {
+          values = b.to_integers(ctx, is_signed ? InstanceSign::twos_complement : InstanceSign::unsigned_values);
+        });
+        nb::list out;
+        for (Integer& x : values) out.append(nb::cast(std::move(x)));
+        return out;
+      },
+      nb::arg("context").none() = nb::none(), nb::kw_only(), nb::arg("signed") = false,
+      "The values as mpgpu.Integer in `context` (default: the current one; signed=True: read as two's "
+      "complement of `bits` bits). From a CUDA batch into a context of its GPU they never leave the device.");
   c.def("to_numpy", &to_numpy, "The limbs as a new NumPy uint64 array of shape (count, limbs).");
   c.def("to_bytes", &to_bytes, nb::arg("length").none() = nb::none(), nb::arg("byteorder") = "little",
         "Each instance as `length` bytes (default ceil(bits / 8)), concatenated; OverflowError if one does not fit.");

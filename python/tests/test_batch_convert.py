@@ -85,6 +85,20 @@ def test_signed_values(ctx, bits):
             Batch([0, bad], bits, signed=True)
 
 
+@pytest.mark.parametrize("bits", [1, 64, 65, 1000, 4096])
+def test_to_integers(ctx, bits):
+    vals = values_for(bits, 30, seed=5) + [0, 2**bits - 1, 2 ** (bits - 1)]
+    b = Batch(vals, bits)
+    got = b.to_integers()
+    assert all(isinstance(x, mpgpu.Integer) and x.context == ctx for x in got)
+    assert [int(x) for x in got] == vals
+    assert [int(x) for x in b.to_integers(signed=True)] == [signed(v, bits) for v in vals]
+    cpu = b.to_integers("cpu", signed=True)  # into another context
+    assert all(x.context == mpgpu.Context("cpu") for x in cpu)
+    assert [int(x) for x in cpu] == [signed(v, bits) for v in vals]
+    assert Batch([], 8).to_integers() == []
+
+
 @pytest.mark.parametrize("bits", [8, 64, 100])
 def test_bytes_round_trip(ctx, bits):
     vals = values_for(bits, 20, seed=3)
