@@ -116,8 +116,8 @@ Level merge_level(Level&& children, std::size_t bits) {
 
 /// Where batched_group's time goes, with MPGPU_SERIES_PROFILE=1 (as the
 /// merges' profile in constants_pi.cpp; it synchronizes after each phase):
-/// the leaves (host words, then the batches made from them), the levels, the
-/// Integers made of the top. Printed to stderr at exit.
+/// the leaves (series_leaves), the levels, the Integers made of the tops.
+/// Printed to stderr at exit.
 struct BatchProfile {
   bool on = series_profile_on();
   std::mutex mutex;

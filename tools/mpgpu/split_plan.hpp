@@ -184,7 +184,7 @@ struct SplitStats {
   double helped_seconds = 0;                    ///< the calling thread's time in host jobs while it waited
   std::uint64_t batched_subtrees = 0;           ///< maximal host nodes made by subtrees_at_once
   std::uint64_t batched_chunks = 0;             ///< in this many calls
-  double batched_seconds = 0;                   ///< the batching thread's time, moves into the target included
+  double batched_seconds = 0;                   ///< the batching thread's time
   std::uint64_t uploads = 0;                    ///< host nodes moved into the target context (or a device thread's)
   double upload_seconds = 0;                    ///< their to_context time, summed over the threads
   unsigned device_threads = 0;                  ///< threads that merged device subtrees
