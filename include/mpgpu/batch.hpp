@@ -149,7 +149,8 @@ class Batch {
   /// a synchronization a value). Otherwise through host memory. The batch's
   /// context runs the kernels: a thread with a context of its own may make
   /// Integers for another context's work without waiting for that work.
-  /// InvalidArgument on a context over several devices (either side).
+  /// A batch split over several devices is gathered in instance order.
+  /// InvalidArgument if ctx spans several devices (an Integer lives on one).
   std::vector<Integer> to_integers(const Context& ctx, InstanceSign sign = InstanceSign::unsigned_values) const;
 
   std::size_t count() const { return count_; }

@@ -1,7 +1,8 @@
 // Batch::to_integers: every instance as an Integer. Between a CUDA batch and
 // a CUDA context of one device the values never leave the device: two
-// kernels (batch_integers.cu) and one allocation a value; otherwise the
-// limbs go through host memory once, all together.
+// kernels (batch_integers.cu) and one allocation a value; otherwise (another
+// device, the CPU, a batch split over several devices: gathered in instance
+// order) the limbs go through host memory once, all together.
 #include <string>
 #include <vector>
 
@@ -15,9 +16,6 @@ namespace mpgpu {
 
 std::vector<Integer> Batch::to_integers(const Context& ctx, InstanceSign sign) const {
   const char* fn = "mpgpu::Batch::to_integers: ";
-  if (parts_ || ctx_.part_count() > 1)
-    throw InvalidArgument(std::string(fn) + "the batch is split over several devices (" + ctx_.describe() +
-                          "); convert each part(i)");
   if (ctx.part_count() > 1)
     throw InvalidArgument(std::string(fn) + "the target context spans several devices (" + ctx.describe() +
                           "); an Integer lives on one device");
@@ -26,7 +24,7 @@ std::vector<Integer> Batch::to_integers(const Context& ctx, InstanceSign sign) c
   out.reserve(count_);
   if (count_ == 0) return out;
   const std::size_t limbs = limbs_per_instance();
-  if (ctx_.is_cuda() && ctx.is_cuda() && ctx_.device() == ctx.device()) {
+  if (!parts_ && ctx_.is_cuda() && ctx.is_cuda() && ctx_.device() == ctx.device()) {
     detail::ContextState& from = detail::ContextAccess::state(ctx_);
     detail::ContextState& into = detail::ContextAccess::state(ctx);
     const Stream s = ctx_.stream();

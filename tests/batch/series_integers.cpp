@@ -2,7 +2,8 @@
 // to_integers: every width class, the special values (zero, all ones, a
 // single high bit: the most negative two's complement value, all ones but
 // the lowest bit), both readings, into the batch's context, another context
-// of its device (the batching thread's way) and the CPU. series_leaves: pi's
+// of its device (the batching thread's way) and the CPU, and from a batch
+// split over several parts into one part's context. series_leaves: pi's
 // and e's series and one whose a(k) is zero at a term, ranges from term 0 and
 // up to 2^32, deeper than needed (empty nodes), against an mpz walk of the
 // same split; bad input refused with a reason.
@@ -22,14 +23,7 @@ using mpgpu::LinearFactor;
 using mpgpu::SeriesRange;
 using mpgpu::SeriesTerms;
 
-class BatchToIntegers : public BatchTest {
- protected:
-  void SetUp() override {
-    BatchTest::SetUp();
-    if (!IsSkipped() && ctx().part_count() > 1)
-      GTEST_SKIP() << "a split batch is refused (SplitContextsRefuse)";
-  }
-};
+class BatchToIntegers : public BatchTest {};
 
 Mpz value_of(const Integer& x) {
   Mpz z;
@@ -39,7 +33,11 @@ Mpz value_of(const Integer& x) {
 
 TEST_P(BatchToIntegers, BothReadingsIntoEveryContext) {
   Operands gen(83);
-  const std::vector<mpgpu::Context> targets = {ctx(), ctx().with_tuning(ctx().tuning()), mpgpu::Context::cpu()};
+  // A split batch (several devices, or CPU parts) goes to one device's context.
+  const bool split = ctx().part_count() > 1;
+  const std::vector<mpgpu::Context> targets =
+      split ? std::vector<mpgpu::Context>{ctx().part(0), mpgpu::Context::cpu()}
+            : std::vector<mpgpu::Context>{ctx(), ctx().with_tuning(ctx().tuning()), mpgpu::Context::cpu()};
   for (std::size_t bits : batch_widths()) {
     const std::size_t n = std::min<std::size_t>(instances_for(bits), 40);
     const std::vector<Mpz> v = make_operands(gen, bits, n, 0);
@@ -65,12 +63,13 @@ TEST_P(BatchToIntegers, BothReadingsIntoEveryContext) {
     // The batch is left as it was.
     EXPECT_TRUE(equals(b, bits, v, "to_integers' source"));
   }
-  EXPECT_TRUE(Batch().to_integers(ctx()).empty());
+  EXPECT_TRUE(Batch().to_integers(targets[0]).empty());
 }
 
 // The values are ready on every stream: a product on the target context's
 // own stream right after, with no synchronization in between.
 TEST_P(BatchToIntegers, ValuesAreReadyForTheTargetsWork) {
+  if (ctx().part_count() > 1) GTEST_SKIP() << "one device's streams";
   Operands gen(84);
   const mpgpu::Context work = ctx().with_tuning(ctx().tuning());
   const std::size_t bits = 4096;
@@ -212,8 +211,8 @@ TEST(SeriesLeavesSplit, SplitContextsRefuse) {
       mpgpu::detail::ContextAccess::split({mpgpu::Context::cpu(params), mpgpu::Context::cpu(params)}, params);
   EXPECT_TRUE(rejects([&] { mpgpu::series_leaves(chudnovsky(), std::vector<SeriesRange>{{1, 3}}, 1, 192, split); },
                       "series_leaves", "several devices", {}));
-  const Batch b(4, 128, split);
-  EXPECT_TRUE(rejects([&] { b.to_integers(mpgpu::Context::cpu()); }, "Batch::to_integers", "several devices", {&b}));
+  const Batch b(4, 128, mpgpu::Context::cpu());
+  EXPECT_TRUE(rejects([&] { b.to_integers(split); }, "Batch::to_integers", "several devices", {&b}));
 }
 
 MPGPU_INSTANTIATE_ON_BACKEND(BatchToIntegers);
