@@ -54,14 +54,15 @@ struct SeriesNodes {
 /// range r (j's bits from the top: the path from the range's root, 0 left,
 /// 1 right; the split of [lo, hi) is at lo + (hi - lo) / 2) is instance
 /// r * 2^depth + j of `bits` bits. An empty node is the identity of the
-/// merge (P = Q = 1, T = 0). Queued on the context's stream.
+/// merge (P = Q = 1, T = 0). Queued on the context's stream. On a context
+/// over several devices the leaves are made on the host and scattered to
+/// the parts.
 ///
 /// InvalidArgument, before any work, for: an empty range or one of more than
 /// 2^depth terms; more than 8 factors in a list; a factor outside its range
 /// (above) at a term asked for; a width below the values' bound (P and Q:
 /// the product of their factors' largest values; T: that of p's and a's and
-/// a sign bit) or above Batch::max_bits; a leaf value of more than 16 words;
-/// a context over several devices.
+/// a sign bit) or above Batch::max_bits; a leaf value of more than 16 words.
 SeriesNodes series_leaves(const SeriesTerms& terms, std::span<const SeriesRange> ranges, unsigned depth,
                           std::size_t bits, const Context& ctx = Context::default_context());
 

@@ -1,5 +1,6 @@
 // series_leaves (mpgpu/series.hpp): the checks, then series_leaf for every
-// node, on the host (CPU context) or in one kernel (cuda/batch_series.cu).
+// node, on the host (CPU context, and a context over several devices, then
+// scattered) or in one kernel (cuda/batch_series.cu).
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -48,8 +49,6 @@ unsigned put_factors(std::int64_t (*to)[2], const std::vector<LinearFactor>& lis
 
 SeriesNodes series_leaves(const SeriesTerms& terms, std::span<const SeriesRange> ranges, unsigned depth,
                           std::size_t bits, const Context& ctx) {
-  if (ctx.part_count() > 1)
-    invalid("the context spans several devices (" + ctx.describe() + "); make the leaves on one device's context");
   if (bits == 0 || bits > Batch::max_bits)
     invalid("width " + std::to_string(bits) + " bits is out of range (1 to " + std::to_string(Batch::max_bits) + ")");
   if (depth >= 48) invalid("depth " + std::to_string(depth) + " is beyond 47");
@@ -92,6 +91,16 @@ SeriesNodes series_leaves(const SeriesTerms& terms, std::span<const SeriesRange>
   if (std::max({p_bits, q_bits, p_bits + a_bits}) > 64 * kSeriesLeafWords)
     invalid("a leaf value may need " + std::to_string(std::max({p_bits, q_bits, p_bits + a_bits})) +
             " bits, more than " + std::to_string(64 * kSeriesLeafWords));
+  if (ctx.part_count() > 1) {
+    // Over several devices: made on the host, then scattered (from_limbs
+    // splits each batch into its parts in instance order).
+    const Context host = Context::cpu(ctx.tuning());
+    const SeriesNodes made = series_leaves(terms, ranges, depth, bits, host);
+    const std::vector<limb_t> p = made.P.to_limbs(), q = made.Q.to_limbs(), t = made.T.to_limbs();
+    const std::size_t limbs = made.P.limbs_per_instance();
+    return {Batch::from_limbs(p.data(), count, limbs, bits, ctx), Batch::from_limbs(q.data(), count, limbs, bits, ctx),
+            Batch::from_limbs(t.data(), count, limbs, bits, ctx)};
+  }
   SeriesNodes out{Batch(count, bits, ctx), Batch(count, bits, ctx), Batch(count, bits, ctx)};
   if (count == 0) return out;
   const std::size_t stride = out.P.stride_limbs();

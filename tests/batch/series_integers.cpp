@@ -6,7 +6,8 @@
 // split over several parts into one part's context. series_leaves: pi's
 // and e's series and one whose a(k) is zero at a term, ranges from term 0 and
 // up to 2^32, deeper than needed (empty nodes), against an mpz walk of the
-// same split; bad input refused with a reason.
+// same split, on every context (split ones too); bad input refused with a
+// reason.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -135,13 +136,7 @@ SeriesTerms chudnovsky() {
   return t;
 }
 
-class SeriesLeaves : public BatchTest {
- protected:
-  void SetUp() override {
-    BatchTest::SetUp();
-    if (!IsSkipped() && ctx().part_count() > 1) GTEST_SKIP() << "refused on a split context (SplitContextsRefuse)";
-  }
-};
+class SeriesLeaves : public BatchTest {};
 
 TEST_P(SeriesLeaves, MatchAnMpzWalkOfTheSplit) {
   SeriesTerms e;  // e = sum 1/k!: p = 1, q = k, a = 1
@@ -205,12 +200,10 @@ TEST_P(SeriesLeaves, BadInputIsRefusedWithAReason) {
   EXPECT_TRUE(rejects(call(wide, {{1, 8}}, 3, 1024), "series_leaves", "a's factor 0", {}));
 }
 
-TEST(SeriesLeavesSplit, SplitContextsRefuse) {
+TEST(BatchToIntegersSplit, TargetsOverSeveralDevicesAreRefused) {
   const mpgpu::TuningParams params = mpgpu::TuningParams::defaults();
   const mpgpu::Context split =
       mpgpu::detail::ContextAccess::split({mpgpu::Context::cpu(params), mpgpu::Context::cpu(params)}, params);
-  EXPECT_TRUE(rejects([&] { mpgpu::series_leaves(chudnovsky(), std::vector<SeriesRange>{{1, 3}}, 1, 192, split); },
-                      "series_leaves", "several devices", {}));
   const Batch b(4, 128, mpgpu::Context::cpu());
   EXPECT_TRUE(rejects([&] { b.to_integers(split); }, "Batch::to_integers", "several devices", {&b}));
 }
