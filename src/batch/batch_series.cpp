@@ -23,11 +23,14 @@ using detail::batch::SeriesTermsPod;
 /// Copies a list into the kernel's record, checking that each factor lies in
 /// [least, 2^64) for every k in [k_lo, k_hi] (linear: at the two ends), and
 /// adds to `bound` the bits of each factor's largest value.
-unsigned put_factors(std::int64_t (*to)[2], const std::vector<LinearFactor>& list, const char* name,
-                     std::uint64_t k_lo, std::uint64_t k_hi, __int128 least, std::size_t& bound) {
+void check_factor_count(const std::vector<LinearFactor>& list, const char* name) {
   if (list.size() > kSeriesMaxFactors)
     invalid(std::string(name) + " has " + std::to_string(list.size()) + " factors, more than " +
             std::to_string(kSeriesMaxFactors));
+}
+
+unsigned put_factors(std::int64_t (*to)[2], const std::vector<LinearFactor>& list, const char* name,
+                     std::uint64_t k_lo, std::uint64_t k_hi, __int128 least, std::size_t& bound) {
   unsigned i = 0;
   for (const LinearFactor& f : list) {
     const __int128 at_lo = static_cast<__int128>(f.slope) * k_lo + f.offset;
@@ -52,6 +55,9 @@ SeriesNodes series_leaves(const SeriesTerms& terms, std::span<const SeriesRange>
   if (bits == 0 || bits > Batch::max_bits)
     invalid("width " + std::to_string(bits) + " bits is out of range (1 to " + std::to_string(Batch::max_bits) + ")");
   if (depth >= 48) invalid("depth " + std::to_string(depth) + " is beyond 47");
+  check_factor_count(terms.p, "p");
+  check_factor_count(terms.q, "q");
+  check_factor_count(terms.a, "a");
   std::uint64_t k_lo = std::numeric_limits<std::uint64_t>::max(), k_hi = 0;
   for (std::size_t r = 0; r < ranges.size(); ++r) {
     const SeriesRange& x = ranges[r];

@@ -195,6 +195,7 @@ TEST_P(SeriesLeaves, BadInputIsRefusedWithAReason) {
   SeriesTerms many = pi;
   many.q.assign(9, {1, 1});
   EXPECT_TRUE(rejects(call(many, {{1, 3}}, 1, 1024), "series_leaves", "9 factors", {}));
+  EXPECT_TRUE(rejects(call(many, {}, 1, 1024), "series_leaves", "9 factors", {}));  // even with nothing to make
   SeriesTerms wide = pi;  // a factor of 2^64 or more at the last term
   wide.a = {{std::int64_t{1} << 62, 0}};
   EXPECT_TRUE(rejects(call(wide, {{1, 8}}, 3, 1024), "series_leaves", "a's factor 0", {}));
