@@ -239,18 +239,10 @@ TEST_F(BackendLayer, GfpPointwiseMul) {
           }
           const std::string what = "gfp_pointwise_mul(k = " + std::to_string(f.k) + ", n = " + std::to_string(n) +
                                    ", " + kOutputPlaces[where] + (odd ? ", one word off" : "") + "), " + sc.name;
-          std::unique_ptr<Guarded> out = word_output<u64>(sc.s, words, odd);
-          const DeviceWords<u64> da(sc.s, a, !odd), db(sc.s, b, odd);
-          u64* po = static_cast<u64*>(out->get());
-          const u64* pa = da.data();
-          const u64* pb = db.data();
-          place_output(sc.s, where, po, a, b, pa, pb);
-          dc::gfp_pointwise_mul(st(), sc.s, f.k, f.r, po, pa, pb, n);
-          out->read(sc.s);
-          if (!report(all_of({out->guards_intact(), same_words<u64>(*out, want), da.unchanged(sc.s),
-                              db.unchanged(sc.s)}),
-                      what))
-            return;
+          const auto call = [&](u64* po, const u64* pa, const u64* pb) {
+            dc::gfp_pointwise_mul(st(), sc.s, f.k, f.r, po, pa, pb, n);
+          };
+          if (!report(guarded_pointwise<u64>(sc.s, where, odd, a, b, want, call), what)) return;
         }
   // No elements: nothing written.
   for (const StreamCase& sc : streams()) {

@@ -230,18 +230,10 @@ TEST_F(BackendLayer, NttPointwise) {
                                    ", " + kOutputPlaces[where] + (largest ? ", a all p - 1" : "") +
                                    (odd ? ", one word off" : "") + "), " + sc.name;
           // The input that out equals lives in the guarded output itself.
-          std::unique_ptr<Guarded> out = word_output<u64>(sc.s, count, odd);
-          const DeviceWords<u64> da(sc.s, a, !odd), db(sc.s, b, odd);
-          const u64* pa = da.data();
-          const u64* pb = db.data();
-          u64* po = static_cast<u64*>(out->get());
-          place_output(sc.s, where, po, a, b, pa, pb);
-          dc::ntt_pointwise(st(), sc.s, po, pa, pb, count, p);
-          out->read(sc.s);
-          if (!report(all_of({out->guards_intact(), same_words<u64>(*out, want), da.unchanged(sc.s),
-                              db.unchanged(sc.s)}),
-                      what))
-            return;
+          const auto call = [&](u64* po, const u64* pa, const u64* pb) {
+            dc::ntt_pointwise(st(), sc.s, po, pa, pb, count, p);
+          };
+          if (!report(guarded_pointwise<u64>(sc.s, where, odd, a, b, want, call), what)) return;
         }
   // No words: nothing written.
   for (const StreamCase& sc : streams()) {

@@ -50,4 +50,23 @@ void place_output(cudaStream_t s, int where, W* out, const std::vector<W>& a, co
   }
 }
 
+/// A two-input, one-output word call, call(out, a, b) queued on s, with its
+/// output placed as `where` says (place_output) between guards, aligned or
+/// one word off (the inputs the other way): the output equals `want`, and
+/// its guards and the inputs are intact.
+template <class W, class Call>
+::testing::AssertionResult guarded_pointwise(cudaStream_t s, int where, bool odd, const std::vector<W>& a,
+                                             const std::vector<W>& b, const std::vector<std::uint64_t>& want,
+                                             Call call) {
+  std::unique_ptr<Guarded> out = word_output<W>(s, want.size(), odd);
+  const DeviceWords<W> da(s, a, !odd), db(s, b, odd);
+  W* po = static_cast<W*>(out->get());
+  const W* pa = da.data();
+  const W* pb = db.data();
+  place_output(s, where, po, a, b, pa, pb);
+  call(po, pa, pb);
+  out->read(s);
+  return all_of({out->guards_intact(), same_words<W>(*out, want), da.unchanged(s), db.unchanged(s)});
+}
+
 }  // namespace backend_layer
