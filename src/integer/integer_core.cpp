@@ -400,21 +400,25 @@ std::vector<Integer> to_context_each(std::span<const Integer> values, const Cont
   out.reserve(values.size());
   if (values.empty()) return out;
   const Context& from = values.front().context();
-  bool on_device = from.is_cuda() && ctx.is_cuda() && from != ctx && from.device() == ctx.device();
-  for (const Integer& x : values)
-    on_device = on_device && x.context() == from && !detail::IntegerAccess::host_valid(x);
-  if (!on_device) {
+  bool one_device = from.is_cuda() && ctx.is_cuda() && from != ctx && from.device() == ctx.device();
+  for (const Integer& x : values) one_device = one_device && x.context() == from;
+  if (!one_device) {
     for (const Integer& x : values) out.push_back(x.to_context(ctx));
     return out;
   }
-  // The source's queued work done (sizes and signs settled), each value a
-  // copy on the source's stream into a buffer of ctx's, then that stream
+  // The source's queued work done (sizes and signs settled), each value on
+  // the device a copy on the source's stream into a buffer of ctx's (one
+  // kept in host memory goes as to_context takes it), then that stream
   // done: the values are ready on every stream.
   from.synchronize();
   detail::ContextState& src = detail::ContextAccess::state(from);
   detail::ContextState& dst = detail::ContextAccess::state(ctx);
   const Stream s = from.stream();
   for (const Integer& x : values) {
+    if (detail::IntegerAccess::host_valid(x)) {
+      out.push_back(x.to_context(ctx));
+      continue;
+    }
     const std::size_t n = x.size();
     auto* buffer = static_cast<limb_t*>(detail::cuda::allocate(dst, s, (n ? n : 1) * sizeof(limb_t)));
     try {
