@@ -303,6 +303,10 @@ void mul_each(std::span<const Product> products);
 inline void mul_each(std::initializer_list<Product> products) {
   mul_each(std::span<const Product>(products.begin(), products.size()));
 }
+/// Every value's to_context(ctx) at once: from one CUDA context into another
+/// of its device, one synchronization of the source and a device copy each
+/// (to_context takes a synchronization and a size read-back a value).
+std::vector<Integer> to_context_each(std::span<const Integer> values, const Context& ctx);
 /// Size (limbs of na + nb) from which products first ran on the device; the
 /// division and radix-conversion thresholds below are still derived from it
 /// (products themselves no longer leave the device at any size).

@@ -43,6 +43,10 @@ struct TuningParams {
   /// transform length); 0: never (each on a branch of its own).
   /// MPGPU_MUL_EACH_BATCH_MAX_LOG.
   int mul_each_batch_max_log = tuning::table::kMulEachBatchMaxLog;
+  /// 1: a batched product's last step, the sum of each product's column
+  /// words, is one launch for the whole batch (column_sums_each); 0: an
+  /// add_abs each. MPGPU_MUL_EACH_SUMS_AT_ONCE.
+  int mul_each_sums_at_once = tuning::table::kMulEachSumsAtOnce;
 
   // ---- division, radix conversion, sequences (CUDA contexts) ----
   /// Divisor limbs from which division runs by a Newton reciprocal on the
@@ -97,6 +101,7 @@ struct TuningParams {
     f("ntt_digit_limbs", "MPGPU_NTT_DIGIT_LIMBS", p.ntt_digit_limbs);
     f("side_primes_max_log", "MPGPU_NTT_SIDE_PRIMES_MAX_LOG", p.side_primes_max_log);
     f("mul_each_batch_max_log", "MPGPU_MUL_EACH_BATCH_MAX_LOG", p.mul_each_batch_max_log);
+    f("mul_each_sums_at_once", "MPGPU_MUL_EACH_SUMS_AT_ONCE", p.mul_each_sums_at_once);
     f("division_min_limbs", "MPGPU_DIVISION_MIN_LIMBS", p.division_min_limbs);
     f("radix_min_limbs", "MPGPU_RADIX_MIN_LIMBS", p.radix_min_limbs);
     f("radix_leaf_limbs", "MPGPU_RADIX_LEAF_LIMBS", p.radix_leaf_limbs);

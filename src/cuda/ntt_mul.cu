@@ -415,6 +415,16 @@ void mul_abs_side_by_side_batch(ContextState& st, Stream s, const ProductJob* co
   std::uint64_t* const carry = lo + total;
   ntt::column_kernel<<<grid_for(total), 256, 0, s>>>(lo, carry, x, x + total, x + 2 * total, total);
   MPGPU_CHECK_LAUNCH("column_kernel");
+  // Each product's limbs from its column sums: one launch for them all on
+  // the context's stream (its result slots published early), else one
+  // add_abs each (another stream's slots are published at the kernel's end).
+  if (st.tuning.mul_each_sums_at_once != 0 && publish_early(st, s)) {
+    std::vector<ColumnSum> sums(k);
+    for (std::size_t j = 0; j < k; ++j)
+      sums[j] = {jobs[j]->r, carry + j * n, lo + j * n, jobs[j]->a.size + jobs[j]->b.size};
+    column_sums_each(st, s, sums.data(), k, out);
+    return;
+  }
   for (std::size_t j = 0; j < k; ++j) {
     const std::size_t m = jobs[j]->a.size + jobs[j]->b.size;
     *out[j] = add_abs(st, s, jobs[j]->r, {carry + j * n, m + 1}, {lo + j * n, m});

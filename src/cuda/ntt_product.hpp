@@ -37,6 +37,21 @@ struct PrimeProduct {
 /// Spectra stay bit-reversed (the pointwise product does not care).
 void run_prime_product(ContextState& st, Stream s, const field::NttPrime& prime, const PrimeProduct& q);
 
+/// One product's last step: r = hi + lo (hi: m + 1 words, lo: m words,
+/// r: room for m + 1 limbs), the high and low words of its column sums.
+struct ColumnSum {
+  limb_t* r;
+  const std::uint64_t* hi;
+  const std::uint64_t* lo;
+  std::size_t m;
+};
+
+/// Every sum of `sums` in one launch (a few for hundreds), each product's
+/// size published in a result-words slot of its own and returned in
+/// *out[j] (column_sums.cu). Only on the context's own stream (the slots
+/// are published early: ResultWords::publish_now).
+void column_sums_each(ContextState& st, Stream s, const ColumnSum* sums, std::size_t k, Deferred* const* out);
+
 struct DigitsPlan {
   int limbs = 1;   ///< limbs per transform point: 1 (ntt_mul.cu's own layout), 2 or 4
   int primes = 3;  ///< NTT primes (the first ones of field::ntt_primes62)

@@ -395,6 +395,46 @@ Integer Integer::to_context(const Context& ctx) const {
   return r;
 }
 
+std::vector<Integer> to_context_each(std::span<const Integer> values, const Context& ctx) {
+  std::vector<Integer> out;
+  out.reserve(values.size());
+  if (values.empty()) return out;
+  const Context& from = values.front().context();
+  bool one_device = from.is_cuda() && ctx.is_cuda() && from != ctx && from.device() == ctx.device();
+  for (const Integer& x : values) one_device = one_device && x.context() == from;
+  if (!one_device) {
+    for (const Integer& x : values) out.push_back(x.to_context(ctx));
+    return out;
+  }
+  // The source's queued work done (sizes and signs settled), each value on
+  // the device a copy on the source's stream into a buffer of ctx's (one
+  // kept in host memory goes as to_context takes it), then that stream
+  // done: the values are ready on every stream.
+  from.synchronize();
+  detail::ContextState& src = detail::ContextAccess::state(from);
+  detail::ContextState& dst = detail::ContextAccess::state(ctx);
+  const Stream s = from.stream();
+  for (const Integer& x : values) {
+    if (detail::IntegerAccess::host_valid(x)) {
+      out.push_back(x.to_context(ctx));
+      continue;
+    }
+    const std::size_t n = x.size();
+    auto* buffer = static_cast<limb_t*>(detail::cuda::allocate(dst, s, (n ? n : 1) * sizeof(limb_t)));
+    try {
+      if (n) detail::cuda::copy_on_device(src, s, buffer, detail::IntegerAccess::device_data(x), n * sizeof(limb_t));
+    } catch (...) {
+      detail::cuda::deallocate(dst, s, buffer);
+      throw;
+    }
+    Integer r(ctx);
+    detail::IntegerAccess::adopt_device(r, ctx, buffer, n ? n : 1, n, x.sign());
+    out.push_back(std::move(r));
+  }
+  from.synchronize();
+  return out;
+}
+
 bool Integer::fits_uint64() const { return sign() >= 0 && size() <= 1; }
 
 bool Integer::fits_int64() const {

@@ -25,7 +25,7 @@ namespace table = mpgpu::tuning::table;
 /// Every variable TuningParams::from_environment reads.
 const char* const kOverrides[] = {
     "MPGPU_SCHOOLBOOK_MAX_WORK", "MPGPU_NTT_DIGIT_LIMBS",     "MPGPU_NTT_SIDE_PRIMES_MAX_LOG",
-    "MPGPU_MUL_EACH_BATCH_MAX_LOG", "MPGPU_DIVISION_MIN_LIMBS",  "MPGPU_RADIX_MIN_LIMBS",     "MPGPU_RADIX_LEAF_LIMBS",
+    "MPGPU_MUL_EACH_BATCH_MAX_LOG", "MPGPU_MUL_EACH_SUMS_AT_ONCE", "MPGPU_DIVISION_MIN_LIMBS",  "MPGPU_RADIX_MIN_LIMBS",     "MPGPU_RADIX_LEAF_LIMBS",
     "MPGPU_SEQUENCE_LEAF_LIMBS", "MPGPU_NTT32_COLUMN_STAGES", "MPGPU_UPLOAD_RING_BYTES",
     "MPGPU_STAGING_CHUNK_BYTES", "MPGPU_STAGING_THREADS",     "MPGPU_STAGING_MIN_BYTES"};
 
@@ -36,6 +36,7 @@ TuningParams custom() {
   p.ntt_digit_limbs = 4;
   p.side_primes_max_log = 0;
   p.mul_each_batch_max_log = 5;
+  p.mul_each_sums_at_once = 0;
   p.division_min_limbs = 3000;
   p.radix_min_limbs = 100;
   p.radix_leaf_limbs = 7;
@@ -66,6 +67,7 @@ TEST_F(Tuning, DefaultsAreTheTable) {
   EXPECT_EQ(d.ntt_digit_limbs, 0);  // the cost model
   EXPECT_EQ(d.side_primes_max_log, table::kMulSidePrimesMaxLog);
   EXPECT_EQ(d.mul_each_batch_max_log, table::kMulEachBatchMaxLog);
+  EXPECT_EQ(d.mul_each_sums_at_once, table::kMulEachSumsAtOnce);
   EXPECT_EQ(d.division_min_limbs, table::kDeviceDivisionMinLimbs);
   EXPECT_EQ(d.radix_min_limbs, table::kRadixDeviceMinLimbs);
   EXPECT_EQ(d.radix_leaf_limbs, 0u);     // the table's per-direction leaves
@@ -246,6 +248,7 @@ TEST_F(Tuning, EnvironmentOverridesAreReadWhenAContextIsMade) {
   EXPECT_EQ(all.ntt_digit_limbs, 9);
   EXPECT_EQ(all.side_primes_max_log, 9);
   EXPECT_EQ(all.mul_each_batch_max_log, 9);
+  EXPECT_EQ(all.mul_each_sums_at_once, 9);
   EXPECT_EQ(all.division_min_limbs, 9u);
   EXPECT_EQ(all.radix_min_limbs, 9u);
   EXPECT_EQ(all.radix_leaf_limbs, 9u);

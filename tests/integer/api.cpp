@@ -176,6 +176,45 @@ TEST_P(Api, ToAnotherContextOfTheSameDevice) {
   ASSERT_TRUE(matches(moved, want));
 }
 
+// to_context_each: many values at once into another context of the device
+// (on a CPU backend, another CPU context), values on the device, just
+// computed (sizes still on the device), zero, negative, one kept in host
+// memory among them (then each goes as to_context would); the copies outlive
+// their sources and work in their new context.
+TEST_P(Api, ManyToAnotherContextAtOnce) {
+  const mpgpu::Context other = ctx().with_tuning(ctx().tuning());
+  Operands gen;
+  std::vector<Mpz> want;
+  for (std::size_t i = 0; i < 40; ++i)
+    want.push_back(i % 7 == 0 ? Mpz() : i % 2 ? -gen.runs(64 * (1 + 37 * i)) : gen.uniform(64 * (300 + i)));
+  for (bool with_host_value : {false, true}) {
+    std::vector<Integer> values;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      Integer x = make(want[i]);
+      if (i % 5 == 1) {  // just computed: x = (x + x) - x on the device
+        Integer twice(ctx());
+        add(twice, x, x);
+        sub(x, twice, x);
+      }
+      values.push_back(std::move(x));
+    }
+    if (with_host_value) values[3] = Integer::from_mpz(want[3], ctx());  // kept in host memory while small
+    std::vector<Integer> moved = mpgpu::to_context_each(values, other);
+    values.clear();
+    ASSERT_EQ(moved.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      ASSERT_TRUE(moved[i].context() == other) << i;
+      ASSERT_TRUE(matches(moved[i], want[i])) << "value " << i << (with_host_value ? ", with a host value" : "");
+      Integer twice(other);
+      add(twice, moved[i], moved[i]);
+      Mpz w;
+      mpz_add(w, want[i], want[i]);
+      ASSERT_TRUE(matches(twice, w)) << i;
+    }
+  }
+  EXPECT_TRUE(mpgpu::to_context_each({}, other).empty());
+}
+
 // A destination living in another context takes the operands' context.
 TEST_P(Api, DestinationTakesTheOperandsContext) {
   Operands gen;

@@ -265,6 +265,42 @@ TEST_P(Mul, EachProductOfAMerge) {
 // carries up to each slot's end), a square, a product of half the group's
 // length, and groups of different lengths in one call; every result
 // against GMP, operands unchanged. On the CPU backend the same calls are GMP's.
+// Hundreds of small NTT products in one batch (every product above 32 limbs
+// by NTTs, batches up to 2^12 points: 1,024 products of 2^6 points), so that
+// their final sums take more than one launch of column_sums_each (256 a
+// launch), and the same with an add_abs each: both against GMP.
+TEST_P(Mul, EachOfHundredsOfSmallProducts) {
+  Operands gen;
+  std::vector<Mpz> va, vb;
+  for (std::size_t i = 0; i < 300; ++i) {
+    const std::size_t na = 17 + i % 15, nb = 17 + (7 * i) % 15;  // products of 34 to 62 limbs
+    va.push_back(i % 5 == 0 ? Mpz::all_ones(64 * na) : gen.random_bits(64 * na));
+    vb.push_back(i % 3 == 0 ? Mpz::all_ones(64 * nb) : gen.runs(64 * nb));
+    if (i % 4 == 1) mpz_neg(va.back(), va.back());
+  }
+  for (int at_once : {1, 0}) {
+    mpgpu::TuningParams params = ctx().tuning();
+    params.schoolbook_max_work = 0;
+    params.mul_each_batch_max_log = 12;
+    params.mul_each_sums_at_once = at_once;
+    use_tuning(params);
+    std::vector<Integer> xs, ys, rs;
+    for (std::size_t i = 0; i < va.size(); ++i) {
+      xs.push_back(make(va[i]));
+      ys.push_back(make(vb[i]));
+      rs.emplace_back(ctx());
+    }
+    std::vector<mpgpu::Product> products;
+    for (std::size_t i = 0; i < va.size(); ++i) products.push_back({rs[i], xs[i], ys[i]});
+    mpgpu::mul_each(products);
+    for (std::size_t i = 0; i < va.size(); ++i) {
+      Mpz want;
+      mpz_mul(want, va[i], vb[i]);
+      ASSERT_TRUE(matches(rs[i], want)) << "product " << i << ", sums at once " << at_once;
+    }
+  }
+}
+
 TEST_P(Mul, EachBatchesProductsOfOneTransformLength) {
   Operands gen;
   struct Shape {

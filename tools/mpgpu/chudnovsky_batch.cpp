@@ -200,6 +200,12 @@ std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> 
     if (r.b <= r.a) throw std::invalid_argument("chudnovsky_nodes_batched: an empty range");
     cut(cut, r.a, r.b);
   }
+  // With merges to make, the pieces and their merges stay in ctx (so that
+  // this thread's products never queue behind `into`'s work) and the
+  // ranges' nodes move to `into` at the end, all at once; else the pieces'
+  // values are made in `into` directly.
+  const bool joined = pieces.size() != ranges.size();
+  const Context& made_in = joined ? ctx : into;
   // The pieces of each depth together.
   std::map<unsigned, std::vector<std::size_t>> by_depth;
   for (std::size_t i = 0; i < pieces.size(); ++i) by_depth[tree_depth(pieces[i].b - pieces[i].a)].push_back(i);
@@ -208,15 +214,15 @@ std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> 
     std::vector<TermRange> group;
     group.reserve(which.size());
     for (std::size_t i : which) group.push_back(pieces[i]);
-    std::vector<ChudnovskyNode> nodes = batched_group(group, depth, ctx, into);
+    std::vector<ChudnovskyNode> nodes = batched_group(group, depth, ctx, made_in);
     for (std::size_t j = 0; j < which.size(); ++j) done[which[j]].emplace(std::move(nodes[j]));
   }
   // The ranges from their pieces, in the order cut made them: every merge
-  // of one height (over all the ranges) in one mul_each, in `into`, a
-  // chunk's merges of one size together. (At pi's default cut every range
-  // is one piece. A cut of 2^19 bits makes each two, which halves the
-  // calling thread's merges, but was measured slower: these merges then
-  // share `into` with the calling thread's; docs/workloads.md.)
+  // of one height (over all the ranges) in one mul_each, a chunk's merges
+  // of one size together. (At pi's default cut every range is one piece. A
+  // cut of 2^19 bits makes each two, which halves the calling thread's
+  // merges; with these merges in `into` that was measured slower, both
+  // threads' products on one context: docs/workloads.md.)
   struct Join {
     std::size_t left = 0, right = 0;  // indices into `joins`; a piece has none
     unsigned height = 0;              // 0: a piece
@@ -255,8 +261,8 @@ std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> 
     for (Join* j : level) {
       ChudnovskyNode& l = *joins[j->left].node;
       const ChudnovskyNode& r = *joins[j->right].node;
-      t.emplace_back(into);
-      p.emplace_back(into);
+      t.emplace_back(made_in);
+      p.emplace_back(made_in);
       products.push_back({t.back(), l.P, r.T});
       products.push_back({l.T, l.T, r.Q});
       products.push_back({l.Q, l.Q, r.Q});
@@ -274,6 +280,17 @@ std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> 
   std::vector<ChudnovskyNode> out;
   out.reserve(ranges.size());
   for (std::size_t root : roots) out.push_back(std::move(*joins[root].node));
+  if (!joined) return out;
+  std::vector<Integer> values;
+  values.reserve(3 * out.size());
+  for (ChudnovskyNode& n : out) {
+    values.push_back(std::move(n.P));
+    values.push_back(std::move(n.Q));
+    values.push_back(std::move(n.T));
+  }
+  std::vector<Integer> moved = to_context_each(values, into);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = {std::move(moved[3 * i]), std::move(moved[3 * i + 1]), std::move(moved[3 * i + 2])};
   return out;
 }
 

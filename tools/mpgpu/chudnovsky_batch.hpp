@@ -38,8 +38,9 @@ std::size_t chudnovsky_node_width(std::uint64_t a, std::uint64_t b);
 /// together, one Batch a value and level, from their leaves (series_leaves:
 /// one kernel on a CUDA context) up, then every top made an Integer at once
 /// (Batch::to_integers); a range wider than Batch::max_bits at its top is
-/// split in halves, batched, and its halves merged by Integer products in
-/// `into`. Any context: on the CPU one the batch layer runs on GMP's mpn
+/// split in halves, batched, its halves merged by Integer products in ctx
+/// (every merge of a height at once), and the nodes moved to `into` at once
+/// (to_context_each). Any context: on the CPU one the batch layer runs on GMP's mpn
 /// functions (the tests' way to check this against the recursion).
 std::vector<ChudnovskyNode> chudnovsky_nodes_batched(std::span<const TermRange> ranges, const Context& ctx,
                                                      const Context& into);

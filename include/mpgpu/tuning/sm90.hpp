@@ -56,6 +56,10 @@ inline constexpr int kMulSidePrimesMaxLog = 21;
 /// 2026-11-29, commit 4ae7d19 (2026-11-29-nvidia-h200-4ae7d19-f527bb8-session9.md;
 /// the value 18 itself not yet re-measured).
 inline constexpr int kMulEachBatchMaxLog = 18;
+/// Whether a batched product's final sums are one launch for the batch
+/// (src/cuda/column_sums.cu) rather than an add_abs each. Estimate (not yet
+/// measured): one launch instead of k, for k products of the batch.
+inline constexpr int kMulEachSumsAtOnce = 1;
 /// Where products first left the host (limbs of na + nb); products now run
 /// on the device at every size, and the value survives as the anchor of
 /// tests and selftest sizes. H100 80GB HBM3, 2026-11-22, commit aaff317
