@@ -57,8 +57,9 @@ inline constexpr int kMulSidePrimesMaxLog = 21;
 /// the value 18 itself not yet re-measured).
 inline constexpr int kMulEachBatchMaxLog = 18;
 /// Whether a batched product's final sums are one launch for the batch
-/// (src/cuda/column_sums.cu) rather than an add_abs each. Estimate (not yet
-/// measured): one launch instead of k, for k products of the batch.
+/// (src/cuda/column_sums.cu) rather than an add_abs each: one launch
+/// instead of k, for k products of the batch. H200 x2, 2026-11-29, commit
+/// 9f67636 (2026-11-29-nvidia-h200-x2-9f67636-session13.md; pi 10^9 A/B).
 inline constexpr int kMulEachSumsAtOnce = 1;
 /// Where products first left the host (limbs of na + nb); products now run
 /// on the device at every size, and the value survives as the anchor of
