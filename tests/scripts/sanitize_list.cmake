@@ -16,7 +16,7 @@ if(NOT rc EQUAL 0)
 endif()
 # batch_ops: its racecheck shards and expected seconds from the table; the
 # unlisted program: the defaults.
-foreach(want "racecheck  batch_ops_gpu_test shard 11/12" "memcheck   batch_ops_gpu_test" "racecheck  unlisted_gpu_test")
+foreach(want "racecheck  batch_ops_gpu_test shard 23/24" "memcheck   batch_ops_gpu_test" "racecheck  unlisted_gpu_test")
   string(FIND "${out}" "${want}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "sanitize-gpu-tests --list: no line with '${want}' in:\n${out}")
