@@ -1,0 +1,525 @@
+// Probe (issue 38: Montgomery products and powm 1.5x CGBN; ours are 0.96-1.02x at 2048-8192
+// bits): Montgomery products on the FP64 pipe instead of the integer multiplier, against the
+// library's integer rows in the same run.
+//
+// Why: the library's products by rows spend one IMAD.WIDE (32 x 32 -> 64 bits, 4 cycles of a
+// warp on the multiply pipe) per word product: 1024 bit^2 per 4 cycles. 2048-bit Montgomery
+// products run at 8.46e8/s on an H200, ~83% of what the IMAD.WIDE rate allows (132 SMs x 32 a
+// clock x 1.98 GHz / 8192 products), so the integer pipe is near its ceiling and 1.5x needs
+// another unit. Hopper's FP64 pipe does 64 DFMA a clock an SM, as many as IMAD: a 52 x 52-bit
+// product split into its high and low halves is 2 DFMA + 1 DADD (2704 bit^2 per 6 cycles of a
+// warp), and the halves' sums are integer adds, which go to the ALU and, as IMAD.IADD, to the
+// multiply pipe, both idle otherwise. If the FP64 pipe is the bound: ~1.7x the integer rows.
+// (The approach is that of Emmart, Zheng and Weems, "Faster modular exponentiation using double
+// precision floating point arithmetic on the GPU", ARITH 2018; this code is ours.)
+//
+// The arithmetic, exact: limbs of 52 bits held in doubles. For a, b < 2^52, with both fused
+// multiply-adds rounded toward zero:
+//   h = fma_rz(a, b, 2^104)                = 2^104 + m 2^52, m = floor(a b / 2^52) < 2^52
+//   l = fma_rz(a, b, (2^104 + 2^52) - h)   = a b - m 2^52 + 2^52, an integer in [2^52, 2^53)
+// (h's unit in the last place is 2^52, so rounding toward zero floors; the subtraction is exact;
+// l is exact). Their bit patterns, read as integers, are E(2^104) + m and E(2^52) + (a b - m
+// 2^52), so both halves come out with one integer subtraction each: a b = m 2^52 + low. (Round
+// to nearest does not do: its low half is signed, and no one double addition can then move it
+// into one binade, as 2^104 + 1.5 2^52 is not a double.) The host check runs the same code
+// with the host's rounding mode set toward zero (fesetround), std::fma honouring it. The Montgomery
+// product is CIOS by rows over N limbs, R = 2^(52 N): per row, acc += a_i b (the halves into
+// columns j and j + 1), q = (acc_0 n') mod 2^52 (one 64-bit integer product), acc += q n,
+// acc_0 is then a multiple of 2^52 and its quotient carries into acc_1 as acc shifts down. The
+// column sums are int64: per row each gets at most four terms below 2^52, so after N rows
+// acc_j < 4 N 2^52 + carries < 2^60 for N <= 60. Inputs below 2n with 4n <= R give a
+// result below 2n (no final subtraction in the chain); the result's limbs are normalized (one
+// carry pass) and become doubles again.
+//
+// One instance a thread (the library's best G at 512 and 1024 bits is 1 too), 64 dependent
+// products an instance (x = x y / R mod n), as the CGBN side-by-side's Montgomery rows. The same
+// function runs on the host (std::fma, round to nearest, as the device's fma), so the run first
+// checks the host's chain against GMP, then the device's against the host's and GMP.
+//
+// Build: nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler=-frounding-math -I../../include
+//        dpf_montgomery.cu -lgmp
+// Run:   ./a.out [--host-only]   (prints a markdown table; --host-only: the host check alone,
+//        for a machine without a GPU)
+#include <gmp.h>
+
+#include <cfenv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "../cuda_timing.cuh"
+#include "mpgpu/batch/batch.cuh"
+#include "mpgpu/batch/launch.cuh"
+
+namespace mb = mpgpu::batch;
+using mb::word_t;
+
+namespace {
+
+constexpr int kChainLength = 64;
+constexpr std::uint64_t kMask52 = (std::uint64_t{1} << 52) - 1;
+constexpr double kHighBias = 0x1p104;               // h = a b + 2^104, rounded
+constexpr double kLowBias = 0x1p104 + 0x1p52;       // l = a b - (h - 2^104) + 2^52
+constexpr std::int64_t kHighPattern = 0x4670000000000000;  // the bits of 2^104
+constexpr std::int64_t kLowPattern = 0x4330000000000000;  // the bits of 2^52
+
+__host__ __device__ inline std::int64_t bits_of(double x) {
+#if defined(__CUDA_ARCH__)
+  return __double_as_longlong(x);
+#else
+  std::int64_t v;
+  std::memcpy(&v, &x, sizeof v);
+  return v;
+#endif
+}
+
+/// a b + c rounded toward zero (on the host: std::fma in the rounding mode the caller set).
+__host__ __device__ inline double fma_rz(double a, double b, double c) {
+#if defined(__CUDA_ARCH__)
+  return __fma_rz(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
+/// a b = hi 2^52 + lo, hi and lo in [0, 2^52), for a, b < 2^52 held exactly.
+__host__ __device__ inline void mul52(double a, double b, std::int64_t& hi, std::int64_t& lo) {
+  const double h = fma_rz(a, b, kHighBias);
+  const double l = fma_rz(a, b, kLowBias - h);
+  hi = bits_of(h) - kHighPattern;
+  lo = bits_of(l) - kLowPattern;
+}
+
+/// r = a b / R mod n, below 2n, for a, b < 2n, 4n <= R = 2^(52 N), n odd; np = -1/n mod 2^52.
+template <int N>
+__host__ __device__ inline void dpf_mont_mul(double (&r)[N], const double (&a)[N], const double (&b)[N],
+                                             const double (&n)[N], std::uint64_t np) {
+  std::int64_t acc[N + 1];
+#pragma unroll
+  for (int j = 0; j <= N; ++j) acc[j] = 0;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      std::int64_t hi, lo;
+      mul52(a[i], b[j], hi, lo);
+      acc[j] += lo;
+      acc[j + 1] += hi;
+    }
+    const std::uint64_t q = ((static_cast<std::uint64_t>(acc[0]) & kMask52) * np) & kMask52;
+    const double qd = static_cast<double>(q);
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      std::int64_t hi, lo;
+      mul52(qd, n[j], hi, lo);
+      acc[j] += lo;
+      acc[j + 1] += hi;
+    }
+    const std::int64_t carry = acc[0] >> 52;  // acc[0] is a multiple of 2^52 here
+#pragma unroll
+    for (int j = 0; j < N; ++j) acc[j] = acc[j + 1];
+    acc[N] = 0;
+    acc[0] += carry;
+  }
+  std::int64_t carry = 0;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const std::int64_t v = acc[j] + carry;
+    r[j] = static_cast<double>(v & static_cast<std::int64_t>(kMask52));
+    carry = v >> 52;
+  }
+}
+
+/// The chain of one instance: x = x y / R, kChainLength times. Limb k of instance i at k * count + i.
+template <int N>
+__host__ __device__ inline void chain_one(const double* x0, const double* y0, const double* n0,
+                                          const std::uint64_t* np, double* out, std::size_t count, std::size_t i) {
+  double x[N], y[N], n[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    x[k] = x0[k * count + i];
+    y[k] = y0[k * count + i];
+    n[k] = n0[k * count + i];
+  }
+  const std::uint64_t p = np[i];
+  for (int s = 0; s < kChainLength; ++s) {
+    double r[N];
+    dpf_mont_mul<N>(r, x, y, n, p);
+#pragma unroll
+    for (int k = 0; k < N; ++k) x[k] = r[k];
+  }
+#pragma unroll
+  for (int k = 0; k < N; ++k) out[k * count + i] = x[k];
+}
+
+template <int N>
+__global__ void __launch_bounds__(128) dpf_chain_kernel(const double* x0, const double* y0, const double* n0,
+                                                        const std::uint64_t* np, double* out, std::size_t count) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (i < count) chain_one<N>(x0, y0, n0, np, out, count, i);
+}
+
+/// The same product with an instance over G lanes of a warp (G divides 32, L = N / G limbs a
+/// lane; lane t holds limbs t L .. t L + L - 1 of x, y, n and of the column sums, plus acc[L],
+/// its top column's high halves, which belong to lane t + 1's first column). Per row: a_i from
+/// its lane (one shuffle), the row's products on each lane's columns, q from lane 0 (one
+/// shuffle), the q n products, then the shift down by one column: each lane's first column
+/// goes to the lane below (one shuffle), lane 0's carries into its new first column. After N
+/// rows the columns are normalized lane after lane (carry passed by shuffle). The result is
+/// the same integer as dpf_mont_mul<N>'s (same q's), limb for limb. Device only.
+template <int N, int G>
+__device__ inline void dpf_mont_mul_lanes(double (&r)[N / G], const double (&a)[N / G], const double (&b)[N / G],
+                                          const double (&n)[N / G], std::uint64_t np) {
+  constexpr int L = N / G;
+  static_assert(N % G == 0 && 32 % G == 0, "G lanes divide the limbs and the warp");
+  const int lane = static_cast<int>(threadIdx.x) % G;
+  const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (static_cast<int>(threadIdx.x) % 32 / G * G);
+  std::int64_t acc[L + 1];
+#pragma unroll
+  for (int j = 0; j <= L; ++j) acc[j] = 0;
+  for (int owner = 0; owner < G; ++owner) {
+#pragma unroll
+    for (int k = 0; k < L; ++k) {
+      const double ai = __shfl_sync(mask, a[k], owner, G);
+#pragma unroll
+      for (int j = 0; j < L; ++j) {
+        std::int64_t hi, lo;
+        mul52(ai, b[j], hi, lo);
+        acc[j] += lo;
+        acc[j + 1] += hi;
+      }
+      const std::uint64_t q0 = ((static_cast<std::uint64_t>(acc[0]) & kMask52) * np) & kMask52;
+      const double qd = static_cast<double>(__shfl_sync(mask, q0, 0, G));
+#pragma unroll
+      for (int j = 0; j < L; ++j) {
+        std::int64_t hi, lo;
+        mul52(qd, n[j], hi, lo);
+        acc[j] += lo;
+        acc[j + 1] += hi;
+      }
+      std::int64_t below = __shfl_down_sync(mask, acc[0], 1, G);
+      if (lane == G - 1) below = 0;
+      const std::int64_t carry = acc[0] >> 52;  // lane 0's first column: a multiple of 2^52
+#pragma unroll
+      for (int j = 0; j < L - 1; ++j) acc[j] = acc[j + 1];
+      acc[L - 1] = acc[L] + below;
+      acc[L] = 0;
+      if (lane == 0) acc[0] += carry;
+    }
+  }
+  std::int64_t carry = 0;
+  for (int t = 0; t < G; ++t) {
+    if (lane == t) {
+#pragma unroll
+      for (int j = 0; j < L; ++j) {
+        const std::int64_t v = acc[j] + carry;
+        acc[j] = v & static_cast<std::int64_t>(kMask52);
+        carry = v >> 52;
+      }
+    }
+    carry = __shfl_sync(mask, carry, t, G);
+  }
+#pragma unroll
+  for (int j = 0; j < L; ++j) r[j] = static_cast<double>(acc[j]);
+}
+
+template <int N, int G>
+__global__ void __launch_bounds__(128) dpf_lanes_chain_kernel(const double* x0, const double* y0, const double* n0,
+                                                              const std::uint64_t* np, double* out, std::size_t count) {
+  constexpr int L = N / G;
+  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  const std::size_t i = thread / G;
+  const int lane = static_cast<int>(thread % G);
+  const bool live = i < count;  // a partly filled last group still shuffles with its lanes
+  const std::size_t at = live ? i : 0;
+  double x[L], y[L], n[L];
+#pragma unroll
+  for (int k = 0; k < L; ++k) {
+    const std::size_t limb = static_cast<std::size_t>(lane * L + k);
+    x[k] = x0[limb * count + at];
+    y[k] = y0[limb * count + at];
+    n[k] = n0[limb * count + at];
+  }
+  const std::uint64_t p = np[at];
+  for (int s = 0; s < kChainLength; ++s) {
+    double r[L];
+    dpf_mont_mul_lanes<N, G>(r, x, y, n, p);
+#pragma unroll
+    for (int k = 0; k < L; ++k) x[k] = r[k];
+  }
+  if (live)
+#pragma unroll
+    for (int k = 0; k < L; ++k) out[static_cast<std::size_t>(lane * L + k) * count + i] = x[k];
+}
+
+/// The library's chain at width W words, G threads an instance (the side-by-side's form).
+struct LibraryChain {
+  const word_t *base, *exp, *mod;
+  word_t* out;
+  template <class E>
+  __device__ void operator()(const E& env, std::size_t i, bool live) const {
+    typename E::Num x, e, n, r;
+    const std::size_t off = i * E::words;
+    if (live) {
+      mb::load(env, x, base + off);
+      mb::load(env, e, exp + off);
+      mb::load(env, n, mod + off);
+    } else {
+      mb::set_zero(env, x);
+      mb::set_zero(env, e);
+      mb::set_ui32(env, n, 3);
+    }
+    mb::Modulus<E> m;
+    mb::setup_modulus(env, m, n);
+    r = x;
+    for (int k = 0; k < kChainLength; ++k) mb::montgomery_mul_step(env, r, r, e, m);
+    if (live) mb::store(env, out + off, r);
+  }
+};
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// Instances of `bits`-bit odd moduli (top bit set), x and y below them, as 32-bit words.
+struct Instances {
+  int words;
+  std::size_t count;
+  std::vector<word_t> x, y, n;
+};
+
+Instances make_instances(int bits, std::size_t count, std::uint64_t seed) {
+  Instances in{bits / 32, count, {}, {}, {}};
+  const std::size_t total = count * static_cast<std::size_t>(in.words);
+  in.x.resize(total);
+  in.y.resize(total);
+  in.n.resize(total);
+  for (std::size_t i = 0; i < total; ++i) {
+    in.x[i] = static_cast<word_t>(splitmix(seed));
+    in.y[i] = static_cast<word_t>(splitmix(seed));
+    in.n[i] = static_cast<word_t>(splitmix(seed));
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t top = i * in.words + in.words - 1;
+    in.n[i * in.words] |= 1u;
+    in.n[top] |= 0x80000000u;
+    in.x[top] &= 0x7fffffffu;
+    in.y[top] &= 0x7fffffffu;
+  }
+  return in;
+}
+
+void word_mpz(mpz_t z, const word_t* w, int words) { mpz_import(z, words, -1, 4, 0, 0, w); }
+
+/// Instance i's value as N limbs of 52 bits, limb-major (limb k of instance i at k * count + i).
+void to_limbs52(std::vector<double>& out, const std::vector<word_t>& words, int W, std::size_t count, int N) {
+  out.assign(static_cast<std::size_t>(N) * count, 0.0);
+  mpz_t z, t;
+  mpz_inits(z, t, nullptr);
+  for (std::size_t i = 0; i < count; ++i) {
+    word_mpz(z, &words[i * W], W);
+    for (int k = 0; k < N; ++k) {
+      mpz_tdiv_r_2exp(t, z, 52);
+      out[static_cast<std::size_t>(k) * count + i] = static_cast<double>(mpz_get_ui(t));
+      mpz_tdiv_q_2exp(z, z, 52);
+    }
+  }
+  mpz_clears(z, t, nullptr);
+}
+
+std::uint64_t neg_inverse52(const std::vector<word_t>& n, int W, std::size_t i) {
+  const std::uint64_t n0 = n[i * W] | (static_cast<std::uint64_t>(n[i * W + 1]) << 32);
+  std::uint64_t inv = n0;  // Newton: 3 correct bits, doubled per step
+  for (int k = 0; k < 6; ++k) inv *= 2 - n0 * inv;
+  return (0 - inv) & kMask52;
+}
+
+void limbs52_mpz(mpz_t z, const std::vector<double>& v, std::size_t count, std::size_t i, int N) {
+  mpz_set_ui(z, 0);
+  for (int k = N - 1; k >= 0; --k) {
+    mpz_mul_2exp(z, z, 52);
+    mpz_add_ui(z, z, static_cast<unsigned long>(v[static_cast<std::size_t>(k) * count + i]));
+  }
+}
+
+/// x y^64 / R^64 mod n for instance i, R = 2^(52 N) (dpf) or 2^(32 W) (the library's).
+void want_chain(mpz_t want, const Instances& in, std::size_t i, unsigned long r_bits) {
+  mpz_t x, y, n, rinv;
+  mpz_inits(x, y, n, rinv, nullptr);
+  word_mpz(x, &in.x[i * in.words], in.words);
+  word_mpz(y, &in.y[i * in.words], in.words);
+  word_mpz(n, &in.n[i * in.words], in.words);
+  mpz_set_ui(rinv, 1);
+  mpz_mul_2exp(rinv, rinv, r_bits);
+  mpz_invert(rinv, rinv, n);
+  mpz_mul(rinv, rinv, y);
+  mpz_powm_ui(want, rinv, kChainLength, n);
+  mpz_mul(want, want, x);
+  mpz_mod(want, want, n);
+  mpz_clears(x, y, n, rinv, nullptr);
+}
+
+/// Sample instances: the first 8, then every 7th up to 64, and the last.
+template <class F>
+bool every_sample(std::size_t count, F&& check) {
+  bool ok = true;
+  for (std::size_t i = 0; i < count && i < 64; i += (i < 8 ? 1 : 7)) ok = check(i) && ok;
+  return check(count - 1) && ok;
+}
+
+/// G == 1: one instance a thread (dpf_chain_kernel); else G lanes an instance (dpf_lanes_...).
+template <int N, int G = 1>
+void dpf_row(int bits, std::size_t count, bool host_only) {
+  const Instances in = make_instances(bits, count, 0x5eed + bits);
+  std::vector<double> x, y, n, r(static_cast<std::size_t>(N) * count);
+  to_limbs52(x, in.x, in.words, count, N);
+  to_limbs52(y, in.y, in.words, count, N);
+  to_limbs52(n, in.n, in.words, count, N);
+  std::vector<std::uint64_t> np(count);
+  for (std::size_t i = 0; i < count; ++i) np[i] = neg_inverse52(in.n, in.words, i);
+  mpz_t got, want, nn;
+  mpz_inits(got, want, nn, nullptr);
+  auto agrees = [&](const std::vector<double>& res, std::size_t i) {
+    limbs52_mpz(got, res, count, i, N);
+    word_mpz(nn, &in.n[i * in.words], in.words);
+    mpz_mod(got, got, nn);
+    want_chain(want, in, i, 52ul * N);
+    return mpz_cmp(got, want) == 0;
+  };
+  // The host's chain (the same function) on the sample.
+  std::vector<double> hr(static_cast<std::size_t>(N) * count);
+  const int mode = std::fegetround();
+  std::fesetround(FE_TOWARDZERO);  // as the device's __fma_rz
+  for (std::size_t i = 0; i < count; i += (i < 64 ? 1 : count / 64))
+    chain_one<N>(x.data(), y.data(), n.data(), np.data(), hr.data(), count, i);
+  chain_one<N>(x.data(), y.data(), n.data(), np.data(), hr.data(), count, count - 1);
+  std::fesetround(mode);
+  const bool host_ok = every_sample(count, [&](std::size_t i) { return agrees(hr, i); });
+  if (host_only) {
+    std::printf("| dpf host check | %d | %d limbs of 52 | %zu, sampled | - | - | %s |\n", bits, N, count,
+                host_ok ? "yes" : "NO");
+    mpz_clears(got, want, nn, nullptr);
+    return;
+  }
+  double *dx, *dy, *dn, *dr;
+  std::uint64_t* dnp;
+  const std::size_t bytes = r.size() * sizeof(double);
+  CHECK(cudaMalloc(&dx, bytes));
+  CHECK(cudaMalloc(&dy, bytes));
+  CHECK(cudaMalloc(&dn, bytes));
+  CHECK(cudaMalloc(&dr, bytes));
+  CHECK(cudaMalloc(&dnp, count * sizeof(std::uint64_t)));
+  CHECK(cudaMemcpy(dx, x.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dy, y.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dn, n.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dnp, np.data(), count * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
+  const unsigned blocks = static_cast<unsigned>((count * G + 127) / 128);
+  const double ms = mpgpu_bench::median_ms(nullptr, 5, [&] {
+    if constexpr (G == 1) dpf_chain_kernel<N><<<blocks, 128>>>(dx, dy, dn, dnp, dr, count);
+    else dpf_lanes_chain_kernel<N, G><<<blocks, 128>>>(dx, dy, dn, dnp, dr, count);
+    CHECK(cudaGetLastError());
+  });
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(r.data(), dr, bytes, cudaMemcpyDeviceToHost));
+  const bool dev_ok = every_sample(count, [&](std::size_t i) {
+    for (int k = 0; k < N; ++k)
+      if (r[static_cast<std::size_t>(k) * count + i] != hr[static_cast<std::size_t>(k) * count + i]) return false;
+    return agrees(r, i);
+  });
+  CHECK(cudaFree(dx));
+  CHECK(cudaFree(dy));
+  CHECK(cudaFree(dn));
+  CHECK(cudaFree(dr));
+  CHECK(cudaFree(dnp));
+  cudaFuncAttributes attr{};
+  if constexpr (G == 1) CHECK(cudaFuncGetAttributes(&attr, dpf_chain_kernel<N>));
+  else CHECK(cudaFuncGetAttributes(&attr, dpf_lanes_chain_kernel<N, G>));
+  std::printf("| dpf (FP64 halves) | %d | G %d, %d limbs of 52, %d regs, %zu B local | %zu | %.4f | %.4g | %s |\n",
+              bits, G, N, attr.numRegs, static_cast<std::size_t>(attr.localSizeBytes), count, ms,
+              count * kChainLength / (ms * 1e-3), host_ok && dev_ok ? "yes" : "NO");
+  std::fflush(stdout);
+  mpz_clears(got, want, nn, nullptr);
+}
+
+template <int W, int G>
+void library_row(std::size_t count) {
+  using E = mb::Env<W, G>;
+  const Instances in = make_instances(32 * W, count, 0x5eed + 32 * W);
+  const std::size_t total = count * W;
+  word_t *db, *de, *dm, *dr;
+  CHECK(cudaMalloc(&db, total * 4));
+  CHECK(cudaMalloc(&de, total * 4));
+  CHECK(cudaMalloc(&dm, total * 4));
+  CHECK(cudaMalloc(&dr, total * 4));
+  CHECK(cudaMemcpy(db, in.x.data(), total * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(de, in.y.data(), total * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dm, in.n.data(), total * 4, cudaMemcpyHostToDevice));
+  LibraryChain body{db, de, dm, dr};
+  const double ms = mpgpu_bench::median_ms(nullptr, 5, [&] { CHECK(mb::launch<E>(body, count, nullptr)); });
+  CHECK(cudaDeviceSynchronize());
+  std::vector<word_t> hr(total);
+  CHECK(cudaMemcpy(hr.data(), dr, total * 4, cudaMemcpyDeviceToHost));
+  mpz_t got, want, nn;
+  mpz_inits(got, want, nn, nullptr);
+  const bool ok = every_sample(count, [&](std::size_t i) {
+    word_mpz(got, &hr[i * W], W);
+    word_mpz(nn, &in.n[i * W], W);
+    mpz_mod(got, got, nn);
+    want_chain(want, in, i, 32ul * W);
+    return mpz_cmp(got, want) == 0;
+  });
+  mpz_clears(got, want, nn, nullptr);
+  CHECK(cudaFree(db));
+  CHECK(cudaFree(de));
+  CHECK(cudaFree(dm));
+  CHECK(cudaFree(dr));
+  std::printf("| library rows (IMAD) | %d | G %d | %zu | %.4f | %.4g | %s |\n", 32 * W, G, count, ms,
+              count * kChainLength / (ms * 1e-3), ok ? "yes" : "NO");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool host_only = argc > 1 && std::strcmp(argv[1], "--host-only") == 0;
+  std::printf("Montgomery products, chains of %d an instance: FP64 halves against the library's rows\n\n",
+              kChainLength);
+  std::printf("| kernel | bits | shape | instances | ms | products/s | verified |\n"
+              "| --- | --- | --- | --- | --- | --- | --- |\n");
+  // 4n <= R: 512-bit moduli in 10 limbs (520 bits), 1024 in 20, 2048 in 40, 3072 in 60.
+  dpf_row<10>(512, 131072, host_only);
+  if (!host_only) library_row<16, 1>(131072);
+  dpf_row<20>(1024, 65536, host_only);
+  if (!host_only) library_row<32, 1>(65536);
+  dpf_row<40>(2048, 32768, host_only);
+  if (!host_only) {
+    dpf_row<40, 4>(2048, 32768, false);
+    dpf_row<40, 8>(2048, 32768, false);
+    library_row<64, 2>(32768);
+    library_row<64, 4>(32768);
+  }
+  // Wider classes over lanes only (one thread would spill): 3072 bits in 64 limbs (3328 bits,
+  // so that 8 lanes divide them), 4096 in 80 (4160), 8192 in 160 (8320).
+  dpf_row<64, 8>(3072, 16384, host_only);
+  if (!host_only) {
+    dpf_row<64, 4>(3072, 16384, false);
+    library_row<96, 4>(16384);
+  }
+  dpf_row<80, 8>(4096, 16384, host_only);
+  if (!host_only) {
+    dpf_row<80, 16>(4096, 16384, false);
+    library_row<128, 4>(16384);
+    library_row<128, 8>(16384);
+  }
+  dpf_row<160, 16>(8192, 8192, host_only);
+  if (!host_only) {
+    dpf_row<160, 32>(8192, 8192, false);
+    library_row<256, 8>(8192);
+  }
+  return 0;
+}
