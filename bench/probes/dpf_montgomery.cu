@@ -84,16 +84,46 @@ __host__ __device__ inline double fma_rz(double a, double b, double c) {
 #endif
 }
 
-/// a b = hi 2^52 + lo, hi and lo in [0, 2^52), for a, b < 2^52 held exactly.
-__host__ __device__ inline void mul52(double a, double b, std::int64_t& hi, std::int64_t& lo) {
-  const double h = fma_rz(a, b, kHighBias);
-  const double l = fma_rz(a, b, kLowBias - h);
-  hi = bits_of(h) - kHighPattern;
-  lo = bits_of(l) - kLowPattern;
+/// acc[0 .. L] += x v as halves: the low half of x v[j] into acc[j], the high half into
+/// acc[j + 1] (v[j], x < 2^52 held exactly).
+/// Deferred = false: each half corrected (its pattern less E(2^52) or E(2^104)) as it is added.
+/// Deferred = true: the raw patterns are added, a column's two halves in one three-input add,
+/// and the patterns' constants (multiples of 2^52, so acc mod 2^52 is right all along) are
+/// taken off once, when a column is read (column_bias): half the integer adds, if the
+/// compiler makes each a+b+c one IADD3 pair.
+template <int L, bool Deferred>
+__host__ __device__ inline void add_row(std::int64_t (&acc)[L + 1], double x, const double (&v)[L]) {
+  std::int64_t prev_high = 0;
+#pragma unroll
+  for (int j = 0; j < L; ++j) {
+    const double h = fma_rz(x, v[j], kHighBias);
+    const double l = fma_rz(x, v[j], kLowBias - h);
+    if constexpr (Deferred) {
+      acc[j] += bits_of(l) + prev_high;
+      prev_high = bits_of(h);
+    } else {
+      acc[j] += bits_of(l) - kLowPattern;
+      acc[j + 1] += bits_of(h) - kHighPattern;
+    }
+  }
+  if constexpr (Deferred) acc[L] += prev_high;
+}
+
+/// With deferred constants: what the raw patterns add to the column that is first (position
+/// 0) when row i reads it, and to the column at position p after the last of N rows. Row r
+/// adds to position j two low patterns if j < N and two high ones if j > 0 (the a_r b and
+/// q_r n rows), and the columns shift down by one after each row. Mod 2^64.
+__host__ __device__ constexpr std::uint64_t first_column_bias(int i) {
+  return 2 * static_cast<std::uint64_t>(kLowPattern) * static_cast<std::uint64_t>(i + 1) +
+         2 * static_cast<std::uint64_t>(kHighPattern) * static_cast<std::uint64_t>(i);
+}
+__host__ __device__ constexpr std::uint64_t final_column_bias(int n, int p) {
+  return 2 * static_cast<std::uint64_t>(kHighPattern) * static_cast<std::uint64_t>(n - p) +
+         2 * static_cast<std::uint64_t>(kLowPattern) * static_cast<std::uint64_t>(n - 1 - p);
 }
 
 /// r = a b / R mod n, below 2n, for a, b < 2n, 4n <= R = 2^(52 N), n odd; np = -1/n mod 2^52.
-template <int N>
+template <int N, bool Deferred>
 __host__ __device__ inline void dpf_mont_mul(double (&r)[N], const double (&a)[N], const double (&b)[N],
                                              const double (&n)[N], std::uint64_t np) {
   std::int64_t acc[N + 1];
@@ -101,23 +131,13 @@ __host__ __device__ inline void dpf_mont_mul(double (&r)[N], const double (&a)[N
   for (int j = 0; j <= N; ++j) acc[j] = 0;
 #pragma unroll
   for (int i = 0; i < N; ++i) {
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-      std::int64_t hi, lo;
-      mul52(a[i], b[j], hi, lo);
-      acc[j] += lo;
-      acc[j + 1] += hi;
-    }
+    add_row<N, Deferred>(acc, a[i], b);
     const std::uint64_t q = ((static_cast<std::uint64_t>(acc[0]) & kMask52) * np) & kMask52;
-    const double qd = static_cast<double>(q);
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-      std::int64_t hi, lo;
-      mul52(qd, n[j], hi, lo);
-      acc[j] += lo;
-      acc[j + 1] += hi;
-    }
-    const std::int64_t carry = acc[0] >> 52;  // acc[0] is a multiple of 2^52 here
+    add_row<N, Deferred>(acc, static_cast<double>(q), n);
+    // The first column is now a multiple of 2^52: its quotient carries into the next.
+    const std::int64_t first =
+        Deferred ? static_cast<std::int64_t>(static_cast<std::uint64_t>(acc[0]) - first_column_bias(i)) : acc[0];
+    const std::int64_t carry = first >> 52;
 #pragma unroll
     for (int j = 0; j < N; ++j) acc[j] = acc[j + 1];
     acc[N] = 0;
@@ -126,14 +146,16 @@ __host__ __device__ inline void dpf_mont_mul(double (&r)[N], const double (&a)[N
   std::int64_t carry = 0;
 #pragma unroll
   for (int j = 0; j < N; ++j) {
-    const std::int64_t v = acc[j] + carry;
+    const std::int64_t column =
+        Deferred ? static_cast<std::int64_t>(static_cast<std::uint64_t>(acc[j]) - final_column_bias(N, j)) : acc[j];
+    const std::int64_t v = column + carry;
     r[j] = static_cast<double>(v & static_cast<std::int64_t>(kMask52));
     carry = v >> 52;
   }
 }
 
 /// The chain of one instance: x = x y / R, kChainLength times. Limb k of instance i at k * count + i.
-template <int N>
+template <int N, bool Deferred>
 __host__ __device__ inline void chain_one(const double* x0, const double* y0, const double* n0,
                                           const std::uint64_t* np, double* out, std::size_t count, std::size_t i) {
   double x[N], y[N], n[N];
@@ -146,7 +168,7 @@ __host__ __device__ inline void chain_one(const double* x0, const double* y0, co
   const std::uint64_t p = np[i];
   for (int s = 0; s < kChainLength; ++s) {
     double r[N];
-    dpf_mont_mul<N>(r, x, y, n, p);
+    dpf_mont_mul<N, Deferred>(r, x, y, n, p);
 #pragma unroll
     for (int k = 0; k < N; ++k) x[k] = r[k];
   }
@@ -154,11 +176,11 @@ __host__ __device__ inline void chain_one(const double* x0, const double* y0, co
   for (int k = 0; k < N; ++k) out[k * count + i] = x[k];
 }
 
-template <int N>
+template <int N, bool Deferred>
 __global__ void __launch_bounds__(128) dpf_chain_kernel(const double* x0, const double* y0, const double* n0,
                                                         const std::uint64_t* np, double* out, std::size_t count) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (i < count) chain_one<N>(x0, y0, n0, np, out, count, i);
+  if (i < count) chain_one<N, Deferred>(x0, y0, n0, np, out, count, i);
 }
 
 /// The same product with an instance over G lanes of a warp (G divides 32, L = N / G limbs a
@@ -169,7 +191,7 @@ __global__ void __launch_bounds__(128) dpf_chain_kernel(const double* x0, const 
 /// goes to the lane below (one shuffle), lane 0's carries into its new first column. After N
 /// rows the columns are normalized lane after lane (carry passed by shuffle). The result is
 /// the same integer as dpf_mont_mul<N>'s (same q's), limb for limb. Device only.
-template <int N, int G>
+template <int N, int G, bool Deferred>
 __device__ inline void dpf_mont_mul_lanes(double (&r)[N / G], const double (&a)[N / G], const double (&b)[N / G],
                                           const double (&n)[N / G], std::uint64_t np) {
   constexpr int L = N / G;
@@ -183,25 +205,16 @@ __device__ inline void dpf_mont_mul_lanes(double (&r)[N / G], const double (&a)[
 #pragma unroll
     for (int k = 0; k < L; ++k) {
       const double ai = __shfl_sync(mask, a[k], owner, G);
-#pragma unroll
-      for (int j = 0; j < L; ++j) {
-        std::int64_t hi, lo;
-        mul52(ai, b[j], hi, lo);
-        acc[j] += lo;
-        acc[j + 1] += hi;
-      }
+      add_row<L, Deferred>(acc, ai, b);
       const std::uint64_t q0 = ((static_cast<std::uint64_t>(acc[0]) & kMask52) * np) & kMask52;
-      const double qd = static_cast<double>(__shfl_sync(mask, q0, 0, G));
-#pragma unroll
-      for (int j = 0; j < L; ++j) {
-        std::int64_t hi, lo;
-        mul52(qd, n[j], hi, lo);
-        acc[j] += lo;
-        acc[j + 1] += hi;
-      }
+      add_row<L, Deferred>(acc, static_cast<double>(__shfl_sync(mask, q0, 0, G)), n);
       std::int64_t below = __shfl_down_sync(mask, acc[0], 1, G);
       if (lane == G - 1) below = 0;
-      const std::int64_t carry = acc[0] >> 52;  // lane 0's first column: a multiple of 2^52
+      // Lane 0's first column (global column 0) is a multiple of 2^52: its quotient carries.
+      const std::int64_t first =
+          Deferred ? static_cast<std::int64_t>(static_cast<std::uint64_t>(acc[0]) - first_column_bias(owner * L + k))
+                   : acc[0];
+      const std::int64_t carry = first >> 52;
 #pragma unroll
       for (int j = 0; j < L - 1; ++j) acc[j] = acc[j + 1];
       acc[L - 1] = acc[L] + below;
@@ -214,7 +227,10 @@ __device__ inline void dpf_mont_mul_lanes(double (&r)[N / G], const double (&a)[
     if (lane == t) {
 #pragma unroll
       for (int j = 0; j < L; ++j) {
-        const std::int64_t v = acc[j] + carry;
+        const std::int64_t column =
+            Deferred ? static_cast<std::int64_t>(static_cast<std::uint64_t>(acc[j]) - final_column_bias(N, t * L + j))
+                     : acc[j];
+        const std::int64_t v = column + carry;
         acc[j] = v & static_cast<std::int64_t>(kMask52);
         carry = v >> 52;
       }
@@ -225,7 +241,7 @@ __device__ inline void dpf_mont_mul_lanes(double (&r)[N / G], const double (&a)[
   for (int j = 0; j < L; ++j) r[j] = static_cast<double>(acc[j]);
 }
 
-template <int N, int G>
+template <int N, int G, bool Deferred>
 __global__ void __launch_bounds__(128) dpf_lanes_chain_kernel(const double* x0, const double* y0, const double* n0,
                                                               const std::uint64_t* np, double* out, std::size_t count) {
   constexpr int L = N / G;
@@ -245,7 +261,7 @@ __global__ void __launch_bounds__(128) dpf_lanes_chain_kernel(const double* x0, 
   const std::uint64_t p = np[at];
   for (int s = 0; s < kChainLength; ++s) {
     double r[L];
-    dpf_mont_mul_lanes<N, G>(r, x, y, n, p);
+    dpf_mont_mul_lanes<N, G, Deferred>(r, x, y, n, p);
 #pragma unroll
     for (int k = 0; k < L; ++k) x[k] = r[k];
   }
@@ -373,7 +389,7 @@ bool every_sample(std::size_t count, F&& check) {
 }
 
 /// G == 1: one instance a thread (dpf_chain_kernel); else G lanes an instance (dpf_lanes_...).
-template <int N, int G = 1>
+template <int N, int G, bool Deferred>
 void dpf_row(int bits, std::size_t count, bool host_only) {
   const Instances in = make_instances(bits, count, 0x5eed + bits);
   std::vector<double> x, y, n, r(static_cast<std::size_t>(N) * count);
@@ -396,13 +412,13 @@ void dpf_row(int bits, std::size_t count, bool host_only) {
   const int mode = std::fegetround();
   std::fesetround(FE_TOWARDZERO);  // as the device's __fma_rz
   for (std::size_t i = 0; i < count; i += (i < 64 ? 1 : count / 64))
-    chain_one<N>(x.data(), y.data(), n.data(), np.data(), hr.data(), count, i);
-  chain_one<N>(x.data(), y.data(), n.data(), np.data(), hr.data(), count, count - 1);
+    chain_one<N, Deferred>(x.data(), y.data(), n.data(), np.data(), hr.data(), count, i);
+  chain_one<N, Deferred>(x.data(), y.data(), n.data(), np.data(), hr.data(), count, count - 1);
   std::fesetround(mode);
   const bool host_ok = every_sample(count, [&](std::size_t i) { return agrees(hr, i); });
   if (host_only) {
-    std::printf("| dpf host check | %d | %d limbs of 52 | %zu, sampled | - | - | %s |\n", bits, N, count,
-                host_ok ? "yes" : "NO");
+    std::printf("| dpf host check%s | %d | %d limbs of 52 | %zu, sampled | - | - | %s |\n",
+                Deferred ? ", deferred constants" : "", bits, N, count, host_ok ? "yes" : "NO");
     mpz_clears(got, want, nn, nullptr);
     return;
   }
@@ -420,8 +436,8 @@ void dpf_row(int bits, std::size_t count, bool host_only) {
   CHECK(cudaMemcpy(dnp, np.data(), count * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
   const unsigned blocks = static_cast<unsigned>((count * G + 127) / 128);
   const double ms = mpgpu_bench::median_ms(nullptr, 5, [&] {
-    if constexpr (G == 1) dpf_chain_kernel<N><<<blocks, 128>>>(dx, dy, dn, dnp, dr, count);
-    else dpf_lanes_chain_kernel<N, G><<<blocks, 128>>>(dx, dy, dn, dnp, dr, count);
+    if constexpr (G == 1) dpf_chain_kernel<N, Deferred><<<blocks, 128>>>(dx, dy, dn, dnp, dr, count);
+    else dpf_lanes_chain_kernel<N, G, Deferred><<<blocks, 128>>>(dx, dy, dn, dnp, dr, count);
     CHECK(cudaGetLastError());
   });
   CHECK(cudaDeviceSynchronize());
@@ -437,10 +453,10 @@ void dpf_row(int bits, std::size_t count, bool host_only) {
   CHECK(cudaFree(dr));
   CHECK(cudaFree(dnp));
   cudaFuncAttributes attr{};
-  if constexpr (G == 1) CHECK(cudaFuncGetAttributes(&attr, dpf_chain_kernel<N>));
-  else CHECK(cudaFuncGetAttributes(&attr, dpf_lanes_chain_kernel<N, G>));
-  std::printf("| dpf (FP64 halves) | %d | G %d, %d limbs of 52, %d regs, %zu B local | %zu | %.4f | %.4g | %s |\n",
-              bits, G, N, attr.numRegs, static_cast<std::size_t>(attr.localSizeBytes), count, ms,
+  if constexpr (G == 1) CHECK(cudaFuncGetAttributes(&attr, dpf_chain_kernel<N, Deferred>));
+  else CHECK(cudaFuncGetAttributes(&attr, dpf_lanes_chain_kernel<N, G, Deferred>));
+  std::printf("| dpf (FP64 halves)%s | %d | G %d, %d limbs of 52, %d regs, %zu B local | %zu | %.4f | %.4g | %s |\n",
+              Deferred ? ", deferred constants" : "", bits, G, N, attr.numRegs, static_cast<std::size_t>(attr.localSizeBytes), count, ms,
               count * kChainLength / (ms * 1e-3), host_ok && dev_ok ? "yes" : "NO");
   std::fflush(stdout);
   mpz_clears(got, want, nn, nullptr);
@@ -492,33 +508,44 @@ int main(int argc, char** argv) {
   std::printf("| kernel | bits | shape | instances | ms | products/s | verified |\n"
               "| --- | --- | --- | --- | --- | --- | --- |\n");
   // 4n <= R: 512-bit moduli in 10 limbs (520 bits), 1024 in 20, 2048 in 40, 3072 in 60.
-  dpf_row<10>(512, 131072, host_only);
+  dpf_row<10, 1, false>(512, 131072, host_only);
+  dpf_row<10, 1, true>(512, 131072, host_only);
   if (!host_only) library_row<16, 1>(131072);
-  dpf_row<20>(1024, 65536, host_only);
+  dpf_row<20, 1, false>(1024, 65536, host_only);
+  dpf_row<20, 1, true>(1024, 65536, host_only);
   if (!host_only) library_row<32, 1>(65536);
-  dpf_row<40>(2048, 32768, host_only);
+  dpf_row<40, 1, false>(2048, 32768, host_only);
+  dpf_row<40, 1, true>(2048, 32768, host_only);
   if (!host_only) {
-    dpf_row<40, 4>(2048, 32768, false);
-    dpf_row<40, 8>(2048, 32768, false);
+    dpf_row<40, 4, false>(2048, 32768, false);
+    dpf_row<40, 4, true>(2048, 32768, false);
+    dpf_row<40, 8, false>(2048, 32768, false);
+    dpf_row<40, 8, true>(2048, 32768, false);
     library_row<64, 2>(32768);
     library_row<64, 4>(32768);
   }
   // Wider classes over lanes only (one thread would spill): 3072 bits in 64 limbs (3328 bits,
   // so that 8 lanes divide them), 4096 in 80 (4160), 8192 in 160 (8320).
-  dpf_row<64, 8>(3072, 16384, host_only);
+  dpf_row<64, 8, false>(3072, 16384, host_only);
+  dpf_row<64, 8, true>(3072, 16384, host_only);
   if (!host_only) {
-    dpf_row<64, 4>(3072, 16384, false);
+    dpf_row<64, 4, false>(3072, 16384, false);
+    dpf_row<64, 4, true>(3072, 16384, false);
     library_row<96, 4>(16384);
   }
-  dpf_row<80, 8>(4096, 16384, host_only);
+  dpf_row<80, 8, false>(4096, 16384, host_only);
+  dpf_row<80, 8, true>(4096, 16384, host_only);
   if (!host_only) {
-    dpf_row<80, 16>(4096, 16384, false);
+    dpf_row<80, 16, false>(4096, 16384, false);
+    dpf_row<80, 16, true>(4096, 16384, false);
     library_row<128, 4>(16384);
     library_row<128, 8>(16384);
   }
-  dpf_row<160, 16>(8192, 8192, host_only);
+  dpf_row<160, 16, false>(8192, 8192, host_only);
+  dpf_row<160, 16, true>(8192, 8192, host_only);
   if (!host_only) {
-    dpf_row<160, 32>(8192, 8192, false);
+    dpf_row<160, 32, false>(8192, 8192, false);
+    dpf_row<160, 32, true>(8192, 8192, false);
     library_row<256, 8>(8192);
   }
   return 0;
