@@ -295,18 +295,7 @@ inline int sgn(const Integer& a) { return a.sign(); }
 inline void mul(Integer& r, const Integer& a, const Integer& b, Stream s = nullptr);
 /// r = a * a with one forward transform per prime.
 void sqr(Integer& r, const Integer& a, Stream s = nullptr);
-/// Independent products r = a * b at once, on the context's stream (device
-/// products side by side on streams of the context; docs/integer.md). An r
-/// may be its own a or b, never another product's r, a or b (InvalidArgument).
-struct Product { Integer& r; const Integer& a; const Integer& b; };
-void mul_each(std::span<const Product> products);
-inline void mul_each(std::initializer_list<Product> products) {
-  mul_each(std::span<const Product>(products.begin(), products.size()));
-}
-/// Every value's to_context(ctx) at once: from one CUDA context into another
-/// of its device, one synchronization of the source and a device copy each
-/// (to_context takes a synchronization and a size read-back a value).
-std::vector<Integer> to_context_each(std::span<const Integer> values, const Context& ctx);
+/// Many independent products at once: mul_each (mpgpu/integer_each.hpp).
 /// Size (limbs of na + nb) from which products first ran on the device; the
 /// division and radix-conversion thresholds below are still derived from it
 /// (products themselves no longer leave the device at any size).
@@ -408,5 +397,6 @@ std::strong_ordering operator<=>(const Integer& a, const Integer& b);
 }  // namespace mpgpu
 
 #include "mpgpu/detail/integer_access.hpp"
+#include "mpgpu/integer_each.hpp"
 #include "mpgpu/integer_number_theory.hpp"
 #include "mpgpu/integer_inline.hpp"
