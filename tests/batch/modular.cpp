@@ -14,7 +14,17 @@ namespace {
 
 using namespace mpgpu_test;
 
-class BatchModular : public BatchTest {};
+class BatchModular : public BatchTest {
+ protected:
+  // The bodies of the tests over every width class, run in three bands of widths (up to 8192
+  // bits: groups of up to a warp; 16384-32768; 65536 and up: a block an instance) so that
+  // each band is a test of its own: under racecheck the whole range in one test ran past a
+  // device call's 560 s.
+  void montgomery_form(std::size_t min_bits, std::size_t max_bits);
+  void montgomery_reduce_of_double_width(std::size_t min_bits, std::size_t max_bits);
+};
+
+constexpr std::size_t kWarpBandMaxBits = 8192, kWideBandMaxBits = 32768;
 
 /// Odd moduli > 1 below 2^bits (bits >= 2): special ones first, then random
 /// ones of full or random length.
@@ -56,9 +66,14 @@ std::vector<std::size_t> modular_widths() {
   return w;
 }
 
-TEST_P(BatchModular, MontgomeryForm) {
+TEST_P(BatchModular, MontgomeryForm) { montgomery_form(0, kWarpBandMaxBits); }
+TEST_P(BatchModular, MontgomeryFormWide) { montgomery_form(kWarpBandMaxBits + 1, kWideBandMaxBits); }
+TEST_P(BatchModular, MontgomeryFormHuge) { montgomery_form(kWideBandMaxBits + 1, Batch::max_bits); }
+
+void BatchModular::montgomery_form(std::size_t min_bits, std::size_t max_bits) {
   Operands gen(31);
   for (std::size_t bits : modular_widths()) {
+    if (bits < min_bits || bits > max_bits) continue;
     const std::size_t n = instances_for(bits);
     const std::vector<Mpz> m = make_moduli(gen, bits, n);
     const std::vector<Mpz> a = make_operands(gen, bits, n, 0);  // also >= m
@@ -98,11 +113,17 @@ TEST_P(BatchModular, MontgomeryForm) {
   }
 }
 
-TEST_P(BatchModular, MontgomeryReduceOfDoubleWidth) {
+TEST_P(BatchModular, MontgomeryReduceOfDoubleWidth) { montgomery_reduce_of_double_width(0, kWarpBandMaxBits); }
+TEST_P(BatchModular, MontgomeryReduceOfDoubleWidthWide) {
+  montgomery_reduce_of_double_width(kWarpBandMaxBits + 1, Batch::max_bits);
+}
+
+void BatchModular::montgomery_reduce_of_double_width(std::size_t min_bits, std::size_t max_bits) {
   // Any value of twice m's width: 0, all ones (high half >= m), m R - 1 (the
   // largest REDC takes without the high half reduced), (m - 1)^2, m R, then random.
   Operands gen(35);
   for (std::size_t bits : modular_widths()) {
+    if (bits < min_bits || bits > max_bits) continue;
     if (2 * bits > Batch::max_bits) break;
     const std::size_t n = instances_for(bits);
     const std::vector<Mpz> m = make_moduli(gen, bits, n);
