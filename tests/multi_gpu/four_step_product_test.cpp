@@ -1,0 +1,153 @@
+// The distributed four-step product over CPU parts (src/distributed/, docs/multi-gpu.md part
+// 2, step 1) against GMP: the indexing of the four all-to-alls, the twiddles, Garner's CRT and
+// the carries handed between parts, at 1 to 5 parts, with operands split over the parts in
+// any way (empty parts too), balanced and unbalanced sizes, and values that make long carry
+// chains (all-ones limbs, single high bits, runs that end at a part's edge).
+#include <gmp.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "distributed/four_step_product.hpp"
+#include "mpgpu/error.hpp"
+
+namespace {
+
+using mpgpu::distributed::four_step_mul;
+using mpgpu::distributed::HostCommunicator;
+using mpgpu::distributed::part_range;
+using Words = std::vector<std::uint64_t>;
+
+std::vector<mpgpu::Context> cpu_parts(std::size_t g) { return std::vector<mpgpu::Context>(g, mpgpu::Context::cpu()); }
+
+/// x cut into `parts` contiguous ranges of random sizes (some empty when the rng says so).
+std::vector<Words> split_randomly(const Words& x, std::size_t parts, std::mt19937_64& rng) {
+  std::vector<std::size_t> cuts = {0, x.size()};
+  for (std::size_t i = 1; i < parts; ++i) cuts.push_back(rng() % (x.size() + 1));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<Words> out(parts);
+  for (std::size_t i = 0; i < parts; ++i) out[i].assign(x.begin() + cuts[i], x.begin() + cuts[i + 1]);
+  return out;
+}
+
+Words gmp_product(const Words& a, const Words& b) {
+  Words r(a.size() + b.size(), 0);
+  mpn_mul(reinterpret_cast<mp_limb_t*>(r.data()), reinterpret_cast<const mp_limb_t*>(a.size() >= b.size() ? a.data() : b.data()),
+          static_cast<mp_size_t>(std::max(a.size(), b.size())),
+          reinterpret_cast<const mp_limb_t*>(a.size() >= b.size() ? b.data() : a.data()),
+          static_cast<mp_size_t>(std::min(a.size(), b.size())));
+  return r;
+}
+
+/// Runs the product over `parts` CPU parts and checks every part's range against GMP.
+void check(const Words& a, const Words& b, std::size_t parts, std::mt19937_64& rng, const std::string& what) {
+  HostCommunicator comm(parts);
+  const std::vector<Words> pa = split_randomly(a, parts, rng), pb = split_randomly(b, parts, rng);
+  const std::vector<Words> got = four_step_mul(cpu_parts(parts), comm, pa, pb);
+  const Words want = gmp_product(a, b);
+  ASSERT_EQ(got.size(), parts) << what;
+  for (std::size_t g = 0; g < parts; ++g) {
+    const auto range = part_range(want.size(), parts, g);
+    ASSERT_EQ(got[g].size(), range.count) << what << ", part " << g;
+    for (std::size_t k = 0; k < range.count; ++k)
+      ASSERT_EQ(got[g][k], want[range.begin + k])
+          << what << ": " << a.size() << " x " << b.size() << " limbs over " << parts << " parts, limb "
+          << range.begin + k << " (part " << g << ")";
+  }
+}
+
+Words random_words(std::size_t n, std::mt19937_64& rng) {
+  Words w(n);
+  for (auto& v : w) v = rng();
+  return w;
+}
+
+TEST(FourStepProduct, RandomOperandsOverOneToFiveParts) {
+  std::mt19937_64 rng(20261129);
+  for (std::size_t parts = 1; parts <= 5; ++parts)
+    for (std::size_t na : {std::size_t{8}, std::size_t{33}, std::size_t{200}, std::size_t{1024}, std::size_t{3001}})
+      for (std::size_t nb : {std::size_t{8}, std::size_t{97}, std::size_t{1024}}) {
+        if ((na + nb) / parts < 3) continue;
+        check(random_words(na, rng), random_words(nb, rng), parts, rng, "random");
+      }
+}
+
+TEST(FourStepProduct, UnbalancedAndTinyOperands) {
+  std::mt19937_64 rng(7);
+  for (std::size_t parts : {1, 2, 3, 4})
+    for (auto [na, nb] : std::vector<std::pair<std::size_t, std::size_t>>{{4000, 1}, {1, 4000}, {2000, 3}, {12, 1}, {1, 11}}) {
+      if ((na + nb) / parts < 3) continue;
+      check(random_words(na, rng), random_words(nb, rng), parts, rng, "unbalanced");
+    }
+}
+
+TEST(FourStepProduct, CarryChainsAcrossParts) {
+  std::mt19937_64 rng(11);
+  const std::uint64_t ones = ~std::uint64_t{0};
+  for (std::size_t parts = 1; parts <= 5; ++parts)
+    for (std::size_t n : {std::size_t{6}, std::size_t{64}, std::size_t{515}, std::size_t{2048}}) {
+      if (2 * n / parts < 3) continue;
+      const Words all_ones(n, ones);
+      check(all_ones, all_ones, parts, rng, "all ones squared");  // (2^k - 1)^2: a run of ones, then zeros
+      Words high_bit(n, 0);
+      high_bit.back() = std::uint64_t{1} << 63;
+      check(high_bit, all_ones, parts, rng, "single high bit times all ones");
+      Words one_plus(n, 0);  // 2^(64(n-1)) + 1: a x (2^k + 1) adds a to itself shifted
+      one_plus.front() = 1;
+      one_plus.back() = 1;
+      check(all_ones, one_plus, parts, rng, "all ones times 2^k + 1");
+      Words zeros(n, 0);
+      check(zeros, all_ones, parts, rng, "zero");
+      Words alternating(n, 0xAAAAAAAAAAAAAAAAull);
+      check(alternating, all_ones, parts, rng, "alternating bits");
+    }
+}
+
+TEST(FourStepProduct, RunsOfSpecialLimbsOverFourToSixParts) {
+  // Operands made of runs of 0, all ones, 1, all ones - 1 and 2^63 times a short operand of
+  // such limbs: products whose ranges are often all ones or end in a carry, so that a carry
+  // from one part crosses a whole part of all ones into the next (the "propagate" status;
+  // with fewer than four parts no carry can cross a part). Checked to fail when the
+  // propagate status is ignored.
+  std::mt19937_64 rng(1);
+  const std::uint64_t special[] = {0, ~std::uint64_t{0}, 1, ~std::uint64_t{0} - 1, std::uint64_t{1} << 63};
+  for (int round = 0; round < 400; ++round) {
+    const std::size_t parts = 4 + rng() % 3, na = 3 + rng() % 60, nb = 1 + rng() % 4;
+    if ((na + nb) / parts < 3) continue;
+    Words a(na), b(nb);
+    for (std::size_t i = 0; i < na;) {
+      const std::uint64_t v = special[rng() % 5];
+      for (std::size_t run = 1 + rng() % 20; run > 0 && i < na; --run) a[i++] = v;
+    }
+    for (auto& v : b) v = special[rng() % 5];
+    check(a, b, parts, rng, "runs of special limbs");
+  }
+}
+
+TEST(FourStepProduct, BadInputIsRefusedWithAReason) {
+  HostCommunicator comm(2);
+  const Words a(8, 1);
+  // The communicator's parts and the contexts differ.
+  EXPECT_THROW(four_step_mul(cpu_parts(3), comm, {a, a, a}, {a, a, a}), mpgpu::InvalidArgument);
+  // An operand without limbs.
+  EXPECT_THROW(four_step_mul(cpu_parts(2), comm, {Words{}, Words{}}, {a, a}), mpgpu::InvalidArgument);
+  // Too few limbs of the product a part.
+  HostCommunicator comm5(5);
+  EXPECT_THROW(four_step_mul(cpu_parts(5), comm5, {Words(1, 1), {}, {}, {}, {}}, {Words(1, 1), {}, {}, {}, {}}),
+               mpgpu::InvalidArgument);
+  try {
+    four_step_mul(cpu_parts(5), comm5, {Words(2, 1), {}, {}, {}, {}}, {Words(2, 1), {}, {}, {}, {}});
+    ADD_FAILURE() << "no exception";
+  } catch (const mpgpu::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("fewer than 3 limbs"), std::string::npos) << e.what();
+  }
+  // The communicator checks that every block has a place of its size.
+  Words x(4, 0), y(3, 0);
+  EXPECT_THROW(comm.all_to_all({{{x.data(), 4}, {}}, {{}, {}}}, {{{y.data(), 3}, {}}, {{}, {}}}),
+               mpgpu::InvalidArgument);
+}
+
+}  // namespace
