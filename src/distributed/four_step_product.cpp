@@ -7,7 +7,7 @@
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt.hpp"
-#include "mpgpu/ntt/crt3.cuh"
+#include "mpgpu/limb/carry_status.cuh"
 
 namespace mpgpu::distributed {
 
@@ -56,154 +56,136 @@ void for_each_in_columns(std::size_t begin, std::size_t end, PartRange cols, std
   }
 }
 
-/// An operand's digits from its parts' contiguous limb ranges to the columns (all-to-all 1):
-/// part h gets x[j1 + n1 j2] for its j1, all j2, as columns of n2 words (zero past the operand).
-std::vector<Words> to_columns(const Layout& lay, Communicator& comm, const std::vector<Words>& x) {
-  const std::size_t G = lay.parts;
-  std::vector<std::size_t> begin(G + 1, 0);
-  for (std::size_t g = 0; g < G; ++g) begin[g + 1] = begin[g] + x[g].size();
-  std::vector<std::vector<Words>> out(G, std::vector<Words>(G)), in(G, std::vector<Words>(G));
+/// A move between parts with the rearrangements on both sides: part g gathers its blocks
+/// into one send buffer (send_map[g]: the words for part 0, then part 1, ...; counts[g][h]
+/// words for part h), the blocks travel, and part h rearranges what it received (from part
+/// 0, then 1, ...) into dst[h] (recv_map[h], one entry a word of dst[h]).
+struct Move {
+  std::vector<std::vector<std::uint64_t>> send_map, recv_map;
+  std::vector<std::vector<std::size_t>> counts;
+  explicit Move(std::size_t parts)
+      : send_map(parts), recv_map(parts), counts(parts, std::vector<std::size_t>(parts, 0)) {}
+};
+
+void run_move(PartSteps& steps, Communicator& comm, const Move& move, const std::vector<const std::uint64_t*>& src,
+              const std::vector<std::uint64_t*>& dst) {
+  const std::size_t G = move.counts.size();
+  std::vector<std::uint64_t*> out(G), in(G);
   std::vector<std::vector<SendBlock>> send(G, std::vector<SendBlock>(G));
   std::vector<std::vector<RecvBlock>> recv(G, std::vector<RecvBlock>(G));
-  for (std::size_t g = 0; g < G; ++g)
-    for (std::size_t h = 0; h < G; ++h) {
-      Words& block = out[g][h];
-      for_each_in_columns(begin[g], begin[g + 1], lay.columns(h), lay.n1,
-                          [&](std::size_t, std::size_t n) { block.push_back(x[g][n - begin[g]]); });
-      in[h][g].resize(block.size());
-      send[g][h] = {block.data(), block.size()};
-      recv[h][g] = {in[h][g].data(), in[h][g].size()};
-    }
-  comm.all_to_all(send, recv);
-  std::vector<Words> columns(G);
-  for (std::size_t h = 0; h < G; ++h) {
-    const PartRange cols = lay.columns(h);
-    columns[h].assign(cols.count * lay.n2, 0);
-    for (std::size_t g = 0; g < G; ++g)
-      for_each_in_columns(begin[g], begin[g + 1], cols, lay.n1, [&](std::size_t k, std::size_t n) {
-        columns[h][(n % lay.n1 - cols.begin) * lay.n2 + n / lay.n1] = in[h][g][k];
-      });
+  for (std::size_t g = 0; g < G; ++g) {
+    std::size_t in_words = 0;
+    for (std::size_t h = 0; h < G; ++h) in_words += move.counts[h][g];
+    out[g] = steps.allocate(g, move.send_map[g].size());
+    in[g] = steps.allocate(g, in_words);
+    steps.permute(g, out[g], src[g], move.send_map[g]);
   }
-  return columns;
+  for (std::size_t g = 0; g < G; ++g) {
+    std::size_t offset = 0;
+    for (std::size_t h = 0; h < G; ++h) {
+      send[g][h] = {out[g] + offset, move.counts[g][h]};
+      offset += move.counts[g][h];
+    }
+    offset = 0;
+    for (std::size_t h = 0; h < G; ++h) {
+      recv[g][h] = {in[g] + offset, move.counts[h][g]};
+      offset += move.counts[h][g];
+    }
+  }
+  comm.all_to_all(send, recv);
+  for (std::size_t h = 0; h < G; ++h) steps.permute(h, dst[h], in[h], move.recv_map[h]);
 }
 
-/// The transpose between the column layout (part h: [j1 - its first][k2], all k2) and the
-/// row layout (part q: [k2 - its first][j1], all j1), either way (all-to-alls 2 and 3).
-std::vector<Words> columns_to_rows(const Layout& lay, Communicator& comm, const std::vector<Words>& columns) {
+/// Move 1: an operand's digits from the parts' contiguous limb ranges (part g: [begin[g],
+/// begin[g + 1])) to the columns: part h gets x[j1 + n1 j2] for its j1, all j2, as columns of
+/// n2 words ([j1 - first][j2]; zero past the operand).
+Move to_columns(const Layout& lay, const std::vector<std::size_t>& begin) {
   const std::size_t G = lay.parts;
-  std::vector<std::vector<Words>> out(G, std::vector<Words>(G)), in(G, std::vector<Words>(G));
-  std::vector<std::vector<SendBlock>> send(G, std::vector<SendBlock>(G));
-  std::vector<std::vector<RecvBlock>> recv(G, std::vector<RecvBlock>(G));
+  Move m(G);
+  for (std::size_t h = 0; h < G; ++h) m.recv_map[h].assign(lay.columns(h).count * lay.n2, kZeroWord);
+  std::vector<std::size_t> offset(G, 0);
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t h = 0; h < G; ++h) {
+      const PartRange cols = lay.columns(h);
+      for_each_in_columns(begin[g], begin[g + 1], cols, lay.n1, [&](std::size_t k, std::size_t n) {
+        m.send_map[g].push_back(n - begin[g]);
+        m.recv_map[h][(n % lay.n1 - cols.begin) * lay.n2 + n / lay.n1] = offset[h] + k;
+        ++m.counts[g][h];
+      });
+      offset[h] += m.counts[g][h];
+    }
+  return m;
+}
+
+/// Move 2: the column layout (part h: [j1 - first][k2]) to the row layout (part q: [k2 -
+/// first][j1]); blocks travel as [k2][j1].
+Move columns_to_rows(const Layout& lay) {
+  const std::size_t G = lay.parts;
+  Move m(G);
+  for (std::size_t q = 0; q < G; ++q) m.recv_map[q].assign(lay.rows(q).count * lay.n1, kZeroWord);
+  std::vector<std::size_t> offset(G, 0);
   for (std::size_t h = 0; h < G; ++h)
     for (std::size_t q = 0; q < G; ++q) {
       const PartRange cols = lay.columns(h), rows = lay.rows(q);
-      Words& block = out[h][q];
-      block.resize(rows.count * cols.count);
       for (std::size_t r = 0; r < rows.count; ++r)
-        for (std::size_t c = 0; c < cols.count; ++c) block[r * cols.count + c] = columns[h][c * lay.n2 + rows.begin + r];
-      in[q][h].resize(block.size());
-      send[h][q] = {block.data(), block.size()};
-      recv[q][h] = {in[q][h].data(), in[q][h].size()};
+        for (std::size_t c = 0; c < cols.count; ++c) {
+          m.send_map[h].push_back(c * lay.n2 + rows.begin + r);
+          m.recv_map[q][r * lay.n1 + cols.begin + c] = offset[q] + r * cols.count + c;
+        }
+      m.counts[h][q] = rows.count * cols.count;
+      offset[q] += m.counts[h][q];
     }
-  comm.all_to_all(send, recv);
-  std::vector<Words> rows_out(G);
-  for (std::size_t q = 0; q < G; ++q) {
-    const PartRange rows = lay.rows(q);
-    rows_out[q].assign(rows.count * lay.n1, 0);
-    for (std::size_t h = 0; h < G; ++h) {
-      const PartRange cols = lay.columns(h);
-      for (std::size_t r = 0; r < rows.count; ++r)
-        for (std::size_t c = 0; c < cols.count; ++c) rows_out[q][r * lay.n1 + cols.begin + c] = in[q][h][r * cols.count + c];
-    }
-  }
-  return rows_out;
+  return m;
 }
 
-std::vector<Words> rows_to_columns(const Layout& lay, Communicator& comm, const std::vector<Words>& rows) {
+/// Move 3: the row layout back to the column layout; blocks travel as [j1][k2].
+Move rows_to_columns(const Layout& lay) {
   const std::size_t G = lay.parts;
-  std::vector<std::vector<Words>> out(G, std::vector<Words>(G)), in(G, std::vector<Words>(G));
-  std::vector<std::vector<SendBlock>> send(G, std::vector<SendBlock>(G));
-  std::vector<std::vector<RecvBlock>> recv(G, std::vector<RecvBlock>(G));
+  Move m(G);
+  for (std::size_t h = 0; h < G; ++h) m.recv_map[h].assign(lay.columns(h).count * lay.n2, kZeroWord);
+  std::vector<std::size_t> offset(G, 0);
   for (std::size_t q = 0; q < G; ++q)
     for (std::size_t h = 0; h < G; ++h) {
-      const PartRange r_range = lay.rows(q), cols = lay.columns(h);
-      Words& block = out[q][h];
-      block.resize(r_range.count * cols.count);
-      for (std::size_t r = 0; r < r_range.count; ++r)
-        for (std::size_t c = 0; c < cols.count; ++c) block[c * r_range.count + r] = rows[q][r * lay.n1 + cols.begin + c];
-      in[h][q].resize(block.size());
-      send[q][h] = {block.data(), block.size()};
-      recv[h][q] = {in[h][q].data(), in[h][q].size()};
-    }
-  comm.all_to_all(send, recv);
-  std::vector<Words> columns(G);
-  for (std::size_t h = 0; h < G; ++h) {
-    const PartRange cols = lay.columns(h);
-    columns[h].assign(cols.count * lay.n2, 0);
-    for (std::size_t q = 0; q < G; ++q) {
-      const PartRange r_range = lay.rows(q);
+      const PartRange rows = lay.rows(q), cols = lay.columns(h);
       for (std::size_t c = 0; c < cols.count; ++c)
-        for (std::size_t r = 0; r < r_range.count; ++r)
-          columns[h][c * lay.n2 + r_range.begin + r] = in[h][q][c * r_range.count + r];
+        for (std::size_t r = 0; r < rows.count; ++r) {
+          m.send_map[q].push_back(r * lay.n1 + cols.begin + c);
+          m.recv_map[h][c * lay.n2 + rows.begin + r] = offset[h] + c * rows.count + r;
+        }
+      m.counts[q][h] = rows.count * cols.count;
+      offset[h] += m.counts[q][h];
     }
-  }
-  return columns;
+  return m;
 }
 
-/// The coefficients from the column layout to the contiguous output ranges (all-to-all 4).
-std::vector<Words> columns_to_ranges(const Layout& lay, Communicator& comm, const std::vector<Words>& columns) {
+/// Move 4: the coefficients from the column layout to the contiguous output ranges.
+Move columns_to_ranges(const Layout& lay) {
   const std::size_t G = lay.parts;
-  std::vector<std::vector<Words>> out(G, std::vector<Words>(G)), in(G, std::vector<Words>(G));
-  std::vector<std::vector<SendBlock>> send(G, std::vector<SendBlock>(G));
-  std::vector<std::vector<RecvBlock>> recv(G, std::vector<RecvBlock>(G));
+  Move m(G);
+  for (std::size_t g = 0; g < G; ++g) m.recv_map[g].assign(lay.out(g).count, kZeroWord);
+  std::vector<std::size_t> offset(G, 0);
   for (std::size_t h = 0; h < G; ++h)
     for (std::size_t g = 0; g < G; ++g) {
       const PartRange cols = lay.columns(h), range = lay.out(g);
-      Words& block = out[h][g];
-      for_each_in_columns(range.begin, range.begin + range.count, cols, lay.n1, [&](std::size_t, std::size_t n) {
-        block.push_back(columns[h][(n % lay.n1 - cols.begin) * lay.n2 + n / lay.n1]);
+      for_each_in_columns(range.begin, range.begin + range.count, cols, lay.n1, [&](std::size_t k, std::size_t n) {
+        m.send_map[h].push_back((n % lay.n1 - cols.begin) * lay.n2 + n / lay.n1);
+        m.recv_map[g][n - range.begin] = offset[g] + k;
+        ++m.counts[h][g];
       });
-      in[g][h].resize(block.size());
-      send[h][g] = {block.data(), block.size()};
-      recv[g][h] = {in[g][h].data(), in[g][h].size()};
+      offset[g] += m.counts[h][g];
     }
-  comm.all_to_all(send, recv);
-  std::vector<Words> ranges(G);
-  for (std::size_t g = 0; g < G; ++g) {
-    const PartRange range = lay.out(g);
-    ranges[g].assign(range.count, 0);
-    for (std::size_t h = 0; h < G; ++h)
-      for_each_in_columns(range.begin, range.begin + range.count, lay.columns(h), lay.n1,
-                          [&](std::size_t k, std::size_t n) { ranges[g][n - range.begin] = in[g][h][k]; });
-  }
-  return ranges;
+  return m;
 }
 
-/// w^(+-j1 k2) for part h's columns, in the column layout.
-Words twiddles(const Layout& lay, PartRange cols, std::uint64_t w, std::uint64_t p) {
-  Words t(cols.count * lay.n2);
+/// w^(+-j1 k2) for part h's columns, in the column layout (made on the host).
+std::vector<std::uint64_t> twiddles(const Layout& lay, PartRange cols, std::uint64_t w, std::uint64_t p) {
+  std::vector<std::uint64_t> t(cols.count * lay.n2);
   for (std::size_t c = 0; c < cols.count; ++c) {
     const std::uint64_t step = pow_mod(w, cols.begin + c, p);
     std::uint64_t v = 1;
     for (std::size_t k2 = 0; k2 < lay.n2; ++k2, v = mul_mod(v, step, p)) t[c * lay.n2 + k2] = v;
   }
   return t;
-}
-
-/// One operand's spectrum mod p in the row layout, from its digits in the column layout.
-std::vector<Words> forward(const Layout& lay, const std::vector<Context>& parts, Communicator& comm,
-                           const std::vector<Words>& digits, const std::vector<Words>& tw, std::uint64_t p) {
-  std::vector<Words> cols(lay.parts);
-  for (std::size_t h = 0; h < lay.parts; ++h) {
-    cols[h].resize(digits[h].size());
-    std::transform(digits[h].begin(), digits[h].end(), cols[h].begin(), [p](std::uint64_t d) { return d % p; });
-    const std::size_t count = lay.columns(h).count;
-    ntt_forward(parts[h], cols[h].data(), count, lay.log_n2, p);
-    ntt_pointwise_mul(parts[h], cols[h].data(), cols[h].data(), tw[h].data(), cols[h].size(), p);
-  }
-  std::vector<Words> rows = columns_to_rows(lay, comm, cols);
-  for (std::size_t q = 0; q < lay.parts; ++q) ntt_forward(parts[q], rows[q].data(), lay.rows(q).count, lay.log_n1, p);
-  return rows;
 }
 
 }  // namespace
@@ -222,23 +204,22 @@ FourStepShape four_step_shape(std::size_t limbs, std::size_t parts) {
   }
 }
 
-std::vector<Words> four_step_mul(const std::vector<Context>& parts, Communicator& comm, const std::vector<Words>& a,
-                                 const std::vector<Words>& b) {
+void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSteps& steps,
+                   const std::vector<SendBlock>& a, const std::vector<SendBlock>& b,
+                   const std::vector<RecvBlock>& product) {
   const std::string where = "four_step_mul: ";
   const std::size_t G = parts.size();
-  if (G == 0 || comm.parts() != G || a.size() != G || b.size() != G)
-    throw InvalidArgument(where + "want one context, one communicator part and one range of each operand a part (" +
-                          std::to_string(G) + " contexts, " + std::to_string(comm.parts()) + " communicator parts, " +
-                          std::to_string(a.size()) + " and " + std::to_string(b.size()) + " ranges)");
-  for (std::size_t g = 0; g < G; ++g)
-    if (parts[g].is_cuda())
-      throw InvalidArgument(where + "part " + std::to_string(g) +
-                            " is a CUDA context; this step of the distributed product runs on CPU parts only");
-  std::size_t na = 0, nb = 0;
+  if (G == 0 || comm.parts() != G || a.size() != G || b.size() != G || product.size() != G)
+    throw InvalidArgument(where + "want one context, one communicator part and one range of each operand and of the "
+                          "product a part (" + std::to_string(G) + " contexts, " + std::to_string(comm.parts()) +
+                          " communicator parts, " + std::to_string(a.size()) + ", " + std::to_string(b.size()) +
+                          " and " + std::to_string(product.size()) + " ranges)");
+  std::vector<std::size_t> begin_a(G + 1, 0), begin_b(G + 1, 0);
   for (std::size_t g = 0; g < G; ++g) {
-    na += a[g].size();
-    nb += b[g].size();
+    begin_a[g + 1] = begin_a[g] + a[g].count;
+    begin_b[g + 1] = begin_b[g] + b[g].count;
   }
+  const std::size_t na = begin_a[G], nb = begin_b[G];
   if (na == 0 || nb == 0) throw InvalidArgument(where + "an operand has no limbs");
   const std::size_t limbs = na + nb;
   if (limbs / G < 3)
@@ -246,104 +227,133 @@ std::vector<Words> four_step_mul(const std::vector<Context>& parts, Communicator
                           " parts leaves a part fewer than 3 limbs (a carry must cross at most the next part)");
   const FourStepShape shape = four_step_shape(limbs, G);
   const Layout lay{G, std::size_t{1} << shape.log_n1, std::size_t{1} << shape.log_n2, limbs, shape.log_n1, shape.log_n2};
+  for (std::size_t g = 0; g < G; ++g)
+    if (product[g].count != lay.out(g).count)
+      throw InvalidArgument(where + "part " + std::to_string(g) + "'s range of the product has " +
+                            std::to_string(product[g].count) + " limbs, want " + std::to_string(lay.out(g).count));
   const std::size_t log_points = static_cast<std::size_t>(shape.log_n1 + shape.log_n2);
 
-  const std::vector<Words> digits_a = to_columns(lay, comm, a), digits_b = to_columns(lay, comm, b);
-  std::vector<std::vector<Words>> residues(kPrimes);  // [prime][part]: coefficients mod p in the output ranges
+  // The digits in the column layout, each operand once (digits travel, residues are made
+  // where they are needed).
+  std::vector<std::uint64_t*> digits_a(G), digits_b(G);
+  std::vector<const std::uint64_t*> src_a(G), src_b(G);
+  for (std::size_t h = 0; h < G; ++h) {
+    digits_a[h] = steps.allocate(h, lay.columns(h).count * lay.n2);
+    digits_b[h] = steps.allocate(h, lay.columns(h).count * lay.n2);
+    src_a[h] = a[h].data;
+    src_b[h] = b[h].data;
+  }
+  run_move(steps, comm, to_columns(lay, begin_a), src_a, digits_a);
+  run_move(steps, comm, to_columns(lay, begin_b), src_b, digits_b);
+  const Move move_rows = columns_to_rows(lay), move_columns = rows_to_columns(lay), move_out = columns_to_ranges(lay);
+
+  std::vector<std::vector<std::uint64_t*>> residues(kPrimes, std::vector<std::uint64_t*>(G));
   for (int i = 0; i < kPrimes; ++i) {
     const field::NttPrime& prime = field::ntt_primes62[i];
     const std::uint64_t p = prime.p;
     const std::uint64_t w = pow_mod(prime.generator, (p - 1) >> log_points, p);  // order L, as ntt_forward's roots
     const std::uint64_t w_inv = pow_mod(w, (std::uint64_t{1} << log_points) - 1, p);
-    std::vector<Words> tw(G), tw_inv(G);
+    std::vector<std::uint64_t*> tw(G), tw_inv(G), cols_a(G), cols_b(G), rows_a(G), rows_b(G);
     for (std::size_t h = 0; h < G; ++h) {
-      tw[h] = twiddles(lay, lay.columns(h), w, p);
-      tw_inv[h] = twiddles(lay, lay.columns(h), w_inv, p);
-    }
-    std::vector<Words> spectrum = forward(lay, parts, comm, digits_a, tw, p);
-    const std::vector<Words> spectrum_b = forward(lay, parts, comm, digits_b, tw, p);
-    for (std::size_t q = 0; q < G; ++q) {
-      ntt_pointwise_mul(parts[q], spectrum[q].data(), spectrum[q].data(), spectrum_b[q].data(), spectrum[q].size(), p);
-      ntt_inverse(parts[q], spectrum[q].data(), lay.rows(q).count, lay.log_n1, p);  // scales by 1/n1
-    }
-    std::vector<Words> cols = rows_to_columns(lay, comm, spectrum);
-    for (std::size_t h = 0; h < G; ++h) {
-      ntt_pointwise_mul(parts[h], cols[h].data(), cols[h].data(), tw_inv[h].data(), cols[h].size(), p);
-      ntt_inverse(parts[h], cols[h].data(), lay.columns(h).count, lay.log_n2, p);  // scales by 1/n2
-    }
-    residues[i] = columns_to_ranges(lay, comm, cols);
-  }
-
-  // CRT and each part's own sum: coefficient n (three limbs) at limb n - begin.
-  const ntt::Crt3 crt = ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
-  std::vector<Words> sums(G);
-  for (std::size_t g = 0; g < G; ++g) {
-    const std::size_t count = lay.out(g).count;
-    Words& acc = sums[g];
-    acc.assign(count + 3, 0);
-    for (std::size_t k = 0; k < count; ++k) {
-      std::uint64_t c[3];
-      crt.combine(residues[0][g][k], residues[1][g][k], residues[2][g][k], c);
-      unsigned carry = 0;
-      for (std::size_t j = 0; j < 3 || carry; ++j) {
-        const u128 s = static_cast<u128>(acc[k + j]) + (j < 3 ? c[j] : 0) + carry;
-        acc[k + j] = static_cast<std::uint64_t>(s);
-        carry = static_cast<unsigned>(s >> 64);
+      const PartRange cols = lay.columns(h);
+      const std::size_t words = cols.count * lay.n2;
+      tw[h] = steps.allocate(h, words);
+      tw_inv[h] = steps.allocate(h, words);
+      steps.from_host(h, tw[h], twiddles(lay, cols, w, p).data(), words);
+      steps.from_host(h, tw_inv[h], twiddles(lay, cols, w_inv, p).data(), words);
+      cols_a[h] = steps.allocate(h, words);
+      cols_b[h] = steps.allocate(h, words);
+      rows_a[h] = steps.allocate(h, lay.rows(h).count * lay.n1);
+      rows_b[h] = steps.allocate(h, lay.rows(h).count * lay.n1);
+      residues[i][h] = steps.allocate(h, lay.out(h).count);
+      // Columns: n2-point transforms, then the twiddles w^(j1 k2).
+      for (auto [digits, col] : {std::pair{digits_a[h], cols_a[h]}, std::pair{digits_b[h], cols_b[h]}}) {
+        steps.reduce(h, col, digits, words, p);
+        ntt_forward(parts[h], col, cols.count, lay.log_n2, p);
+        ntt_pointwise_mul(parts[h], col, col, tw[h], words, p);
       }
     }
+    run_move(steps, comm, move_rows, {cols_a.begin(), cols_a.end()}, rows_a);
+    run_move(steps, comm, move_rows, {cols_b.begin(), cols_b.end()}, rows_b);
+    for (std::size_t q = 0; q < G; ++q) {
+      // Rows: n1-point transforms (the spectrum X[k2 + n2 k1] at [k2 - first][k1]), the
+      // pointwise product, and back (ntt_inverse scales by 1/n1).
+      const std::size_t count = lay.rows(q).count;
+      ntt_forward(parts[q], rows_a[q], count, lay.log_n1, p);
+      ntt_forward(parts[q], rows_b[q], count, lay.log_n1, p);
+      ntt_pointwise_mul(parts[q], rows_a[q], rows_a[q], rows_b[q], count * lay.n1, p);
+      ntt_inverse(parts[q], rows_a[q], count, lay.log_n1, p);
+    }
+    run_move(steps, comm, move_columns, {rows_a.begin(), rows_a.end()}, cols_a);
+    for (std::size_t h = 0; h < G; ++h) {
+      // Twiddles w^(-j1 k2), then the columns' inverse (scales by 1/n2).
+      const std::size_t count = lay.columns(h).count;
+      ntt_pointwise_mul(parts[h], cols_a[h], cols_a[h], tw_inv[h], count * lay.n2, p);
+      ntt_inverse(parts[h], cols_a[h], count, lay.log_n2, p);
+    }
+    run_move(steps, comm, move_out, {cols_a.begin(), cols_a.end()}, residues[i]);
   }
-  // The limbs past each range go to the next part (an all-to-all with one nonempty block a part).
-  std::vector<Words> incoming(G, Words(3, 0));
+
+  // Garner's CRT and each part's own sum, then the limbs past each range to the next part.
+  std::vector<std::uint64_t*> sums(G), incoming(G);
+  for (std::size_t g = 0; g < G; ++g) {
+    const std::size_t count = lay.out(g).count;
+    sums[g] = steps.allocate(g, count + 3);
+    incoming[g] = steps.allocate(g, 3);
+    steps.crt_sum(g, sums[g], residues[0][g], residues[1][g], residues[2][g], count);
+  }
   {
     std::vector<std::vector<SendBlock>> send(G, std::vector<SendBlock>(G));
     std::vector<std::vector<RecvBlock>> recv(G, std::vector<RecvBlock>(G));
     for (std::size_t g = 0; g + 1 < G; ++g) {
-      send[g][g + 1] = {sums[g].data() + lay.out(g).count, 3};
-      recv[g + 1][g] = {incoming[g + 1].data(), 3};
+      send[g][g + 1] = {sums[g] + lay.out(g).count, 3};
+      recv[g + 1][g] = {incoming[g + 1], 3};
     }
     comm.all_to_all(send, recv);
   }
-  const Words& top = sums[G - 1];
-  if (top[lay.out(G - 1).count] != 0 || top[lay.out(G - 1).count + 1] != 0 || top[lay.out(G - 1).count + 2] != 0)
-    throw std::logic_error(where + "internal: the product has limbs past na + nb");
-  // Each part adds what came in: its carry out is its "generate"; a range of all ones
-  // "propagates". Every part learns every pair (an all-gather as an all-to-all of 2 words).
-  Words status(2 * G, 0);
-  std::vector<Words> gathered(G, Words(2 * G, 0));
+  std::uint64_t top[3];
+  steps.to_host(G - 1, top, sums[G - 1] + lay.out(G - 1).count, 3);
+  if ((top[0] | top[1] | top[2]) != 0) throw std::logic_error(where + "internal: the product has limbs past na + nb");
+  // Each part adds what came in: its carry out "generates", a range of all ones
+  // "propagates"; the carry into each part is the scan of the parts below it.
+  std::uint32_t carry = limb::carry_kill;
   for (std::size_t g = 0; g < G; ++g) {
     const std::size_t count = lay.out(g).count;
-    Words& acc = sums[g];
-    unsigned carry = 0;
-    for (std::size_t j = 0; j < count && (j < 3 || carry); ++j) {
-      const u128 s = static_cast<u128>(acc[j]) + (j < 3 ? incoming[g][j] : 0) + carry;
-      acc[j] = static_cast<std::uint64_t>(s);
-      carry = static_cast<unsigned>(s >> 64);
-    }
-    status[2 * g] = carry;
-    status[2 * g + 1] = std::all_of(acc.begin(), acc.begin() + count, [](std::uint64_t v) { return v == ~std::uint64_t{0}; });
+    const auto [carry_out, all_ones] = steps.add_incoming(g, sums[g], count, incoming[g]);
+    if (carry == limb::carry_generate) steps.add_one(g, sums[g], count);
+    const std::uint32_t status =
+        carry_out ? limb::carry_generate : (all_ones ? limb::carry_propagate : limb::carry_kill);
+    carry = limb::CarryCombine{}(carry, status);
+    steps.copy(g, product[g].data, sums[g], count);
   }
-  {
-    std::vector<std::vector<SendBlock>> send(G, std::vector<SendBlock>(G));
-    std::vector<std::vector<RecvBlock>> recv(G, std::vector<RecvBlock>(G));
-    for (std::size_t g = 0; g < G; ++g)
-      for (std::size_t h = 0; h < G; ++h) {
-        send[g][h] = {status.data() + 2 * g, 2};
-        recv[h][g] = {gathered[h].data() + 2 * g, 2};
-      }
-    comm.all_to_all(send, recv);
+  if (carry == limb::carry_generate) throw std::logic_error(where + "internal: a carry out of the product's top limb");
+}
+
+std::vector<Words> four_step_mul(const std::vector<Context>& parts, Communicator& comm, const std::vector<Words>& a,
+                                 const std::vector<Words>& b) {
+  const std::size_t G = parts.size();
+  for (std::size_t g = 0; g < G; ++g)
+    if (parts[g].is_cuda())
+      throw InvalidArgument("four_step_mul: part " + std::to_string(g) +
+                            " is a CUDA context; ranges in host vectors need CPU parts");
+  if (a.size() != G || b.size() != G)
+    throw InvalidArgument("four_step_mul: want one range of each operand a part (" + std::to_string(G) +
+                          " contexts, " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + " ranges)");
+  std::size_t limbs = 0;
+  std::vector<SendBlock> ra(G), rb(G);
+  for (std::size_t g = 0; g < G; ++g) {
+    ra[g] = {a[g].data(), a[g].size()};
+    rb[g] = {b[g].data(), b[g].size()};
+    limbs += a[g].size() + b[g].size();
   }
   std::vector<Words> product(G);
+  std::vector<RecvBlock> rp(G);
   for (std::size_t g = 0; g < G; ++g) {
-    std::uint64_t carry_in = 0;
-    for (std::size_t e = 0; e < g; ++e) carry_in = gathered[g][2 * e] | (gathered[g][2 * e + 1] & carry_in);
-    const std::size_t count = lay.out(g).count;
-    Words& acc = sums[g];
-    for (std::size_t j = 0; j < count && carry_in; ++j) carry_in = ++acc[j] == 0;
-    if (g + 1 == G && (carry_in || gathered[g][2 * g]))
-      throw std::logic_error(where + "internal: a carry out of the product's top limb");
-    acc.resize(count);
-    product[g] = std::move(acc);
+    product[g].resize(part_range(limbs, G, g).count);
+    rp[g] = {product[g].data(), product[g].size()};
   }
+  const std::unique_ptr<PartSteps> steps = make_host_part_steps(G);
+  four_step_mul(parts, comm, *steps, ra, rb, rp);
   return product;
 }
 

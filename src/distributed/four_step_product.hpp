@@ -20,9 +20,10 @@
 // Parts' ranges (of j1, of k2 and of the product's limbs) follow the rule of a Batch's
 // instances: count / G each, one more for the first count % G.
 //
-// What is host-only in this step: the local rearrangements around each all-to-all, the CRT
-// and the carries run as loops on the host, so the parts must be CPU contexts (their
-// memory is host memory). Step 2 runs them as kernels on CUDA parts with NCCL.
+// The steps inside a part (the rearrangements around each all-to-all, by maps made on the
+// host; the CRT and the carries) go through PartSteps: host loops on CPU parts, kernels on
+// CUDA parts. One host thread drives every part, so it reads the parts' carry statuses
+// itself (across hosts that would be an all-gather).
 #pragma once
 
 #include <cstddef>
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "distributed/communicator.hpp"
+#include "distributed/part_steps.hpp"
 #include "mpgpu/context.hpp"
 
 namespace mpgpu::distributed {
@@ -49,6 +51,16 @@ struct FourStepShape {
   int log_n1 = 0, log_n2 = 0;
 };
 FourStepShape four_step_shape(std::size_t limbs, std::size_t parts);
+
+/// a b over parts of any kind: part g's range of a is a[g] (its data in part g's memory),
+/// likewise b, in part order; the product's range of part g goes to product[g], whose count
+/// must be part_range(na + nb, G, g).count. The parts' local steps run through `steps`
+/// (made for these parts), the moves through `comm`. Work is queued on the parts' streams
+/// and the call returns after the last carry is added (the carries' statuses are read back).
+/// Errors as below.
+void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSteps& steps,
+                   const std::vector<SendBlock>& a, const std::vector<SendBlock>& b,
+                   const std::vector<RecvBlock>& product);
 
 /// a b, where part g of `a` holds a's limbs [a_begin(g), a_begin(g) + a[g].size()), least
 /// significant first, contiguous and in part order (any sizes, empty parts allowed), and

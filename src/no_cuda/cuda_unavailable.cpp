@@ -2,6 +2,7 @@
 // and every device operation explains why it cannot run.
 #include "batch/batch_backend.hpp"
 #include "cuda/backend.hpp"
+#include "distributed/part_steps.hpp"
 #include "dot/dot_backend.hpp"
 #include "mpgpu/error.hpp"
 
@@ -157,3 +158,9 @@ void matmul(ContextState&, Stream, const MatArgs&) {
 }
 
 }  // namespace mpgpu::detail::dot_cuda
+
+namespace mpgpu::distributed {
+std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>&) {
+  throw BackendUnavailable("mpgpu: the distributed product on CUDA parts needs the CUDA backend, which this build does not have");
+}
+}  // namespace mpgpu::distributed

@@ -1,0 +1,223 @@
+// PartSteps over CUDA parts (src/distributed/part_steps.hpp): device memory and kernels on
+// each part's stream, the part's device current while its work is queued. The carries are a
+// scan of per-limb statuses (limb/carry_status.cuh) with Thrust, as long runs of all-ones
+// limbs (squares of all-ones operands) would make a sequential pass as long as the run.
+#include <thrust/execution_policy.h>
+#include <thrust/find.h>
+#include <thrust/logical.h>
+#include <thrust/scan.h>
+
+#include <memory>
+#include <vector>
+
+#include "cuda/check.cuh"
+#include "cuda/grid_stride.hpp"
+#include "distributed/part_steps.hpp"
+#include "mpgpu/error.hpp"
+#include "mpgpu/field/primes.hpp"
+#include "mpgpu/limb/carry_status.cuh"
+#include "mpgpu/ntt/crt3.cuh"
+
+namespace mpgpu::distributed {
+
+namespace {
+
+using detail::cuda::grid_for;
+using detail::cuda::kGridStrideThreads;
+
+__global__ void permute_kernel(std::uint64_t* dst, const std::uint64_t* src, const std::uint64_t* map, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    dst[i] = map[i] == kZeroWord ? 0 : src[map[i]];
+}
+
+__global__ void reduce_kernel(std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    dst[i] = src[i] % p;
+}
+
+/// Three words a coefficient (c0, c1, c2 of Garner's value), stored apart.
+__global__ void crt_kernel(std::uint64_t* c0, std::uint64_t* c1, std::uint64_t* c2, const std::uint64_t* r0,
+                           const std::uint64_t* r1, const std::uint64_t* r2, std::size_t n, ntt::Crt3 crt) {
+  for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n; k += std::size_t{gridDim.x} * blockDim.x) {
+    std::uint64_t c[3];
+    crt.combine(r0[k], r1[k], r2[k], c);
+    c0[k] = c[0];
+    c1[k] = c[1];
+    c2[k] = c[2];
+  }
+}
+
+/// Limb k (k < n + 3) of sum c_j 2^(64 j), before the carries of more than two bits: t_k =
+/// c0[k] + c1[k - 1] + c2[k - 2] < 3 2^64, its low word to low[k], its high bits (<= 2) to
+/// high[k].
+__global__ void column_kernel(std::uint64_t* low, std::uint64_t* high, const std::uint64_t* c0, const std::uint64_t* c1,
+                              const std::uint64_t* c2, std::size_t n) {
+  for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n + 3;
+       k += std::size_t{gridDim.x} * blockDim.x) {
+    unsigned __int128 t = k < n ? c0[k] : 0;
+    if (k >= 1 && k - 1 < n) t += c1[k - 1];
+    if (k >= 2 && k - 2 < n) t += c2[k - 2];
+    low[k] = static_cast<std::uint64_t>(t);
+    high[k] = static_cast<std::uint64_t>(t >> 64);
+  }
+}
+
+/// acc[k] = a[k] + b[k] (b: `b_count` words, zero past them), wrapped, with the status of
+/// each limb (generate when it wrapped). n + 1 statuses: the last is kill (the scan's end).
+__global__ void add_status_kernel(std::uint64_t* acc, std::uint32_t* status, const std::uint64_t* a,
+                                  const std::uint64_t* b, std::size_t b_offset, std::size_t b_count, std::size_t n) {
+  for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k <= n; k += std::size_t{gridDim.x} * blockDim.x) {
+    if (k == n) {
+      status[k] = limb::carry_kill;
+      continue;
+    }
+    const std::uint64_t x = a[k];
+    const std::uint64_t y = k >= b_offset && k - b_offset < b_count ? b[k - b_offset] : 0;
+    const std::uint64_t s = x + y;
+    acc[k] = s;
+    status[k] = y == 0 ? (s == ~std::uint64_t{0} ? limb::carry_propagate : limb::carry_kill) : limb::add_status(x, s);
+  }
+}
+
+/// acc[k] += 1 where the carry into limb k (the exclusive scan of the statuses) is a
+/// generate.
+__global__ void apply_carries_kernel(std::uint64_t* acc, const std::uint32_t* carry_in, std::size_t n) {
+  for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n; k += std::size_t{gridDim.x} * blockDim.x)
+    if (carry_in[k] == limb::carry_generate) ++acc[k];
+}
+
+struct IsAllOnes {
+  __device__ bool operator()(std::uint64_t v) const { return v == ~std::uint64_t{0}; }
+};
+
+struct IsNotAllOnes {
+  __device__ bool operator()(std::uint64_t v) const { return v != ~std::uint64_t{0}; }
+};
+
+class CudaPartSteps final : public PartSteps {
+ public:
+  explicit CudaPartSteps(const std::vector<Context>& parts) : parts_(parts) {
+    for (std::size_t g = 0; g < parts_.size(); ++g)
+      if (!parts_[g].is_cuda())
+        throw InvalidArgument("make_cuda_part_steps: part " + std::to_string(g) + " is not a CUDA context");
+  }
+  ~CudaPartSteps() override {
+    for (auto& [device, p] : buffers_) {
+      cudaSetDevice(device);
+      cudaFree(p);
+    }
+  }
+
+  std::uint64_t* allocate(std::size_t g, std::size_t words) override {
+    on(g);
+    void* p = nullptr;
+    MPGPU_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(words, 1) * sizeof(std::uint64_t)));
+    buffers_.emplace_back(parts_[g].device(), p);
+    MPGPU_CUDA_CHECK(cudaMemsetAsync(p, 0, std::max<std::size_t>(words, 1) * sizeof(std::uint64_t), stream(g)));
+    return static_cast<std::uint64_t*>(p);
+  }
+  void permute(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, const std::vector<std::uint64_t>& map) override {
+    if (map.empty()) return;
+    std::uint64_t* device_map = allocate(g, map.size());
+    from_host(g, device_map, map.data(), map.size());
+    permute_kernel<<<grid_for(map.size()), kGridStrideThreads, 0, stream(g)>>>(dst, src, device_map, map.size());
+    MPGPU_CHECK_LAUNCH("permute_kernel");
+  }
+  void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
+    if (n == 0) return;
+    on(g);
+    reduce_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(dst, src, n, p);
+    MPGPU_CHECK_LAUNCH("reduce_kernel");
+  }
+  void crt_sum(std::size_t g, std::uint64_t* acc, const std::uint64_t* r0, const std::uint64_t* r1,
+               const std::uint64_t* r2, std::size_t n) override {
+    const ntt::Crt3 crt =
+        ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
+    std::uint64_t* c = allocate(g, 3 * n);
+    std::uint64_t* low = allocate(g, n + 3);
+    std::uint64_t* high = allocate(g, n + 3);
+    on(g);
+    if (n != 0) {
+      crt_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(c, c + n, c + 2 * n, r0, r1, r2, n, crt);
+      MPGPU_CHECK_LAUNCH("crt_kernel");
+    }
+    column_kernel<<<grid_for(n + 3), kGridStrideThreads, 0, stream(g)>>>(low, high, c, c + n, c + 2 * n, n);
+    MPGPU_CHECK_LAUNCH("column_kernel");
+    // low + high 2^64 (high's words <= 2): one addition with single-bit carries, no carry out
+    // of the n + 3 limbs (the sum is below 2^(64 (n + 3))).
+    add_and_carry(g, acc, low, high, 1, n + 2, n + 3);
+  }
+  std::pair<bool, bool> add_incoming(std::size_t g, std::uint64_t* acc, std::size_t n, const std::uint64_t* in) override {
+    const bool carry_out = add_and_carry(g, acc, acc, in, 0, 3, n);
+    on(g);
+    const bool all_ones = thrust::all_of(thrust::cuda::par.on(stream(g)), acc, acc + n, IsAllOnes{});
+    return {carry_out, all_ones};
+  }
+  void add_one(std::size_t g, std::uint64_t* acc, std::size_t n) override {
+    on(g);
+    // The lowest limb that is not all ones takes the 1; those below it become 0.
+    const std::uint64_t* first = thrust::find_if(thrust::cuda::par.on(stream(g)), acc, acc + n, IsNotAllOnes{});
+    const std::size_t k = static_cast<std::size_t>(first - acc);
+    if (k != 0) MPGPU_CUDA_CHECK(cudaMemsetAsync(acc, 0, k * sizeof(std::uint64_t), stream(g)));
+    if (k < n) {
+      std::uint64_t v = 0;
+      to_host(g, &v, acc + k, 1);
+      ++v;
+      from_host(g, acc + k, &v, 1);
+    }
+  }
+  void copy(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n) override {
+    if (n == 0) return;
+    on(g);
+    MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream(g)));
+  }
+  void to_host(std::size_t g, std::uint64_t* host, const std::uint64_t* src, std::size_t n) override {
+    if (n == 0) return;
+    on(g);
+    MPGPU_CUDA_CHECK(cudaMemcpyAsync(host, src, n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream(g)));
+    MPGPU_CUDA_CHECK(cudaStreamSynchronize(stream(g)));
+  }
+  void from_host(std::size_t g, std::uint64_t* dst, const std::uint64_t* host, std::size_t n) override {
+    if (n == 0) return;
+    on(g);
+    MPGPU_CUDA_CHECK(cudaMemcpyAsync(dst, host, n * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream(g)));
+    // The host words may be a temporary of the caller: wait before it goes.
+    MPGPU_CUDA_CHECK(cudaStreamSynchronize(stream(g)));
+  }
+
+ private:
+  void on(std::size_t g) const { MPGPU_CUDA_CHECK(cudaSetDevice(parts_[g].device())); }
+  cudaStream_t stream(std::size_t g) const { return parts_[g].stream(); }
+
+  /// acc[0, n) = a[0, n) + (b[0, b_count) << 64 b_offset), carries resolved by the scan; the
+  /// carry out of the n limbs, read back (synchronous). acc may be a.
+  bool add_and_carry(std::size_t g, std::uint64_t* acc, const std::uint64_t* a, const std::uint64_t* b,
+                     std::size_t b_offset, std::size_t b_count, std::size_t n) {
+    on(g);
+    std::uint32_t* status = reinterpret_cast<std::uint32_t*>(allocate(g, n / 2 + 1));
+    std::uint32_t* carry_in = reinterpret_cast<std::uint32_t*>(allocate(g, n / 2 + 1));
+    add_status_kernel<<<grid_for(n + 1), kGridStrideThreads, 0, stream(g)>>>(acc, status, a, b, b_offset, b_count, n);
+    MPGPU_CHECK_LAUNCH("add_status_kernel");
+    thrust::exclusive_scan(thrust::cuda::par.on(stream(g)), status, status + n + 1, carry_in,
+                           static_cast<std::uint32_t>(limb::carry_kill), limb::CarryCombine{});
+    if (n != 0) {
+      apply_carries_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(acc, carry_in, n);
+      MPGPU_CHECK_LAUNCH("apply_carries_kernel");
+    }
+    std::uint32_t out = 0;
+    MPGPU_CUDA_CHECK(cudaMemcpyAsync(&out, carry_in + n, sizeof(out), cudaMemcpyDeviceToHost, stream(g)));
+    MPGPU_CUDA_CHECK(cudaStreamSynchronize(stream(g)));
+    return out == limb::carry_generate;
+  }
+
+  std::vector<Context> parts_;
+  std::vector<std::pair<int, void*>> buffers_;
+};
+
+}  // namespace
+
+std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>& parts) {
+  return std::make_unique<CudaPartSteps>(parts);
+}
+
+}  // namespace mpgpu::distributed

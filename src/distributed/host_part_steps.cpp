@@ -1,0 +1,78 @@
+// PartSteps over CPU parts (part_steps.hpp): host loops.
+#include <algorithm>
+#include <cstring>
+#include <list>
+
+#include "distributed/part_steps.hpp"
+#include "mpgpu/field/primes.hpp"
+#include "mpgpu/ntt/crt3.cuh"
+
+namespace mpgpu::distributed {
+
+namespace {
+
+using u128 = unsigned __int128;
+
+class HostPartSteps final : public PartSteps {
+ public:
+  std::uint64_t* allocate(std::size_t, std::size_t words) override {
+    buffers_.emplace_back(words, 0);
+    return buffers_.back().data();
+  }
+  void permute(std::size_t, std::uint64_t* dst, const std::uint64_t* src,
+               const std::vector<std::uint64_t>& map) override {
+    for (std::size_t i = 0; i < map.size(); ++i) dst[i] = map[i] == kZeroWord ? 0 : src[map[i]];
+  }
+  void reduce(std::size_t, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
+    for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] % p;
+  }
+  void crt_sum(std::size_t, std::uint64_t* acc, const std::uint64_t* r0, const std::uint64_t* r1,
+               const std::uint64_t* r2, std::size_t n) override {
+    const ntt::Crt3 crt =
+        ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
+    std::fill(acc, acc + n + 3, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::uint64_t c[3];
+      crt.combine(r0[k], r1[k], r2[k], c);
+      // The sum of c_k 2^(64 k) over k < n is below 2^(64 (n + 3)) (c_k < 2^192): no carry
+      // leaves acc.
+      unsigned carry = 0;
+      for (std::size_t j = 0; j < 3 || carry; ++j) {
+        const u128 s = static_cast<u128>(acc[k + j]) + (j < 3 ? c[j] : 0) + carry;
+        acc[k + j] = static_cast<std::uint64_t>(s);
+        carry = static_cast<unsigned>(s >> 64);
+      }
+    }
+  }
+  std::pair<bool, bool> add_incoming(std::size_t, std::uint64_t* acc, std::size_t n, const std::uint64_t* in) override {
+    unsigned carry = 0;
+    for (std::size_t j = 0; j < n && (j < 3 || carry); ++j) {
+      const u128 s = static_cast<u128>(acc[j]) + (j < 3 ? in[j] : 0) + carry;
+      acc[j] = static_cast<std::uint64_t>(s);
+      carry = static_cast<unsigned>(s >> 64);
+    }
+    return {carry != 0, std::all_of(acc, acc + n, [](std::uint64_t v) { return v == ~std::uint64_t{0}; })};
+  }
+  void add_one(std::size_t, std::uint64_t* acc, std::size_t n) override {
+    for (std::size_t j = 0; j < n && ++acc[j] == 0; ++j) {
+    }
+  }
+  void copy(std::size_t, std::uint64_t* dst, const std::uint64_t* src, std::size_t n) override {
+    if (n != 0) std::memmove(dst, src, n * sizeof(std::uint64_t));
+  }
+  void to_host(std::size_t g, std::uint64_t* host, const std::uint64_t* src, std::size_t n) override {
+    copy(g, host, src, n);
+  }
+  void from_host(std::size_t g, std::uint64_t* dst, const std::uint64_t* host, std::size_t n) override {
+    copy(g, dst, host, n);
+  }
+
+ private:
+  std::list<std::vector<std::uint64_t>> buffers_;  // a list: earlier buffers never move
+};
+
+}  // namespace
+
+std::unique_ptr<PartSteps> make_host_part_steps(std::size_t) { return std::make_unique<HostPartSteps>(); }
+
+}  // namespace mpgpu::distributed

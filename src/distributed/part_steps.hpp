@@ -1,0 +1,55 @@
+// The steps of the distributed product that run inside one part, on its own memory
+// (four_step_product.hpp): everything but the transforms and pointwise products (the public
+// NTT on the part's context) and the moves between parts (the Communicator). CPU parts run
+// them as host loops (HostPartSteps), CUDA parts as kernels on the part's stream
+// (make_cuda_part_steps, src/cuda/distributed_part_steps.cu).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "mpgpu/context.hpp"
+
+namespace mpgpu::distributed {
+
+/// In a permutation's map: the destination word is 0.
+inline constexpr std::uint64_t kZeroWord = ~std::uint64_t{0};
+
+class PartSteps {
+ public:
+  virtual ~PartSteps() = default;
+  /// `words` zeroed words of part g's memory, owned by this object until it is destroyed.
+  virtual std::uint64_t* allocate(std::size_t g, std::size_t words) = 0;
+  /// dst[i] = map[i] == kZeroWord ? 0 : src[map[i]] for i < map.size() (map made on the host).
+  virtual void permute(std::size_t g, std::uint64_t* dst, const std::uint64_t* src,
+                       const std::vector<std::uint64_t>& map) = 0;
+  /// dst[i] = src[i] mod p, i < n (dst may be src).
+  virtual void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n,
+                      std::uint64_t p) = 0;
+  /// acc[0, n + 3) = sum over k < n of crt(r0[k], r1[k], r2[k]) 2^(64 k), where crt is
+  /// Garner's three-limb value for ntt::primes62's first three primes (ntt::Crt3).
+  virtual void crt_sum(std::size_t g, std::uint64_t* acc, const std::uint64_t* r0, const std::uint64_t* r1,
+                       const std::uint64_t* r2, std::size_t n) = 0;
+  /// acc[0, n) += in[0, 3) (n >= 3, `in` in part g's memory); returns the carry out of the
+  /// n limbs and whether they are all ones afterwards. Synchronous.
+  virtual std::pair<bool, bool> add_incoming(std::size_t g, std::uint64_t* acc, std::size_t n,
+                                             const std::uint64_t* in) = 0;
+  /// acc[0, n) += 1, the carry out dropped.
+  virtual void add_one(std::size_t g, std::uint64_t* acc, std::size_t n) = 0;
+  virtual void copy(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n) = 0;
+  /// Part g's memory to the host and back; synchronous.
+  virtual void to_host(std::size_t g, std::uint64_t* host, const std::uint64_t* src, std::size_t n) = 0;
+  virtual void from_host(std::size_t g, std::uint64_t* dst, const std::uint64_t* host, std::size_t n) = 0;
+};
+
+/// CPU parts: host memory, host loops.
+std::unique_ptr<PartSteps> make_host_part_steps(std::size_t parts);
+
+/// CUDA parts (one context a part): device memory, kernels on each part's stream. In a build
+/// without CUDA it throws BackendUnavailable.
+std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>& parts);
+
+}  // namespace mpgpu::distributed
