@@ -5,7 +5,9 @@
 #include <string>
 
 #include "mpgpu/error.hpp"
+#include "mpgpu/field/prime_field64.cuh"
 #include "mpgpu/field/primes.hpp"
+#include "mpgpu/field/roots.hpp"
 #include "mpgpu/ntt.hpp"
 #include "mpgpu/limb/carry_status.cuh"
 
@@ -19,22 +21,10 @@ PartRange part_range(std::size_t total, std::size_t parts, std::size_t part) {
 namespace {
 
 using Words = std::vector<std::uint64_t>;
-using u128 = unsigned __int128;
 
 // The CRT set of field::ntt_primes62 (the first three: transforms of up to 2^53 points).
 constexpr int kPrimes = 3;
 constexpr int kMaxLogPoints = 53;
-
-std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
-  return static_cast<std::uint64_t>(static_cast<u128>(a) * b % p);
-}
-
-std::uint64_t pow_mod(std::uint64_t base, std::uint64_t e, std::uint64_t p) {
-  std::uint64_t r = 1 % p;
-  for (base %= p; e != 0; e >>= 1, base = mul_mod(base, base, p))
-    if (e & 1) r = mul_mod(r, base, p);
-  return r;
-}
 
 struct Layout {
   std::size_t parts, n1, n2, limbs;
@@ -178,12 +168,12 @@ Move columns_to_ranges(const Layout& lay) {
 }
 
 /// w^(+-j1 k2) for part h's columns, in the column layout (made on the host).
-std::vector<std::uint64_t> twiddles(const Layout& lay, PartRange cols, std::uint64_t w, std::uint64_t p) {
+std::vector<std::uint64_t> twiddles(const Layout& lay, PartRange cols, std::uint64_t w, const field::PrimeField64& f) {
   std::vector<std::uint64_t> t(cols.count * lay.n2);
   for (std::size_t c = 0; c < cols.count; ++c) {
-    const std::uint64_t step = pow_mod(w, cols.begin + c, p);
+    const std::uint64_t step = f.pow(w, cols.begin + c);
     std::uint64_t v = 1;
-    for (std::size_t k2 = 0; k2 < lay.n2; ++k2, v = mul_mod(v, step, p)) t[c * lay.n2 + k2] = v;
+    for (std::size_t k2 = 0; k2 < lay.n2; ++k2, v = f.mul(v, step)) t[c * lay.n2 + k2] = v;
   }
   return t;
 }
@@ -251,16 +241,18 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
   for (int i = 0; i < kPrimes; ++i) {
     const field::NttPrime& prime = field::ntt_primes62[i];
     const std::uint64_t p = prime.p;
-    const std::uint64_t w = pow_mod(prime.generator, (p - 1) >> log_points, p);  // order L, as ntt_forward's roots
-    const std::uint64_t w_inv = pow_mod(w, (std::uint64_t{1} << log_points) - 1, p);
+    const field::PrimeField64 f = field::PrimeField64::make(p);
+    // Order L, from the generator ntt_forward takes its roots from: its n-point root is w^(L/n).
+    const std::uint64_t w = field::root_of_unity(p, prime.generator, static_cast<int>(log_points));
+    const std::uint64_t w_inv = f.inv(w);
     std::vector<std::uint64_t*> tw(G), tw_inv(G), cols_a(G), cols_b(G), rows_a(G), rows_b(G);
     for (std::size_t h = 0; h < G; ++h) {
       const PartRange cols = lay.columns(h);
       const std::size_t words = cols.count * lay.n2;
       tw[h] = steps.allocate(h, words);
       tw_inv[h] = steps.allocate(h, words);
-      steps.from_host(h, tw[h], twiddles(lay, cols, w, p).data(), words);
-      steps.from_host(h, tw_inv[h], twiddles(lay, cols, w_inv, p).data(), words);
+      steps.from_host(h, tw[h], twiddles(lay, cols, w, f).data(), words);
+      steps.from_host(h, tw_inv[h], twiddles(lay, cols, w_inv, f).data(), words);
       cols_a[h] = steps.allocate(h, words);
       cols_b[h] = steps.allocate(h, words);
       rows_a[h] = steps.allocate(h, lay.rows(h).count * lay.n1);
