@@ -107,43 +107,28 @@ Move to_columns(const Layout& lay, const std::vector<std::size_t>& begin) {
   return m;
 }
 
-/// Move 2: the column layout (part h: [j1 - first][k2]) to the row layout (part q: [k2 -
-/// first][j1]); blocks travel as [k2][j1].
-Move columns_to_rows(const Layout& lay) {
+/// Moves 2 and 3: between the column layout (the part holding j1 has word (j1, k2) at [j1 -
+/// its first][k2]) and the row layout (the part holding k2 has it at [k2 - its first][j1]),
+/// either way; a block travels in the order of the sender's range of k2, then j1.
+Move transpose(const Layout& lay, bool columns_to_rows) {
   const std::size_t G = lay.parts;
+  const auto at_columns = [&](std::size_t h, std::size_t j1, std::size_t k2) {
+    return (j1 - lay.columns(h).begin) * lay.n2 + k2;
+  };
+  const auto at_rows = [&](std::size_t q, std::size_t j1, std::size_t k2) { return (k2 - lay.rows(q).begin) * lay.n1 + j1; };
   Move m(G);
-  for (std::size_t q = 0; q < G; ++q) m.recv_map[q].assign(lay.rows(q).count * lay.n1, kZeroWord);
+  for (std::size_t d = 0; d < G; ++d)
+    m.recv_map[d].assign(columns_to_rows ? lay.rows(d).count * lay.n1 : lay.columns(d).count * lay.n2, kZeroWord);
   std::vector<std::size_t> offset(G, 0);
-  for (std::size_t h = 0; h < G; ++h)
-    for (std::size_t q = 0; q < G; ++q) {
-      const PartRange cols = lay.columns(h), rows = lay.rows(q);
-      for (std::size_t r = 0; r < rows.count; ++r)
-        for (std::size_t c = 0; c < cols.count; ++c) {
-          m.send_map[h].push_back(c * lay.n2 + rows.begin + r);
-          m.recv_map[q][r * lay.n1 + cols.begin + c] = offset[q] + r * cols.count + c;
+  for (std::size_t s = 0; s < G; ++s)
+    for (std::size_t d = 0; d < G; ++d) {
+      const PartRange cols = lay.columns(columns_to_rows ? s : d), rows = lay.rows(columns_to_rows ? d : s);
+      for (std::size_t k2 = rows.begin; k2 < rows.begin + rows.count; ++k2)
+        for (std::size_t j1 = cols.begin; j1 < cols.begin + cols.count; ++j1) {
+          m.send_map[s].push_back(columns_to_rows ? at_columns(s, j1, k2) : at_rows(s, j1, k2));
+          m.recv_map[d][columns_to_rows ? at_rows(d, j1, k2) : at_columns(d, j1, k2)] = offset[d]++;
         }
-      m.counts[h][q] = rows.count * cols.count;
-      offset[q] += m.counts[h][q];
-    }
-  return m;
-}
-
-/// Move 3: the row layout back to the column layout; blocks travel as [j1][k2].
-Move rows_to_columns(const Layout& lay) {
-  const std::size_t G = lay.parts;
-  Move m(G);
-  for (std::size_t h = 0; h < G; ++h) m.recv_map[h].assign(lay.columns(h).count * lay.n2, kZeroWord);
-  std::vector<std::size_t> offset(G, 0);
-  for (std::size_t q = 0; q < G; ++q)
-    for (std::size_t h = 0; h < G; ++h) {
-      const PartRange rows = lay.rows(q), cols = lay.columns(h);
-      for (std::size_t c = 0; c < cols.count; ++c)
-        for (std::size_t r = 0; r < rows.count; ++r) {
-          m.send_map[q].push_back(r * lay.n1 + cols.begin + c);
-          m.recv_map[h][c * lay.n2 + rows.begin + r] = offset[h] + c * rows.count + r;
-        }
-      m.counts[q][h] = rows.count * cols.count;
-      offset[h] += m.counts[q][h];
+      m.counts[s][d] = rows.count * cols.count;
     }
   return m;
 }
@@ -235,7 +220,7 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
   }
   run_move(steps, comm, to_columns(lay, begin_a), src_a, digits_a);
   run_move(steps, comm, to_columns(lay, begin_b), src_b, digits_b);
-  const Move move_rows = columns_to_rows(lay), move_columns = rows_to_columns(lay), move_out = columns_to_ranges(lay);
+  const Move move_rows = transpose(lay, true), move_columns = transpose(lay, false), move_out = columns_to_ranges(lay);
 
   std::vector<std::vector<std::uint64_t*>> residues(kPrimes, std::vector<std::uint64_t*>(G));
   for (int i = 0; i < kPrimes; ++i) {

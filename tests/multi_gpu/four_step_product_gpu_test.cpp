@@ -17,6 +17,7 @@
 #include "distributed/four_step_product.hpp"
 #include "distributed/nccl_communicator.hpp"
 #include "mpgpu/error.hpp"
+#include "support/cuda_assert.hpp"
 
 namespace {
 
@@ -24,16 +25,6 @@ using mpgpu::Context;
 using namespace mpgpu::distributed;
 using Words = std::vector<std::uint64_t>;
 
-#define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
-
-int device_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return n;
-}
 
 Words gmp_product(const Words& a, const Words& b) {
   Words r(a.size() + b.size(), 0);
@@ -48,7 +39,7 @@ Words gmp_product(const Words& a, const Words& b) {
 class FourStepProductGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    const int n = device_count();
+    const int n = Context::cuda_device_count();
     if (n < 1) GTEST_SKIP() << "no CUDA device";
     setenv("NCCL_NVLS_ENABLE", "0", 1);  // NVLink multicast off, as on the lent machines
     for (int d = 0; d < n; ++d) parts_.push_back(Context::cuda(d));
@@ -85,7 +76,7 @@ class FourStepProductGpu : public ::testing::Test {
       ra[g] = {upload(g, a.data() + ca[g], ca[g + 1] - ca[g]), ca[g + 1] - ca[g]};
       rb[g] = {upload(g, b.data() + cb[g], cb[g + 1] - cb[g]), cb[g + 1] - cb[g]};
       const std::size_t count = part_range(limbs, G, g).count;
-      CUDA_OK(cudaMalloc(&rp[g].data, count * 8));
+      CUDA_ASSERT(cudaMalloc(&rp[g].data, count * 8));
       mem.push_back(rp[g].data);
     }
     {
@@ -96,14 +87,14 @@ class FourStepProductGpu : public ::testing::Test {
     for (std::size_t g = 0; g < G; ++g) {
       const PartRange range = part_range(limbs, G, g);
       Words got(range.count);
-      CUDA_OK(cudaSetDevice(static_cast<int>(g)));
-      CUDA_OK(cudaStreamSynchronize(parts_[g].stream()));
-      CUDA_OK(cudaMemcpy(got.data(), rp[g].data, range.count * 8, cudaMemcpyDeviceToHost));
+      CUDA_ASSERT(cudaSetDevice(static_cast<int>(g)));
+      CUDA_ASSERT(cudaStreamSynchronize(parts_[g].stream()));
+      CUDA_ASSERT(cudaMemcpy(got.data(), rp[g].data, range.count * 8, cudaMemcpyDeviceToHost));
       for (std::size_t k = 0; k < range.count; ++k)
         ASSERT_EQ(got[k], want[range.begin + k]) << what << ": " << a.size() << " x " << b.size() << " limbs over "
                                                  << G << " GPUs, limb " << range.begin + k << " (part " << g << ")";
     }
-    for (std::uint64_t* p : mem) CUDA_OK(cudaFree(p));
+    for (std::uint64_t* p : mem) CUDA_ASSERT(cudaFree(p));
   }
 
   std::vector<Context> parts_;

@@ -12,6 +12,7 @@
 
 #include "distributed/nccl_communicator.hpp"
 #include "mpgpu/error.hpp"
+#include "support/cuda_assert.hpp"
 
 namespace {
 
@@ -20,8 +21,6 @@ using mpgpu::distributed::NcclCommunicator;
 using mpgpu::distributed::RecvBlock;
 using mpgpu::distributed::SendBlock;
 
-#define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
-
 std::uint64_t word(std::size_t from, std::size_t to, std::size_t k) {
   return (static_cast<std::uint64_t>(from) << 56) ^ (static_cast<std::uint64_t>(to) << 48) ^ (k * 0x9E3779B97F4A7C15ull >> 16);
 }
@@ -29,17 +28,9 @@ std::uint64_t word(std::size_t from, std::size_t to, std::size_t k) {
 /// The words part `from` sends to part `to`: sizes that differ by pair, zero for some.
 std::size_t block_words(std::size_t from, std::size_t to) { return ((from + 2 * to) % 3) * 1000 + (from == to ? 17 : 0); }
 
-int device_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return n;
-}
 
 TEST(NcclCommunicator, BlocksOfEverySizeBetweenEveryPair) {
-  const int devices = device_count();
+  const int devices = Context::cuda_device_count();
   if (devices < 2) GTEST_SKIP() << "fewer than 2 CUDA devices (" << devices << ")";
   setenv("NCCL_NVLS_ENABLE", "0", 1);  // NVLink multicast off, as on the lent machines
   const std::size_t G = static_cast<std::size_t>(devices);
@@ -59,9 +50,9 @@ TEST(NcclCommunicator, BlocksOfEverySizeBetweenEveryPair) {
       recv_total[i] += block_words(j, i);
     }
   for (std::size_t i = 0; i < G; ++i) {
-    CUDA_OK(cudaSetDevice(static_cast<int>(i)));
-    CUDA_OK(cudaMalloc(&send_mem[i], send_total[i] * 8 + 8));
-    CUDA_OK(cudaMalloc(&recv_mem[i], recv_total[i] * 8 + 8));
+    CUDA_ASSERT(cudaSetDevice(static_cast<int>(i)));
+    CUDA_ASSERT(cudaMalloc(&send_mem[i], send_total[i] * 8 + 8));
+    CUDA_ASSERT(cudaMalloc(&recv_mem[i], recv_total[i] * 8 + 8));
     std::vector<std::uint64_t> host;
     std::size_t s = 0, r = 0;
     for (std::size_t j = 0; j < G; ++j) {
@@ -71,8 +62,8 @@ TEST(NcclCommunicator, BlocksOfEverySizeBetweenEveryPair) {
       s += block_words(i, j);
       r += block_words(j, i);
     }
-    CUDA_OK(cudaMemcpy(send_mem[i], host.data(), host.size() * 8, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemset(recv_mem[i], 0xEE, recv_total[i] * 8 + 8));
+    CUDA_ASSERT(cudaMemcpy(send_mem[i], host.data(), host.size() * 8, cudaMemcpyHostToDevice));
+    CUDA_ASSERT(cudaMemset(recv_mem[i], 0xEE, recv_total[i] * 8 + 8));
   }
 
   // A table whose counts disagree is refused before anything moves.
@@ -82,10 +73,10 @@ TEST(NcclCommunicator, BlocksOfEverySizeBetweenEveryPair) {
 
   comm.all_to_all(send, recv);
   for (std::size_t i = 0; i < G; ++i) {
-    CUDA_OK(cudaSetDevice(static_cast<int>(i)));
-    CUDA_OK(cudaStreamSynchronize(parts[i].stream()));
+    CUDA_ASSERT(cudaSetDevice(static_cast<int>(i)));
+    CUDA_ASSERT(cudaStreamSynchronize(parts[i].stream()));
     std::vector<std::uint64_t> got(recv_total[i] + 1);
-    CUDA_OK(cudaMemcpy(got.data(), recv_mem[i], got.size() * 8, cudaMemcpyDeviceToHost));
+    CUDA_ASSERT(cudaMemcpy(got.data(), recv_mem[i], got.size() * 8, cudaMemcpyDeviceToHost));
     std::size_t r = 0;
     for (std::size_t j = 0; j < G; ++j)
       for (std::size_t k = 0; k < block_words(j, i); ++k, ++r)
@@ -93,16 +84,16 @@ TEST(NcclCommunicator, BlocksOfEverySizeBetweenEveryPair) {
     EXPECT_EQ(got[r], 0xEEEEEEEEEEEEEEEEull) << "part " << i << ": a word past the blocks was written";
   }
   for (std::size_t i = 0; i < G; ++i) {
-    CUDA_OK(cudaSetDevice(static_cast<int>(i)));
-    CUDA_OK(cudaFree(send_mem[i]));
-    CUDA_OK(cudaFree(recv_mem[i]));
+    CUDA_ASSERT(cudaSetDevice(static_cast<int>(i)));
+    CUDA_ASSERT(cudaFree(send_mem[i]));
+    CUDA_ASSERT(cudaFree(recv_mem[i]));
   }
 }
 
 TEST(NcclCommunicator, PartsMustBeCudaContextsOnDistinctDevices) {
   EXPECT_THROW((void)NcclCommunicator({Context::cpu(), Context::cpu()}), mpgpu::InvalidArgument);
   EXPECT_THROW((void)NcclCommunicator(std::vector<Context>{}), mpgpu::InvalidArgument);
-  if (device_count() < 1) GTEST_SKIP() << "no CUDA device";
+  if (Context::cuda_device_count() < 1) GTEST_SKIP() << "no CUDA device";
   EXPECT_THROW((void)NcclCommunicator({Context::cuda(0), Context::cuda(0)}), mpgpu::InvalidArgument);
 }
 
