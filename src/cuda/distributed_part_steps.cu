@@ -7,6 +7,7 @@
 #include <thrust/logical.h>
 #include <thrust/scan.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -25,9 +26,15 @@ namespace {
 using detail::cuda::grid_for;
 using detail::cuda::kGridStrideThreads;
 
-__global__ void permute_kernel(std::uint64_t* dst, const std::uint64_t* src, const std::uint64_t* map, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    dst[i] = map[i] == kZeroWord ? 0 : src[map[i]];
+/// One rectangle (part_steps.hpp): a thread a word, rows by blockIdx.y (grid-strided).
+/// A plain strided copy: a transposing rectangle reads or writes with a stride (a tiled
+/// transpose through shared memory is the faster form, not written yet).
+__global__ void copy_rect_kernel(std::uint64_t* dst, const std::uint64_t* src, Rect r) {
+  for (std::size_t i = blockIdx.y; i < r.rows; i += gridDim.y)
+    for (std::size_t j = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; j < r.columns;
+         j += std::size_t{gridDim.x} * blockDim.x)
+      dst[r.to.offset + i * r.to.row_stride + j * r.to.col_stride] =
+          src[r.from.offset + i * r.from.row_stride + j * r.from.col_stride];
 }
 
 __global__ void reduce_kernel(std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) {
@@ -116,12 +123,15 @@ class CudaPartSteps final : public PartSteps {
     MPGPU_CUDA_CHECK(cudaMemsetAsync(p, 0, std::max<std::size_t>(words, 1) * sizeof(std::uint64_t), stream(g)));
     return static_cast<std::uint64_t*>(p);
   }
-  void permute(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, const std::vector<std::uint64_t>& map) override {
-    if (map.empty()) return;
-    std::uint64_t* device_map = allocate(g, map.size());
-    from_host(g, device_map, map.data(), map.size());
-    permute_kernel<<<grid_for(map.size()), kGridStrideThreads, 0, stream(g)>>>(dst, src, device_map, map.size());
-    MPGPU_CHECK_LAUNCH("permute_kernel");
+  void copy_rects(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, const std::vector<Rect>& rects) override {
+    on(g);
+    for (const Rect& r : rects) {
+      if (r.rows == 0 || r.columns == 0) continue;
+      const dim3 grid(std::min<unsigned>(grid_for(r.columns), 1024),
+                      static_cast<unsigned>(std::min<std::size_t>(r.rows, 65535)));
+      copy_rect_kernel<<<grid, kGridStrideThreads, 0, stream(g)>>>(dst, src, r);
+      MPGPU_CHECK_LAUNCH("copy_rect_kernel");
+    }
   }
   void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
     if (n == 0) return;

@@ -34,27 +34,47 @@ struct Layout {
   PartRange out(std::size_t g) const { return part_range(limbs, parts, g); }   // n
 };
 
-/// Calls f(k, n) for the k-th n (k = 0, 1, ...) of [begin, end) whose column n mod n1 lies in
-/// `cols`, in increasing n: the order in which a block of digits or coefficients travels
-/// between a contiguous range of n and a part's columns.
-template <class F>
-void for_each_in_columns(std::size_t begin, std::size_t end, PartRange cols, std::size_t n1, F&& f) {
+/// The words n of [begin, end) whose column n mod n1 lies in `cols`, in increasing n, as at
+/// most three rectangles of (row n / n1) x (column n mod n1): a partial first row, the full
+/// rows, a partial last row. `first` is the position of the rectangle's first word in that
+/// order.
+struct Piece {
+  std::size_t row, rows, column, columns, first;
+};
+std::vector<Piece> pieces_in_columns(std::size_t begin, std::size_t end, PartRange cols, std::size_t n1) {
+  std::vector<Piece> out;
   std::size_t k = 0;
-  for (std::size_t row = begin / n1; row * n1 < end; ++row) {
-    const std::size_t lo = std::max(begin, row * n1 + cols.begin), hi = std::min(end, row * n1 + cols.begin + cols.count);
-    for (std::size_t n = lo; n < hi; ++n) f(k++, n);
+  const auto add = [&](std::size_t row, std::size_t rows, std::size_t lo, std::size_t hi) {
+    if (rows == 0 || hi <= lo) return;
+    out.push_back({row, rows, lo, hi - lo, k});
+    k += rows * (hi - lo);
+  };
+  if (begin >= end || cols.count == 0) return out;
+  const std::size_t first_row = begin / n1, last_row = (end - 1) / n1;
+  const auto clip = [&](std::size_t row, std::size_t& lo, std::size_t& hi) {
+    lo = std::max(begin, row * n1 + cols.begin) - row * n1;
+    hi = std::min(end, row * n1 + cols.begin + cols.count);
+    hi = hi > row * n1 ? hi - row * n1 : 0;
+  };
+  std::size_t lo, hi;
+  clip(first_row, lo, hi);
+  add(first_row, 1, lo, hi);
+  if (last_row > first_row + 1) add(first_row + 1, last_row - first_row - 1, cols.begin, cols.begin + cols.count);
+  if (last_row > first_row) {
+    clip(last_row, lo, hi);
+    add(last_row, 1, lo, hi);
   }
+  return out;
 }
 
-/// A move between parts with the rearrangements on both sides: part g gathers its blocks
-/// into one send buffer (send_map[g]: the words for part 0, then part 1, ...; counts[g][h]
-/// words for part h), the blocks travel, and part h rearranges what it received (from part
-/// 0, then 1, ...) into dst[h] (recv_map[h], one entry a word of dst[h]).
+/// A move between parts with the rearrangements on both sides: part g copies its blocks into
+/// one send buffer (send[g]: rectangles from its layout; the words for part 0 first, then part
+/// 1, ...; counts[g][h] words for part h), the blocks travel, and part h copies what it
+/// received (from part 0 first, then 1, ...) into its layout (recv[h]).
 struct Move {
-  std::vector<std::vector<std::uint64_t>> send_map, recv_map;
+  std::vector<std::vector<Rect>> send, recv;
   std::vector<std::vector<std::size_t>> counts;
-  explicit Move(std::size_t parts)
-      : send_map(parts), recv_map(parts), counts(parts, std::vector<std::size_t>(parts, 0)) {}
+  explicit Move(std::size_t parts) : send(parts), recv(parts), counts(parts, std::vector<std::size_t>(parts, 0)) {}
 };
 
 void run_move(PartSteps& steps, Communicator& comm, const Move& move, const std::vector<const std::uint64_t*>& src,
@@ -64,11 +84,14 @@ void run_move(PartSteps& steps, Communicator& comm, const Move& move, const std:
   std::vector<std::vector<SendBlock>> send(G, std::vector<SendBlock>(G));
   std::vector<std::vector<RecvBlock>> recv(G, std::vector<RecvBlock>(G));
   for (std::size_t g = 0; g < G; ++g) {
-    std::size_t in_words = 0;
-    for (std::size_t h = 0; h < G; ++h) in_words += move.counts[h][g];
-    out[g] = steps.allocate(g, move.send_map[g].size());
+    std::size_t out_words = 0, in_words = 0;
+    for (std::size_t h = 0; h < G; ++h) {
+      out_words += move.counts[g][h];
+      in_words += move.counts[h][g];
+    }
+    out[g] = steps.allocate(g, out_words);
     in[g] = steps.allocate(g, in_words);
-    steps.permute(g, out[g], src[g], move.send_map[g]);
+    steps.copy_rects(g, out[g], src[g], move.send[g]);
   }
   for (std::size_t g = 0; g < G; ++g) {
     std::size_t offset = 0;
@@ -83,71 +106,58 @@ void run_move(PartSteps& steps, Communicator& comm, const Move& move, const std:
     }
   }
   comm.all_to_all(send, recv);
-  for (std::size_t h = 0; h < G; ++h) steps.permute(h, dst[h], in[h], move.recv_map[h]);
+  for (std::size_t h = 0; h < G; ++h) steps.copy_rects(h, dst[h], in[h], move.recv[h]);
 }
 
-/// Move 1: an operand's digits from the parts' contiguous limb ranges (part g: [begin[g],
-/// begin[g + 1])) to the columns: part h gets x[j1 + n1 j2] for its j1, all j2, as columns of
-/// n2 words ([j1 - first][j2]; zero past the operand).
-Move to_columns(const Layout& lay, const std::vector<std::size_t>& begin) {
+/// Moves 1 and 4, between contiguous ranges of n (part g: ranges[g]) and the column layout
+/// (the part holding column j1 has word n = j1 + n1 j2 at [j1 - its first][j2]); the words
+/// travel in increasing n. Blocks are made in an order where each sender's go to increasing
+/// receivers and each receiver's come from increasing senders, so running offsets place them.
+Move ranges_and_columns(const Layout& lay, const std::vector<PartRange>& ranges, bool to_columns) {
   const std::size_t G = lay.parts;
   Move m(G);
-  for (std::size_t h = 0; h < G; ++h) m.recv_map[h].assign(lay.columns(h).count * lay.n2, kZeroWord);
-  std::vector<std::size_t> offset(G, 0);
-  for (std::size_t g = 0; g < G; ++g)
-    for (std::size_t h = 0; h < G; ++h) {
-      const PartRange cols = lay.columns(h);
-      for_each_in_columns(begin[g], begin[g + 1], cols, lay.n1, [&](std::size_t k, std::size_t n) {
-        m.send_map[g].push_back(n - begin[g]);
-        m.recv_map[h][(n % lay.n1 - cols.begin) * lay.n2 + n / lay.n1] = offset[h] + k;
-        ++m.counts[g][h];
-      });
-      offset[h] += m.counts[g][h];
+  std::vector<std::size_t> send_offset(G, 0), recv_offset(G, 0);
+  for (std::size_t g = 0; g < G; ++g)      // the part holding the range
+    for (std::size_t h = 0; h < G; ++h) {  // the part holding the columns
+      const PartRange cols = lay.columns(h), range = ranges[g];
+      const std::size_t s = to_columns ? g : h, d = to_columns ? h : g;
+      std::size_t count = 0;
+      for (const Piece& p : pieces_in_columns(range.begin, range.begin + range.count, cols, lay.n1)) {
+        // Word (i, j) of the piece: row p.row + i, column p.column + j.
+        const Strided in_range{p.row * lay.n1 + p.column - range.begin, lay.n1, 1};
+        const Strided in_columns{(p.column - cols.begin) * lay.n2 + p.row, 1, lay.n2};
+        const Strided sent{send_offset[s] + p.first, p.columns, 1}, received{recv_offset[d] + p.first, p.columns, 1};
+        m.send[s].push_back({p.rows, p.columns, to_columns ? in_range : in_columns, sent});
+        m.recv[d].push_back({p.rows, p.columns, received, to_columns ? in_columns : in_range});
+        count += p.rows * p.columns;
+      }
+      m.counts[s][d] = count;
+      send_offset[s] += count;
+      recv_offset[d] += count;
     }
   return m;
 }
 
 /// Moves 2 and 3: between the column layout (the part holding j1 has word (j1, k2) at [j1 -
 /// its first][k2]) and the row layout (the part holding k2 has it at [k2 - its first][j1]),
-/// either way; a block travels in the order of the sender's range of k2, then j1.
+/// either way; a block is one rectangle of its sender's k2 by j1, travelling k2 by k2.
 Move transpose(const Layout& lay, bool columns_to_rows) {
   const std::size_t G = lay.parts;
-  const auto at_columns = [&](std::size_t h, std::size_t j1, std::size_t k2) {
-    return (j1 - lay.columns(h).begin) * lay.n2 + k2;
-  };
-  const auto at_rows = [&](std::size_t q, std::size_t j1, std::size_t k2) { return (k2 - lay.rows(q).begin) * lay.n1 + j1; };
   Move m(G);
-  for (std::size_t d = 0; d < G; ++d)
-    m.recv_map[d].assign(columns_to_rows ? lay.rows(d).count * lay.n1 : lay.columns(d).count * lay.n2, kZeroWord);
-  std::vector<std::size_t> offset(G, 0);
+  std::vector<std::size_t> send_offset(G, 0), recv_offset(G, 0);
   for (std::size_t s = 0; s < G; ++s)
     for (std::size_t d = 0; d < G; ++d) {
-      const PartRange cols = lay.columns(columns_to_rows ? s : d), rows = lay.rows(columns_to_rows ? d : s);
-      for (std::size_t k2 = rows.begin; k2 < rows.begin + rows.count; ++k2)
-        for (std::size_t j1 = cols.begin; j1 < cols.begin + cols.count; ++j1) {
-          m.send_map[s].push_back(columns_to_rows ? at_columns(s, j1, k2) : at_rows(s, j1, k2));
-          m.recv_map[d][columns_to_rows ? at_rows(d, j1, k2) : at_columns(d, j1, k2)] = offset[d]++;
-        }
+      const std::size_t h = columns_to_rows ? s : d, q = columns_to_rows ? d : s;  // columns' part, rows' part
+      const PartRange cols = lay.columns(h), rows = lay.rows(q);
+      // Word (i, j): k2 = rows.begin + i, j1 = cols.begin + j; in the column layout of part h it
+      // is at j * n2 + rows.begin + i, in the row layout of part q at i * n1 + cols.begin + j.
+      const Strided in_columns{rows.begin, 1, lay.n2}, in_rows{cols.begin, lay.n1, 1};
+      const Strided sent{send_offset[s], cols.count, 1}, received{recv_offset[d], cols.count, 1};
+      m.send[s].push_back({rows.count, cols.count, columns_to_rows ? in_columns : in_rows, sent});
+      m.recv[d].push_back({rows.count, cols.count, received, columns_to_rows ? in_rows : in_columns});
       m.counts[s][d] = rows.count * cols.count;
-    }
-  return m;
-}
-
-/// Move 4: the coefficients from the column layout to the contiguous output ranges.
-Move columns_to_ranges(const Layout& lay) {
-  const std::size_t G = lay.parts;
-  Move m(G);
-  for (std::size_t g = 0; g < G; ++g) m.recv_map[g].assign(lay.out(g).count, kZeroWord);
-  std::vector<std::size_t> offset(G, 0);
-  for (std::size_t h = 0; h < G; ++h)
-    for (std::size_t g = 0; g < G; ++g) {
-      const PartRange cols = lay.columns(h), range = lay.out(g);
-      for_each_in_columns(range.begin, range.begin + range.count, cols, lay.n1, [&](std::size_t k, std::size_t n) {
-        m.send_map[h].push_back((n % lay.n1 - cols.begin) * lay.n2 + n / lay.n1);
-        m.recv_map[g][n - range.begin] = offset[g] + k;
-        ++m.counts[h][g];
-      });
-      offset[g] += m.counts[h][g];
+      send_offset[s] += m.counts[s][d];
+      recv_offset[d] += m.counts[s][d];
     }
   return m;
 }
@@ -218,9 +228,16 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
     src_a[h] = a[h].data;
     src_b[h] = b[h].data;
   }
-  run_move(steps, comm, to_columns(lay, begin_a), src_a, digits_a);
-  run_move(steps, comm, to_columns(lay, begin_b), src_b, digits_b);
-  const Move move_rows = transpose(lay, true), move_columns = transpose(lay, false), move_out = columns_to_ranges(lay);
+  std::vector<PartRange> ranges_a(G), ranges_b(G), ranges_out(G);
+  for (std::size_t g = 0; g < G; ++g) {
+    ranges_a[g] = {begin_a[g], a[g].count};
+    ranges_b[g] = {begin_b[g], b[g].count};
+    ranges_out[g] = lay.out(g);
+  }
+  run_move(steps, comm, ranges_and_columns(lay, ranges_a, true), src_a, digits_a);
+  run_move(steps, comm, ranges_and_columns(lay, ranges_b, true), src_b, digits_b);
+  const Move move_rows = transpose(lay, true), move_columns = transpose(lay, false),
+             move_out = ranges_and_columns(lay, ranges_out, false);
 
   std::vector<std::vector<std::uint64_t*>> residues(kPrimes, std::vector<std::uint64_t*>(G));
   for (int i = 0; i < kPrimes; ++i) {

@@ -19,9 +19,12 @@ class HostPartSteps final : public PartSteps {
     buffers_.emplace_back(words, 0);
     return buffers_.back().data();
   }
-  void permute(std::size_t, std::uint64_t* dst, const std::uint64_t* src,
-               const std::vector<std::uint64_t>& map) override {
-    for (std::size_t i = 0; i < map.size(); ++i) dst[i] = map[i] == kZeroWord ? 0 : src[map[i]];
+  void copy_rects(std::size_t, std::uint64_t* dst, const std::uint64_t* src, const std::vector<Rect>& rects) override {
+    for (const Rect& r : rects)
+      for (std::size_t i = 0; i < r.rows; ++i)
+        for (std::size_t j = 0; j < r.columns; ++j)
+          dst[r.to.offset + i * r.to.row_stride + j * r.to.col_stride] =
+              src[r.from.offset + i * r.from.row_stride + j * r.from.col_stride];
   }
   void reduce(std::size_t, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
     for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] % p;

@@ -15,17 +15,26 @@
 
 namespace mpgpu::distributed {
 
-/// In a permutation's map: the destination word is 0.
-inline constexpr std::uint64_t kZeroWord = ~std::uint64_t{0};
+/// Words of a buffer at offset + i row_stride + j col_stride.
+struct Strided {
+  std::size_t offset = 0, row_stride = 0, col_stride = 0;
+};
+
+/// A rows x columns rectangle of words copied from `from` (in one buffer) to `to` (in another).
+/// The rearrangements around the all-to-alls are a few of these a pair of parts.
+struct Rect {
+  std::size_t rows = 0, columns = 0;
+  Strided from, to;
+};
 
 class PartSteps {
  public:
   virtual ~PartSteps() = default;
   /// `words` zeroed words of part g's memory, owned by this object until it is destroyed.
   virtual std::uint64_t* allocate(std::size_t g, std::size_t words) = 0;
-  /// dst[i] = map[i] == kZeroWord ? 0 : src[map[i]] for i < map.size() (map made on the host).
-  virtual void permute(std::size_t g, std::uint64_t* dst, const std::uint64_t* src,
-                       const std::vector<std::uint64_t>& map) = 0;
+  /// Every rectangle's words from src to dst (dst and src do not overlap; the rectangles'
+  /// destinations do not either).
+  virtual void copy_rects(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, const std::vector<Rect>& rects) = 0;
   /// dst[i] = src[i] mod p, i < n (dst may be src).
   virtual void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n,
                       std::uint64_t p) = 0;

@@ -6,6 +6,7 @@
 #include <gmp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -124,6 +125,27 @@ TEST(FourStepProduct, RunsOfSpecialLimbsOverFourToSixParts) {
     }
     for (auto& v : b) v = special[rng() % 5];
     check(a, b, parts, rng, "runs of special limbs");
+  }
+}
+
+TEST(FourStepProduct, ShapesAtTheirEdges) {
+  // Products of exactly L = 2^k limbs, one fewer and one more (the next shape), the fewest
+  // limbs a part allows (3 a part), and up to 8 parts (n1 = parts: one column a part).
+  std::mt19937_64 rng(5);
+  for (std::size_t parts = 1; parts <= 8; ++parts) {
+    std::vector<std::size_t> totals = {3 * parts, 3 * parts + 1};
+    for (std::size_t l = 16; l <= 4096; l *= 4)
+      for (std::size_t t : {l - 1, l, l + 1})
+        if (t / parts >= 3) totals.push_back(t);
+    for (std::size_t total : totals) {
+      const std::size_t na = std::max<std::size_t>(1, total / 3), nb = total - na;
+      check(random_words(na, rng), random_words(nb, rng), parts, rng, "edge of a shape");
+      const auto shape = mpgpu::distributed::four_step_shape(total, parts);
+      ASSERT_GE(std::size_t{1} << (shape.log_n1 + shape.log_n2), total);
+      ASSERT_GE(std::size_t{1} << shape.log_n1, parts);
+      ASSERT_LE(shape.log_n1, shape.log_n2);
+      ASSERT_LE(shape.log_n2, shape.log_n1 + 1);
+    }
   }
 }
 
