@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "cuda/check.cuh"
@@ -109,19 +110,25 @@ class CudaPartSteps final : public PartSteps {
         throw InvalidArgument("make_cuda_part_steps: part " + std::to_string(g) + " is not a CUDA context");
   }
   ~CudaPartSteps() override {
-    for (auto& [device, p] : buffers_) {
-      cudaSetDevice(device);
-      cudaFree(p);
+    for (auto& [p, g] : buffers_) {
+      cudaSetDevice(parts_[g].device());
+      cudaFreeAsync(p, stream(g));
     }
   }
 
   std::uint64_t* allocate(std::size_t g, std::size_t words) override {
     on(g);
     void* p = nullptr;
-    MPGPU_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(words, 1) * sizeof(std::uint64_t)));
-    buffers_.emplace_back(parts_[g].device(), p);
-    MPGPU_CUDA_CHECK(cudaMemsetAsync(p, 0, std::max<std::size_t>(words, 1) * sizeof(std::uint64_t), stream(g)));
+    const std::size_t bytes = std::max<std::size_t>(words, 1) * sizeof(std::uint64_t);
+    MPGPU_CUDA_CHECK(cudaMallocAsync(&p, bytes, stream(g)));
+    buffers_.emplace(p, g);
+    MPGPU_CUDA_CHECK(cudaMemsetAsync(p, 0, bytes, stream(g)));
     return static_cast<std::uint64_t*>(p);
+  }
+  void release(std::size_t g, std::uint64_t* p) override {
+    if (buffers_.erase(p) == 0) return;
+    on(g);
+    MPGPU_CUDA_CHECK(cudaFreeAsync(p, stream(g)));
   }
   void copy_rects(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, const std::vector<Rect>& rects) override {
     on(g);
@@ -156,6 +163,7 @@ class CudaPartSteps final : public PartSteps {
     // low + high 2^64 (high's words <= 2): one addition with single-bit carries, no carry out
     // of the n + 3 limbs (the sum is below 2^(64 (n + 3))).
     add_and_carry(g, acc, low, high, 1, n + 2, n + 3);
+    for (std::uint64_t* p : {c, low, high}) release(g, p);
   }
   std::pair<bool, bool> add_incoming(std::size_t g, std::uint64_t* acc, std::size_t n, const std::uint64_t* in) override {
     const bool carry_out = add_and_carry(g, acc, acc, in, 0, 3, n);
@@ -217,11 +225,13 @@ class CudaPartSteps final : public PartSteps {
     std::uint32_t out = 0;
     MPGPU_CUDA_CHECK(cudaMemcpyAsync(&out, carry_in + n, sizeof(out), cudaMemcpyDeviceToHost, stream(g)));
     MPGPU_CUDA_CHECK(cudaStreamSynchronize(stream(g)));
+    release(g, reinterpret_cast<std::uint64_t*>(status));
+    release(g, reinterpret_cast<std::uint64_t*>(carry_in));
     return out == limb::carry_generate;
   }
 
   std::vector<Context> parts_;
-  std::vector<std::pair<int, void*>> buffers_;
+  std::unordered_map<void*, std::size_t> buffers_;  // live allocations and their parts
 };
 
 }  // namespace

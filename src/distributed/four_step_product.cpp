@@ -106,7 +106,11 @@ void run_move(PartSteps& steps, Communicator& comm, const Move& move, const std:
     }
   }
   comm.all_to_all(send, recv);
-  for (std::size_t h = 0; h < G; ++h) steps.copy_rects(h, dst[h], in[h], move.recv[h]);
+  for (std::size_t h = 0; h < G; ++h) {
+    steps.copy_rects(h, dst[h], in[h], move.recv[h]);
+    steps.release(h, out[h]);
+    steps.release(h, in[h]);
+  }
 }
 
 /// Moves 1 and 4, between contiguous ranges of n (part g: ranges[g]) and the column layout
@@ -286,6 +290,12 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
       ntt_inverse(parts[h], cols_a[h], count, lay.log_n2, p);
     }
     run_move(steps, comm, move_out, {cols_a.begin(), cols_a.end()}, residues[i]);
+    for (std::size_t h = 0; h < G; ++h)
+      for (std::uint64_t* buffer : {tw[h], tw_inv[h], cols_a[h], cols_b[h], rows_a[h], rows_b[h]}) steps.release(h, buffer);
+  }
+  for (std::size_t h = 0; h < G; ++h) {
+    steps.release(h, digits_a[h]);
+    steps.release(h, digits_b[h]);
   }
 
   // Garner's CRT and each part's own sum, then the limbs past each range to the next part.
@@ -295,6 +305,7 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
     sums[g] = steps.allocate(g, count + 3);
     incoming[g] = steps.allocate(g, 3);
     steps.crt_sum(g, sums[g], residues[0][g], residues[1][g], residues[2][g], count);
+    for (int i = 0; i < kPrimes; ++i) steps.release(g, residues[i][g]);
   }
   {
     std::vector<std::vector<SendBlock>> send(G, std::vector<SendBlock>(G));
@@ -319,6 +330,8 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
         carry_out ? limb::carry_generate : (all_ones ? limb::carry_propagate : limb::carry_kill);
     carry = limb::CarryCombine{}(carry, status);
     steps.copy(g, product[g].data, sums[g], count);
+    steps.release(g, sums[g]);
+    steps.release(g, incoming[g]);
   }
   if (carry == limb::carry_generate) throw std::logic_error(where + "internal: a carry out of the product's top limb");
 }

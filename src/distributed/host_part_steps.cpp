@@ -1,7 +1,7 @@
 // PartSteps over CPU parts (part_steps.hpp): host loops.
 #include <algorithm>
 #include <cstring>
-#include <list>
+#include <unordered_map>
 
 #include "distributed/part_steps.hpp"
 #include "mpgpu/field/primes.hpp"
@@ -16,9 +16,12 @@ using u128 = unsigned __int128;
 class HostPartSteps final : public PartSteps {
  public:
   std::uint64_t* allocate(std::size_t, std::size_t words) override {
-    buffers_.emplace_back(words, 0);
-    return buffers_.back().data();
+    std::vector<std::uint64_t> v(std::max<std::size_t>(words, 1), 0);
+    std::uint64_t* p = v.data();
+    buffers_.emplace(p, std::move(v));
+    return p;
   }
+  void release(std::size_t, std::uint64_t* p) override { buffers_.erase(p); }
   void copy_rects(std::size_t, std::uint64_t* dst, const std::uint64_t* src, const std::vector<Rect>& rects) override {
     for (const Rect& r : rects)
       for (std::size_t i = 0; i < r.rows; ++i)
@@ -71,7 +74,7 @@ class HostPartSteps final : public PartSteps {
   }
 
  private:
-  std::list<std::vector<std::uint64_t>> buffers_;  // a list: earlier buffers never move
+  std::unordered_map<std::uint64_t*, std::vector<std::uint64_t>> buffers_;  // by their data, which never moves
 };
 
 }  // namespace

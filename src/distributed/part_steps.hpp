@@ -30,8 +30,12 @@ struct Rect {
 class PartSteps {
  public:
   virtual ~PartSteps() = default;
-  /// `words` zeroed words of part g's memory, owned by this object until it is destroyed.
+  /// `words` zeroed words of part g's memory, owned by this object until release() or its
+  /// destruction.
   virtual std::uint64_t* allocate(std::size_t g, std::size_t words) = 0;
+  /// Gives back a buffer of allocate(), after the work queued on part g that uses it (CUDA
+  /// parts: stream-ordered).
+  virtual void release(std::size_t g, std::uint64_t* p) = 0;
   /// Every rectangle's words from src to dst (dst and src do not overlap; the rectangles'
   /// destinations do not either).
   virtual void copy_rects(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, const std::vector<Rect>& rects) = 0;
