@@ -16,6 +16,7 @@
 #include "cuda/grid_stride.hpp"
 #include "distributed/part_steps.hpp"
 #include "mpgpu/error.hpp"
+#include "mpgpu/field/prime_field64.cuh"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/limb/carry_status.cuh"
 #include "mpgpu/ntt/crt3.cuh"
@@ -36,6 +37,14 @@ __global__ void copy_rect_kernel(std::uint64_t* dst, const std::uint64_t* src, R
          j += std::size_t{gridDim.x} * blockDim.x)
       dst[r.to.offset + i * r.to.row_stride + j * r.to.col_stride] =
           src[r.from.offset + i * r.from.row_stride + j * r.from.col_stride];
+}
+
+/// dst[c n2 + k2] = w^((first + c) k2): one power a word (twiddle_word).
+__global__ void twiddle_kernel(std::uint64_t* dst, std::size_t first, std::size_t columns, std::size_t n2,
+                               std::uint64_t order_mask, std::uint64_t w, field::PrimeField64 f) {
+  const std::size_t n = columns * n2;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    dst[i] = twiddle_word(f, w, order_mask, first, n2, i);
 }
 
 __global__ void reduce_kernel(std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) {
@@ -139,6 +148,15 @@ class CudaPartSteps final : public PartSteps {
       copy_rect_kernel<<<grid, kGridStrideThreads, 0, stream(g)>>>(dst, src, r);
       MPGPU_CHECK_LAUNCH("copy_rect_kernel");
     }
+  }
+  void twiddles(std::size_t g, std::uint64_t* dst, std::size_t first, std::size_t columns, std::size_t n2,
+                std::uint64_t w, std::uint64_t p) override {
+    const std::size_t n = columns * n2;
+    if (n == 0) return;
+    const field::PrimeField64 f = field::PrimeField64::make(p);
+    on(g);
+    twiddle_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(dst, first, columns, n2, root_order_mask(f, w), w, f);
+    MPGPU_CHECK_LAUNCH("twiddle_kernel");
   }
   void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
     if (n == 0) return;

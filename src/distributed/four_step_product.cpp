@@ -166,17 +166,6 @@ Move transpose(const Layout& lay, bool columns_to_rows) {
   return m;
 }
 
-/// w^(+-j1 k2) for part h's columns, in the column layout (made on the host).
-std::vector<std::uint64_t> twiddles(const Layout& lay, PartRange cols, std::uint64_t w, const field::PrimeField64& f) {
-  std::vector<std::uint64_t> t(cols.count * lay.n2);
-  for (std::size_t c = 0; c < cols.count; ++c) {
-    const std::uint64_t step = f.pow(w, cols.begin + c);
-    std::uint64_t v = 1;
-    for (std::size_t k2 = 0; k2 < lay.n2; ++k2, v = f.mul(v, step)) t[c * lay.n2 + k2] = v;
-  }
-  return t;
-}
-
 }  // namespace
 
 FourStepShape four_step_shape(std::size_t limbs, std::size_t parts) {
@@ -257,8 +246,8 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
       const std::size_t words = cols.count * lay.n2;
       tw[h] = steps.allocate(h, words);
       tw_inv[h] = steps.allocate(h, words);
-      steps.from_host(h, tw[h], twiddles(lay, cols, w, f).data(), words);
-      steps.from_host(h, tw_inv[h], twiddles(lay, cols, w_inv, f).data(), words);
+      steps.twiddles(h, tw[h], cols.begin, cols.count, lay.n2, w, p);
+      steps.twiddles(h, tw_inv[h], cols.begin, cols.count, lay.n2, w_inv, p);
       cols_a[h] = steps.allocate(h, words);
       cols_b[h] = steps.allocate(h, words);
       rows_a[h] = steps.allocate(h, lay.rows(h).count * lay.n1);

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "distributed/part_steps.hpp"
+#include "mpgpu/field/prime_field64.cuh"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/ntt/crt3.cuh"
 
@@ -28,6 +29,12 @@ class HostPartSteps final : public PartSteps {
         for (std::size_t j = 0; j < r.columns; ++j)
           dst[r.to.offset + i * r.to.row_stride + j * r.to.col_stride] =
               src[r.from.offset + i * r.from.row_stride + j * r.from.col_stride];
+  }
+  void twiddles(std::size_t, std::uint64_t* dst, std::size_t first, std::size_t columns, std::size_t n2,
+                std::uint64_t w, std::uint64_t p) override {
+    const field::PrimeField64 f = field::PrimeField64::make(p);
+    const std::uint64_t mask = root_order_mask(f, w);
+    for (std::size_t i = 0; i < columns * n2; ++i) dst[i] = twiddle_word(f, w, mask, first, n2, i);
   }
   void reduce(std::size_t, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
     for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] % p;

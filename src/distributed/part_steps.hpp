@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mpgpu/context.hpp"
+#include "mpgpu/field/prime_field64.cuh"
 
 namespace mpgpu::distributed {
 
@@ -27,6 +28,21 @@ struct Rect {
   Strided from, to;
 };
 
+/// The order of w minus one, for w a root of unity of power-of-two order (mod f.p).
+inline std::uint64_t root_order_mask(const field::PrimeField64& f, std::uint64_t w) {
+  std::uint64_t order = 1;
+  for (std::uint64_t v = w; v != 1; v = f.mul(v, v)) order <<= 1;
+  return order - 1;
+}
+
+/// Word i of a twiddle table (PartSteps::twiddles): w^((first + i / n2) (i mod n2)), the
+/// exponent reduced by the order of w (order_mask + 1). j1 and k2 are below 2^32, so their
+/// product does not wrap. The same code on the host and in the CUDA kernel.
+MPGPU_HD std::uint64_t twiddle_word(const field::PrimeField64& f, std::uint64_t w, std::uint64_t order_mask,
+                                    std::size_t first, std::size_t n2, std::size_t i) {
+  return f.pow(w, (static_cast<std::uint64_t>(first + i / n2) * (i % n2)) & order_mask);
+}
+
 class PartSteps {
  public:
   virtual ~PartSteps() = default;
@@ -39,6 +55,10 @@ class PartSteps {
   /// Every rectangle's words from src to dst (dst and src do not overlap; the rectangles'
   /// destinations do not either).
   virtual void copy_rects(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, const std::vector<Rect>& rects) = 0;
+  /// dst[c n2 + k2] = w^((first + c) k2) mod p for c < columns, k2 < n2: the four-step
+  /// transform's twiddles for the columns [first, first + columns).
+  virtual void twiddles(std::size_t g, std::uint64_t* dst, std::size_t first, std::size_t columns, std::size_t n2,
+                        std::uint64_t w, std::uint64_t p) = 0;
   /// dst[i] = src[i] mod p, i < n (dst may be src).
   virtual void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n,
                       std::uint64_t p) = 0;
