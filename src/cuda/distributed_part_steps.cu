@@ -47,6 +47,12 @@ __global__ void twiddle_kernel(std::uint64_t* dst, std::size_t first, std::size_
     dst[i] = twiddle_word(f, w, order_mask, first, n2, i);
 }
 
+__global__ void pointwise_kernel(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, std::size_t n,
+                                 field::PrimeField64 f) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    out[i] = f.mul(a[i], b[i]);
+}
+
 __global__ void reduce_kernel(std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
     dst[i] = src[i] % p;
@@ -157,6 +163,13 @@ class CudaPartSteps final : public PartSteps {
     on(g);
     twiddle_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(dst, first, columns, n2, root_order_mask(f, w), w, f);
     MPGPU_CHECK_LAUNCH("twiddle_kernel");
+  }
+  void pointwise_mul(std::size_t g, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, std::size_t n,
+                     std::uint64_t p) override {
+    if (n == 0) return;
+    on(g);
+    pointwise_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(out, a, b, n, field::PrimeField64::make(p));
+    MPGPU_CHECK_LAUNCH("pointwise_kernel");
   }
   void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
     if (n == 0) return;

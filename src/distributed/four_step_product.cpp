@@ -257,7 +257,7 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
       for (auto [digits, col] : {std::pair{digits_a[h], cols_a[h]}, std::pair{digits_b[h], cols_b[h]}}) {
         steps.reduce(h, col, digits, words, p);
         ntt_forward(parts[h], col, cols.count, lay.log_n2, p);
-        ntt_pointwise_mul(parts[h], col, col, tw[h], words, p);
+        steps.pointwise_mul(h, col, col, tw[h], words, p);
       }
     }
     run_move(steps, comm, move_rows, {cols_a.begin(), cols_a.end()}, rows_a);
@@ -268,14 +268,14 @@ void four_step_mul(const std::vector<Context>& parts, Communicator& comm, PartSt
       const std::size_t count = lay.rows(q).count;
       ntt_forward(parts[q], rows_a[q], count, lay.log_n1, p);
       ntt_forward(parts[q], rows_b[q], count, lay.log_n1, p);
-      ntt_pointwise_mul(parts[q], rows_a[q], rows_a[q], rows_b[q], count * lay.n1, p);
+      steps.pointwise_mul(q, rows_a[q], rows_a[q], rows_b[q], count * lay.n1, p);
       ntt_inverse(parts[q], rows_a[q], count, lay.log_n1, p);
     }
     run_move(steps, comm, move_columns, {rows_a.begin(), rows_a.end()}, cols_a);
     for (std::size_t h = 0; h < G; ++h) {
       // Twiddles w^(-j1 k2), then the columns' inverse (scales by 1/n2).
       const std::size_t count = lay.columns(h).count;
-      ntt_pointwise_mul(parts[h], cols_a[h], cols_a[h], tw_inv[h], count * lay.n2, p);
+      steps.pointwise_mul(h, cols_a[h], cols_a[h], tw_inv[h], count * lay.n2, p);
       ntt_inverse(parts[h], cols_a[h], count, lay.log_n2, p);
     }
     run_move(steps, comm, move_out, {cols_a.begin(), cols_a.end()}, residues[i]);

@@ -7,7 +7,7 @@
 // vector viewed as x[j1 + n1 j2]:
 //   1. all-to-all: every part gets its range of j1 (its columns), all j2;
 //   2. per column a transform of n2 points (`ntt_forward` on the part's context, the
-//      columns as a batch), times the twiddles w^(j1 k2) (`ntt_pointwise_mul`);
+//      columns as a batch), times the twiddles w^(j1 k2);
 //   3. all-to-all: every part gets its range of k2, all j1; per row a transform of n1
 //      points: X[k2 + n2 k1]. The spectrum stays in this layout (the pointwise product
 //      needs none in particular, the inverse undoes it);
@@ -20,10 +20,11 @@
 // Parts' ranges (of j1, of k2 and of the product's limbs) follow the rule of a Batch's
 // instances: count / G each, one more for the first count % G.
 //
-// The steps inside a part (the rearrangements around each all-to-all, by maps made on the
-// host; the CRT and the carries) go through PartSteps: host loops on CPU parts, kernels on
-// CUDA parts. One host thread drives every part, so it reads the parts' carry statuses
-// itself (across hosts that would be an all-gather).
+// The steps inside a part (the rearrangements around each all-to-all as strided rectangles,
+// the twiddles, the pointwise products, the CRT and the carries) go through PartSteps: host
+// loops on CPU parts, kernels on CUDA parts, queued without waiting so that the parts run at
+// once. One host thread drives every part, so it reads the parts' carry statuses itself
+// (across hosts that would be an all-gather).
 #pragma once
 
 #include <cstddef>

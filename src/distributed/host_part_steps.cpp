@@ -36,6 +36,11 @@ class HostPartSteps final : public PartSteps {
     const std::uint64_t mask = root_order_mask(f, w);
     for (std::size_t i = 0; i < columns * n2; ++i) dst[i] = twiddle_word(f, w, mask, first, n2, i);
   }
+  void pointwise_mul(std::size_t, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, std::size_t n,
+                     std::uint64_t p) override {
+    const field::PrimeField64 f = field::PrimeField64::make(p);
+    for (std::size_t i = 0; i < n; ++i) out[i] = f.mul(a[i], b[i]);
+  }
   void reduce(std::size_t, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
     for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] % p;
   }

@@ -59,6 +59,11 @@ class PartSteps {
   /// transform's twiddles for the columns [first, first + columns).
   virtual void twiddles(std::size_t g, std::uint64_t* dst, std::size_t first, std::size_t columns, std::size_t n2,
                         std::uint64_t w, std::uint64_t p) = 0;
+  /// out[i] = a[i] b[i] mod p, i < n, for residues below p (out may be a or b). Unlike the
+  /// public ntt_pointwise_mul it does not check its inputs, whose check synchronizes the part's
+  /// stream (and so would keep the parts from running at once).
+  virtual void pointwise_mul(std::size_t g, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b,
+                             std::size_t n, std::uint64_t p) = 0;
   /// dst[i] = src[i] mod p, i < n (dst may be src).
   virtual void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n,
                       std::uint64_t p) = 0;
