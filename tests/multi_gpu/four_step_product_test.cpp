@@ -128,6 +128,15 @@ TEST(FourStepProduct, RunsOfSpecialLimbsOverFourToSixParts) {
   }
 }
 
+TEST(FourStepProduct, ManyPartsAndLargerOperands) {
+  // 16 parts (n1 >= 16: rows and columns of one or two a part) and operands of 2^14 limbs.
+  std::mt19937_64 rng(3);
+  for (std::size_t parts : {std::size_t{7}, std::size_t{16}}) {
+    check(random_words(std::size_t{1} << 14, rng), random_words((std::size_t{1} << 14) - 5, rng), parts, rng, "large");
+    check(random_words(48, rng), random_words(3000, rng), parts, rng, "unbalanced over many parts");
+  }
+}
+
 TEST(FourStepProduct, ShapesAtTheirEdges) {
   // Products of exactly L = 2^k limbs, one fewer and one more (the next shape), the fewest
   // limbs a part allows (3 a part), and up to 8 parts (n1 = parts: one column a part).
