@@ -24,13 +24,10 @@ struct SeriesTermsPod {
   bool alternating = false;
 };
 
-/// The product of factors (each in [0, 2^64) at k: series_leaves checks the
-/// range) in w, little-endian; returns its words (>= 1).
-MPGPU_HD unsigned product_of_factors(limb_t* w, unsigned n_words, const std::int64_t (*f)[2], unsigned n,
-                                     std::uint64_t k) {
-  for (unsigned i = 0; i < n_words; ++i) w[i] = 0;
-  w[0] = 1;
-  unsigned used = 1;
+/// w (its `used` words, little-endian, zeros above) times the factors (each in [0, 2^64) at
+/// k: series_leaves checks the range); returns the product's words.
+MPGPU_HD unsigned multiply_by_factors(limb_t* w, unsigned used, unsigned n_words, const std::int64_t (*f)[2], unsigned n,
+                                      std::uint64_t k) {
   for (unsigned i = 0; i < n; ++i) {
     // In 64 bits, as the checked range guarantees: slope * k + offset wraps
     // to the same value as the exact sum when that lies in [0, 2^64).
@@ -50,6 +47,14 @@ MPGPU_HD unsigned product_of_factors(limb_t* w, unsigned n_words, const std::int
     if (carry && used < n_words) w[used++] = carry;
   }
   return used;
+}
+
+/// The product of factors in w (n_words words, cleared first); returns its words (>= 1).
+MPGPU_HD unsigned product_of_factors(limb_t* w, unsigned n_words, const std::int64_t (*f)[2], unsigned n,
+                                     std::uint64_t k) {
+  for (unsigned i = 0; i < n_words; ++i) w[i] = 0;
+  w[0] = 1;
+  return multiply_by_factors(w, 1, n_words, f, n, k);
 }
 
 /// The node at `depth` of the balanced split of [a, b) (as binary_split
@@ -111,13 +116,10 @@ MPGPU_HD void series_leaf(const SeriesTermsPod& s, std::uint64_t a, std::uint64_
   }
   unsigned n = product_of_factors(w, kSeriesLeafWords, s.q, s.nq, k);
   put_leaf_value(Q, stride, bits, w, n, false);
-  // T's factors: p's, then a's (one product over both lists).
-  std::int64_t f[2 * kSeriesMaxFactors][2];
-  for (unsigned i = 0; i < s.np; ++i) f[i][0] = s.p[i][0], f[i][1] = s.p[i][1];
-  n = product_of_factors(w, kSeriesLeafWords, f, s.np, k);
+  // P = p(k), then T = a(k) p(k) by multiplying P on by a's factors.
+  n = product_of_factors(w, kSeriesLeafWords, s.p, s.np, k);
   put_leaf_value(P, stride, bits, w, n, false);
-  for (unsigned i = 0; i < s.na; ++i) f[s.np + i][0] = s.a[i][0], f[s.np + i][1] = s.a[i][1];
-  n = product_of_factors(w, kSeriesLeafWords, f, s.np + s.na, k);
+  n = multiply_by_factors(w, n, kSeriesLeafWords, s.a, s.na, k);
   put_leaf_value(T, stride, bits, w, n, s.alternating && (k & 1));
 }
 
