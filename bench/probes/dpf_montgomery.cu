@@ -36,6 +36,11 @@
 // function runs on the host (std::fma, round to nearest, as the device's fma), so the run first
 // checks the host's chain against GMP, then the device's against the host's and GMP.
 //
+// The last rows run both at once (mixed_chain_kernel): half of each block's warps on the
+// library's rows, half on the FP64 chain, two sets of instances. If the two pipes overlap, the
+// mixed rate approaches the sum of the two rows alone; if they compete for issue slots or
+// registers, it stays near the faster one.
+//
 // Build: nvcc -O3 -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -Xcompiler=-frounding-math -I../../include
 //        dpf_montgomery.cu -lgmp
 // Run:   ./a.out [--host-only]   (prints a markdown table; --host-only: the host check alone,
@@ -241,11 +246,11 @@ __device__ inline void dpf_mont_mul_lanes(double (&r)[N / G], const double (&a)[
   for (int j = 0; j < L; ++j) r[j] = static_cast<double>(acc[j]);
 }
 
+/// The chain of the instance of `thread` (G lanes an instance; every lane of a group calls it).
 template <int N, int G, bool Deferred>
-__global__ void __launch_bounds__(128) dpf_lanes_chain_kernel(const double* x0, const double* y0, const double* n0,
-                                                              const std::uint64_t* np, double* out, std::size_t count) {
+__device__ inline void lanes_chain(const double* x0, const double* y0, const double* n0, const std::uint64_t* np,
+                                   double* out, std::size_t count, std::size_t thread) {
   constexpr int L = N / G;
-  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   const std::size_t i = thread / G;
   const int lane = static_cast<int>(thread % G);
   const bool live = i < count;  // a partly filled last group still shuffles with its lanes
@@ -268,6 +273,12 @@ __global__ void __launch_bounds__(128) dpf_lanes_chain_kernel(const double* x0, 
   if (live)
 #pragma unroll
     for (int k = 0; k < L; ++k) out[static_cast<std::size_t>(lane * L + k) * count + i] = x[k];
+}
+
+template <int N, int G, bool Deferred>
+__global__ void __launch_bounds__(128) dpf_lanes_chain_kernel(const double* x0, const double* y0, const double* n0,
+                                                              const std::uint64_t* np, double* out, std::size_t count) {
+  lanes_chain<N, G, Deferred>(x0, y0, n0, np, out, count, blockIdx.x * std::size_t{blockDim.x} + threadIdx.x);
 }
 
 /// The library's chain at width W words, G threads an instance (the side-by-side's form).
@@ -294,6 +305,34 @@ struct LibraryChain {
     if (live) mb::store(env, out + off, r);
   }
 };
+
+/// Both pipes at once (issue 38's untried lever): blocks of 256 threads whose first four warps
+/// run the library's chain (IMAD, Env<W, GL>) on one set of instances and whose last four run
+/// the FP64 chain (GD lanes an instance) on another, so that every SM's schedulers hold warps of
+/// both kinds and can issue to the integer and FP64 pipes in the same cycles. Groups of at most
+/// a warp synchronize by warp only, so the two halves never wait for each other.
+template <int W, int GL, int N, int GD>
+__global__ void __launch_bounds__(256) mixed_chain_kernel(LibraryChain body, std::size_t count_lib, const double* x0,
+                                                          const double* y0, const double* n0, const std::uint64_t* np,
+                                                          double* out, std::size_t count_dpf) {
+  static_assert(GL <= 32 && GD <= 32, "groups of at most a warp");
+  if (threadIdx.x < 128) {
+    using E = mb::Env<W, GL>;
+    extern __shared__ word_t scratch[];
+    constexpr int ipb = 128 / GL;
+    const int local = static_cast<int>(threadIdx.x) / GL;
+    const std::size_t instance = static_cast<std::size_t>(blockIdx.x) * ipb + local;
+    E env(static_cast<int>(threadIdx.x) % GL, scratch + static_cast<std::size_t>(local) * E::scratch_words);
+    body(env, instance, instance < count_lib);
+    return;
+  }
+  const std::size_t thread = blockIdx.x * std::size_t{128} + (threadIdx.x - 128);
+  if constexpr (GD == 1) {
+    if (thread < count_dpf) chain_one<N, false>(x0, y0, n0, np, out, count_dpf, thread);
+  } else {
+    lanes_chain<N, GD, false>(x0, y0, n0, np, out, count_dpf, thread);
+  }
+}
 
 std::uint64_t splitmix(std::uint64_t& s) {
   std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
@@ -499,6 +538,83 @@ void library_row(std::size_t count) {
   std::fflush(stdout);
 }
 
+/// The mixed kernel over `blocks` blocks: 128 / GL library instances and 128 / GD FP64
+/// instances a block, both sets checked against GMP; the rate counts both sets' products.
+template <int W, int GL, int N, int GD>
+void mixed_row(std::size_t blocks) {
+  using E = mb::Env<W, GL>;
+  const int bits = 32 * W;
+  const std::size_t count_lib = blocks * (128 / GL), count_dpf = blocks * (128 / GD);
+  const Instances lib = make_instances(bits, count_lib, 0x5eed + bits);
+  const Instances fp = make_instances(bits, count_dpf, 0xf00d + bits);
+  const std::size_t total = count_lib * W;
+  word_t *db, *de, *dm, *dr;
+  CHECK(cudaMalloc(&db, total * 4));
+  CHECK(cudaMalloc(&de, total * 4));
+  CHECK(cudaMalloc(&dm, total * 4));
+  CHECK(cudaMalloc(&dr, total * 4));
+  CHECK(cudaMemcpy(db, lib.x.data(), total * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(de, lib.y.data(), total * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dm, lib.n.data(), total * 4, cudaMemcpyHostToDevice));
+  std::vector<double> x, y, n, r(static_cast<std::size_t>(N) * count_dpf);
+  to_limbs52(x, fp.x, fp.words, count_dpf, N);
+  to_limbs52(y, fp.y, fp.words, count_dpf, N);
+  to_limbs52(n, fp.n, fp.words, count_dpf, N);
+  std::vector<std::uint64_t> np(count_dpf);
+  for (std::size_t i = 0; i < count_dpf; ++i) np[i] = neg_inverse52(fp.n, fp.words, i);
+  double *dx, *dy, *dn, *dout;
+  std::uint64_t* dnp;
+  const std::size_t bytes = r.size() * sizeof(double);
+  CHECK(cudaMalloc(&dx, bytes));
+  CHECK(cudaMalloc(&dy, bytes));
+  CHECK(cudaMalloc(&dn, bytes));
+  CHECK(cudaMalloc(&dout, bytes));
+  CHECK(cudaMalloc(&dnp, count_dpf * sizeof(std::uint64_t)));
+  CHECK(cudaMemcpy(dx, x.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dy, y.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dn, n.data(), bytes, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dnp, np.data(), count_dpf * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
+  LibraryChain body{db, de, dm, dr};
+  auto* kernel = mixed_chain_kernel<W, GL, N, GD>;
+  const std::size_t smem = static_cast<std::size_t>(128 / GL) * E::scratch_words * sizeof(word_t);
+  CHECK(mpgpu::limb::allow_dynamic_smem(kernel, smem));
+  const double ms = mpgpu_bench::median_ms(nullptr, 5, [&] {
+    kernel<<<static_cast<unsigned>(blocks), 256, smem>>>(body, count_lib, dx, dy, dn, dnp, dout, count_dpf);
+    CHECK(cudaGetLastError());
+  });
+  CHECK(cudaDeviceSynchronize());
+  std::vector<word_t> hr(total);
+  CHECK(cudaMemcpy(hr.data(), dr, total * 4, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(r.data(), dout, bytes, cudaMemcpyDeviceToHost));
+  mpz_t got, want, nn;
+  mpz_inits(got, want, nn, nullptr);
+  const bool lib_ok = every_sample(count_lib, [&](std::size_t i) {
+    word_mpz(got, &hr[i * W], W);
+    word_mpz(nn, &lib.n[i * W], W);
+    mpz_mod(got, got, nn);
+    want_chain(want, lib, i, 32ul * W);
+    return mpz_cmp(got, want) == 0;
+  });
+  const bool dpf_ok = every_sample(count_dpf, [&](std::size_t i) {
+    limbs52_mpz(got, r, count_dpf, i, N);
+    word_mpz(nn, &fp.n[i * fp.words], fp.words);
+    mpz_mod(got, got, nn);
+    want_chain(want, fp, i, 52ul * N);
+    return mpz_cmp(got, want) == 0;
+  });
+  mpz_clears(got, want, nn, nullptr);
+  for (void* p : {static_cast<void*>(db), static_cast<void*>(de), static_cast<void*>(dm), static_cast<void*>(dr),
+                  static_cast<void*>(dx), static_cast<void*>(dy), static_cast<void*>(dn), static_cast<void*>(dout),
+                  static_cast<void*>(dnp)})
+    CHECK(cudaFree(p));
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, kernel));
+  std::printf("| mixed: library rows G %d + dpf G %d, a block each half | %d | %d regs, %zu B local | %zu + %zu | %.4f | %.4g | %s |\n",
+              GL, GD, bits, attr.numRegs, static_cast<std::size_t>(attr.localSizeBytes), count_lib, count_dpf, ms,
+              (count_lib + count_dpf) * kChainLength / (ms * 1e-3), lib_ok && dpf_ok ? "yes" : "NO");
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -547,6 +663,15 @@ int main(int argc, char** argv) {
     dpf_row<160, 32, false>(8192, 8192, false);
     dpf_row<160, 32, true>(8192, 8192, false);
     library_row<256, 8>(8192);
+    library_row<256, 16>(8192);  // the mixed row's shape
+  }
+  if (!host_only) {
+    // Both pipes at once, each half in the shape that ran fastest alone; compare the rate with
+    // the sum of the two rows above at the same width (the ceiling if the pipes overlap fully).
+    mixed_row<16, 1, 10, 1>(1024);
+    mixed_row<64, 4, 40, 4>(1024);
+    mixed_row<128, 8, 80, 8>(512);
+    mixed_row<256, 16, 160, 16>(512);
   }
   return 0;
 }
