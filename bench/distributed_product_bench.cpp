@@ -6,7 +6,8 @@
 //   distributed_product_bench [--min-log-bits K0] [--max-log-bits K] [--one-gpu-max-log-bits K1] [--reps N]
 //
 // Products of two operands of 2^(k-1) bits each (a 2^k-bit product) for k from K0 (default
-// 20) to K (default 28) in steps of 2. Time: host wall clock after a warm-up, median of
+// 20) to K (default 28) in steps of 2, with digits of 1, 2 and 4 limbs (a row each). Time: host wall clock after a
+// warm-up, median of
 // --reps (default 5): one GPU from the call to the context's synchronize(); several GPUs the
 // whole four_step_mul (it returns after reading the carries back; the parts' streams are then
 // synchronized), the operands already in the parts' memory. One GPU runs up to K1 (default
@@ -68,7 +69,8 @@ std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t q) {
 
 /// (sum of words[i] 2^(64 i)) mod q, for words placed `shift` limbs up.
 std::uint64_t residue(const std::uint64_t* words, std::size_t n, std::size_t shift, std::uint64_t q) {
-  const std::uint64_t r = n == 0 ? 0 : mpn_mod_1(reinterpret_cast<const mp_limb_t*>(words), static_cast<mp_size_t>(n), q);
+  const std::uint64_t r =
+      n == 0 ? 0 : mpn_mod_1(reinterpret_cast<const mp_limb_t*>(words), static_cast<mp_size_t>(n), q);
   // 2^(64 shift) mod q by squaring.
   std::uint64_t base = static_cast<std::uint64_t>((static_cast<unsigned __int128>(1) << 64) % q), scale = 1;
   for (std::size_t e = shift; e != 0; e >>= 1, base = mul_mod(base, base, q))
@@ -103,10 +105,14 @@ int main(int argc, char** argv) {
   distributed::NcclCommunicator comm(parts);
   const std::size_t G = parts.size();
   const std::vector<std::uint64_t> primes = check_primes();
-  std::printf("# The distributed four-step product over %zu GPUs against one GPU's product (%s), median of %d "
-              "after a warm-up\n\n",
-              G, parts[0].describe().c_str(), reps);
-  std::printf("| product bits | 1 GPU ms | %zu GPUs ms | speed-up | verified |\n| ---: | ---: | ---: | ---: | --- |\n", G);
+  std::printf(
+      "# The distributed four-step product over %zu GPUs against one GPU's product (%s), median of %d "
+      "after a warm-up\n\n",
+      G, parts[0].describe().c_str(), reps);
+  std::printf(
+      "| product bits | digit limbs | 1 GPU ms | %zu GPUs ms | speed-up | verified |\n| ---: | ---: | ---: | ---: | "
+      "---: | --- |\n",
+      G);
   bool all_ok = true;
   std::mt19937_64 rng(20261129);
   for (int k = min_log_bits; k <= max_log_bits; k += 2) {
@@ -155,57 +161,68 @@ int main(int argc, char** argv) {
       rp[g] = {pp, out.count};
       mem.insert(mem.end(), {pa, pb, pp});
     }
-    std::vector<double> several;
-    for (int r = 0; r <= reps; ++r) {
-      const auto t0 = Clock::now();
-      {
-        const std::unique_ptr<distributed::PartSteps> steps = distributed::make_cuda_part_steps(parts);
-        distributed::four_step_mul(parts, comm, *steps, ra, rb, rp);
-        for (std::size_t g = 0; g < G; ++g) parts[g].synchronize();
-      }
-      if (r > 0) several.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    }
-    // The check: every limb against one GPU's product, or residues and the low limbs.
-    bool ok = true;
-    std::vector<std::uint64_t> got_residue(primes.size(), 0);
-    Words low;
-    for (std::size_t g = 0; g < G && ok; ++g) {
-      const distributed::PartRange out = distributed::part_range(2 * n, G, g);
-      Words got(out.count);
-      cuda_ok(cudaSetDevice(static_cast<int>(g)), "cudaSetDevice");
-      cuda_ok(cudaMemcpy(got.data(), rp[g].data, out.count * 8, cudaMemcpyDeviceToHost), "cudaMemcpy");
-      if (!want.empty()) {
-        ok = std::equal(got.begin(), got.end(), want.begin() + static_cast<std::ptrdiff_t>(out.begin));
-        continue;
-      }
-      for (std::size_t i = 0; i < primes.size(); ++i)
-        got_residue[i] = (got_residue[i] + residue(got.data(), got.size(), out.begin, primes[i])) % primes[i];
-      if (g == 0) low.assign(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(256, got.size())));
-    }
-    const char* how = "every limb";
+    // Where one GPU did not run: a b mod each check prime, and the low limbs, from the operands.
+    std::vector<std::uint64_t> want_residue(primes.size(), 0);
+    const std::size_t low_limbs = std::min<std::size_t>(128, n);
+    Words want_low(2 * low_limbs);
     if (want.empty()) {
-      how = "mod 4 primes, low limbs";
-      for (std::size_t i = 0; i < primes.size() && ok; ++i)
-        ok = mul_mod(residue(a.data(), n, 0, primes[i]), residue(b.data(), n, 0, primes[i]), primes[i]) == got_residue[i];
-      const std::size_t m = std::min<std::size_t>({std::size_t{128}, n, low.size() / 2});
-      Words w(2 * m);
-      mpn_mul_n(reinterpret_cast<mp_limb_t*>(w.data()), reinterpret_cast<const mp_limb_t*>(a.data()),
-                reinterpret_cast<const mp_limb_t*>(b.data()), static_cast<mp_size_t>(m));
-      ok = ok && std::equal(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(m), low.begin());  // the low m limbs are exact
+      for (std::size_t i = 0; i < primes.size(); ++i)
+        want_residue[i] = mul_mod(residue(a.data(), n, 0, primes[i]), residue(b.data(), n, 0, primes[i]), primes[i]);
+      mpn_mul_n(reinterpret_cast<mp_limb_t*>(want_low.data()), reinterpret_cast<const mp_limb_t*>(a.data()),
+                reinterpret_cast<const mp_limb_t*>(b.data()), static_cast<mp_size_t>(low_limbs));
+    }
+    for (std::size_t digit : {std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
+      std::vector<double> several;
+      for (int r = 0; r <= reps; ++r) {
+        const auto t0 = Clock::now();
+        {
+          const std::unique_ptr<distributed::PartSteps> steps = distributed::make_cuda_part_steps(parts);
+          distributed::four_step_mul(parts, comm, *steps, ra, rb, rp, digit);
+          for (std::size_t g = 0; g < G; ++g) parts[g].synchronize();
+        }
+        if (r > 0) several.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+      }
+      // The check: every limb against one GPU's product, or residues and the low limbs.
+      bool ok = true;
+      std::vector<std::uint64_t> got_residue(primes.size(), 0);
+      Words low;
+      for (std::size_t g = 0; g < G && ok; ++g) {
+        const distributed::PartRange out = distributed::part_range(2 * n, G, g);
+        Words got(out.count);
+        cuda_ok(cudaSetDevice(static_cast<int>(g)), "cudaSetDevice");
+        cuda_ok(cudaMemcpy(got.data(), rp[g].data, out.count * 8, cudaMemcpyDeviceToHost), "cudaMemcpy");
+        if (!want.empty()) {
+          ok = std::equal(got.begin(), got.end(), want.begin() + static_cast<std::ptrdiff_t>(out.begin));
+          continue;
+        }
+        for (std::size_t i = 0; i < primes.size(); ++i)
+          got_residue[i] = (got_residue[i] + residue(got.data(), got.size(), out.begin, primes[i])) % primes[i];
+        if (g == 0)
+          low.assign(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(256, got.size())));
+      }
+      const char* how = "every limb";
+      if (want.empty()) {
+        how = "mod 4 primes, low limbs";
+        ok = ok && got_residue == want_residue;
+        // The low limbs of the low halves' product are the product's own.
+        const std::size_t m = std::min(low_limbs, low.size());
+        ok = ok && std::equal(want_low.begin(), want_low.begin() + static_cast<std::ptrdiff_t>(m), low.begin());
+      }
+      all_ok = all_ok && ok;
+      const double tg = median(several);
+      char one_text[32] = "-", speedup[32] = "-";
+      if (one_ms) {
+        std::snprintf(one_text, sizeof one_text, "%.3f", *one_ms);
+        std::snprintf(speedup, sizeof speedup, "%.2fx", *one_ms / tg);
+      }
+      std::printf("| 2^%d | %zu | %s | %.3f | %s | %s (%s) |\n", k, digit, one_text, tg, speedup, ok ? "yes" : "NO",
+                  how);
+      std::fflush(stdout);
     }
     for (std::size_t i = 0; i < mem.size(); ++i) {
       cuda_ok(cudaSetDevice(static_cast<int>(i / 3)), "cudaSetDevice");
       cuda_ok(cudaFree(mem[i]), "cudaFree");
     }
-    all_ok = all_ok && ok;
-    const double tg = median(several);
-    char one_text[32] = "-", speedup[32] = "-";
-    if (one_ms) {
-      std::snprintf(one_text, sizeof one_text, "%.3f", *one_ms);
-      std::snprintf(speedup, sizeof speedup, "%.2fx", *one_ms / tg);
-    }
-    std::printf("| 2^%d | %s | %.3f | %s | %s (%s) |\n", k, one_text, tg, speedup, ok ? "yes" : "NO", how);
-    std::fflush(stdout);
   }
   return all_ok ? 0 : 1;
 }

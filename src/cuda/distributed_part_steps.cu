@@ -8,6 +8,7 @@
 #include <thrust/scan.h>
 
 #include <algorithm>
+#include <string>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -19,7 +20,7 @@
 #include "mpgpu/field/prime_field64.cuh"
 #include "mpgpu/field/primes.hpp"
 #include "mpgpu/limb/carry_status.cuh"
-#include "mpgpu/ntt/crt3.cuh"
+#include "mpgpu/ntt/crt_many.cuh"
 
 namespace mpgpu::distributed {
 
@@ -53,35 +54,50 @@ __global__ void pointwise_kernel(std::uint64_t* out, const std::uint64_t* a, con
     out[i] = f.mul(a[i], b[i]);
 }
 
-__global__ void reduce_kernel(std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    dst[i] = src[i] % p;
-}
-
-/// Three words a coefficient (c0, c1, c2 of Garner's value), stored apart.
-__global__ void crt_kernel(std::uint64_t* c0, std::uint64_t* c1, std::uint64_t* c2, const std::uint64_t* r0,
-                           const std::uint64_t* r1, const std::uint64_t* r2, std::size_t n, ntt::Crt3 crt) {
-  for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n; k += std::size_t{gridDim.x} * blockDim.x) {
-    std::uint64_t c[3];
-    crt.combine(r0[k], r1[k], r2[k], c);
-    c0[k] = c[0];
-    c1[k] = c[1];
-    c2[k] = c[2];
+/// dst[c n2 + j] = (sum over s < d of src[(c d + s) n2 + j] 2^(64 s)) mod p, Horner from the
+/// top limb (each step below p 2^64 + 2^64 < 2^127).
+__global__ void reduce_kernel(std::uint64_t* dst, const std::uint64_t* src, std::size_t columns, std::size_t n2,
+                              std::size_t d, std::uint64_t p, std::uint64_t radix) {
+  const std::size_t n = columns * n2;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::size_t c = i / n2, j = i % n2;
+    unsigned __int128 v = 0;
+    for (std::size_t s = d; s-- > 0;) v = v % p * radix + src[(c * d + s) * n2 + j];
+    dst[i] = static_cast<std::uint64_t>(v % p);
   }
 }
 
-/// Limb k (k < n + 3) of sum c_j 2^(64 j), before the carries of more than two bits: t_k =
-/// c0[k] + c1[k - 1] + c2[k - 2] < 3 2^64, its low word to low[k], its high bits (<= 2) to
-/// high[k].
-__global__ void column_kernel(std::uint64_t* low, std::uint64_t* high, const std::uint64_t* c0, const std::uint64_t* c1,
-                              const std::uint64_t* c2, std::size_t n) {
-  for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n + 3;
-       k += std::size_t{gridDim.x} * blockDim.x) {
-    unsigned __int128 t = k < n ? c0[k] : 0;
-    if (k >= 1 && k - 1 < n) t += c1[k - 1];
-    if (k >= 2 && k - 2 < n) t += c2[k - 2];
-    low[k] = static_cast<std::uint64_t>(t);
-    high[k] = static_cast<std::uint64_t>(t >> 64);
+/// Garner's value of each coefficient, its P = 2 d + 1 words stored apart: word t of
+/// coefficient k at c[t n + k].
+template <int P>
+__global__ void crt_kernel(std::uint64_t* c, const std::uint64_t* const* r, std::size_t n, ntt::CrtMany<P> crt) {
+  for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n; k += std::size_t{gridDim.x} * blockDim.x) {
+    std::uint64_t residues[P], out[P];
+#pragma unroll
+    for (int i = 0; i < P; ++i) residues[i] = r[i][k];
+    crt.template combine<P>(residues, out);
+#pragma unroll
+    for (int t = 0; t < P; ++t) c[static_cast<std::size_t>(t) * n + k] = out[t];
+  }
+}
+
+/// Limb m (m < n d + d + 1) of sum c_k 2^(64 d k), before the carries of more than two bits:
+/// the at most three words that land on it (coefficients k = m / d, m / d - 1, m / d - 2 at
+/// their words m - k d <= 2 d), summed below 3 2^64: the low word to low[m], the rest (<= 2)
+/// to high[m].
+__global__ void column_kernel(std::uint64_t* low, std::uint64_t* high, const std::uint64_t* c, std::size_t n,
+                              std::size_t d) {
+  const std::size_t limbs = n * d + d + 1;
+  for (std::size_t m = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; m < limbs;
+       m += std::size_t{gridDim.x} * blockDim.x) {
+    unsigned __int128 t = 0;
+    for (std::size_t back = 0; back < 3; ++back) {
+      if (m / d < back) break;
+      const std::size_t k = m / d - back, word = m - k * d;
+      if (k < n && word <= 2 * d) t += c[word * n + k];
+    }
+    low[m] = static_cast<std::uint64_t>(t);
+    high[m] = static_cast<std::uint64_t>(t >> 64);
   }
 }
 
@@ -171,33 +187,45 @@ class CudaPartSteps final : public PartSteps {
     pointwise_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(out, a, b, n, field::PrimeField64::make(p));
     MPGPU_CHECK_LAUNCH("pointwise_kernel");
   }
-  void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
+  void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t columns, std::size_t n2,
+              std::size_t d, std::uint64_t p) override {
+    const std::size_t n = columns * n2;
     if (n == 0) return;
     on(g);
-    reduce_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(dst, src, n, p);
+    const std::uint64_t radix = static_cast<std::uint64_t>((static_cast<unsigned __int128>(1) << 64) % p);
+    reduce_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(dst, src, columns, n2, d, p, radix);
     MPGPU_CHECK_LAUNCH("reduce_kernel");
   }
-  void crt_sum(std::size_t g, std::uint64_t* acc, const std::uint64_t* r0, const std::uint64_t* r1,
-               const std::uint64_t* r2, std::size_t n) override {
-    const ntt::Crt3 crt =
-        ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
-    std::uint64_t* c = allocate(g, 3 * n);
-    std::uint64_t* low = allocate(g, n + 3);
-    std::uint64_t* high = allocate(g, n + 3);
+  void crt_sum(std::size_t g, std::uint64_t* acc, const std::vector<const std::uint64_t*>& r, std::size_t n,
+               std::size_t d) override {
+    // Digits of 1, 2 and 4 limbs take 3, 5 and 9 primes: P = 2 d + 1, the coefficient's limbs too.
+    if (r.size() != 2 * d + 1 || (d != 1 && d != 2 && d != 4))
+      throw InvalidArgument("crt_sum: " + std::to_string(r.size()) + " primes for digits of " + std::to_string(d) +
+                            " limbs");
+    const std::size_t P = r.size(), limbs = n * d + d + 1;
+    std::uint64_t* c = allocate(g, P * n);
+    std::uint64_t* low = allocate(g, limbs);
+    std::uint64_t* high = allocate(g, limbs);
+    std::uint64_t* pointers = allocate(g, P);  // the residue arrays' addresses, for the kernel
+    from_host(g, pointers, reinterpret_cast<const std::uint64_t*>(r.data()), P);
     on(g);
     if (n != 0) {
-      crt_kernel<<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(c, c + n, c + 2 * n, r0, r1, r2, n, crt);
+      const auto* rp = reinterpret_cast<const std::uint64_t* const*>(pointers);
+      if (P == 3) crt_kernel<3><<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(c, rp, n, ntt::CrtMany<3>::make());
+      else if (P == 5) crt_kernel<5><<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(c, rp, n, ntt::CrtMany<5>::make());
+      else crt_kernel<9><<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(c, rp, n, ntt::CrtMany<9>::make());
       MPGPU_CHECK_LAUNCH("crt_kernel");
     }
-    column_kernel<<<grid_for(n + 3), kGridStrideThreads, 0, stream(g)>>>(low, high, c, c + n, c + 2 * n, n);
+    column_kernel<<<grid_for(limbs), kGridStrideThreads, 0, stream(g)>>>(low, high, c, n, d);
     MPGPU_CHECK_LAUNCH("column_kernel");
     // low + high 2^64 (high's words <= 2): one addition with single-bit carries, no carry out
-    // of the n + 3 limbs (the sum is below 2^(64 (n + 3))).
-    add_and_carry(g, acc, low, high, 1, n + 2, n + 3);
-    for (std::uint64_t* p : {c, low, high}) release(g, p);
+    // of the n d + d + 1 limbs (the sum is below 2^(64 (n d + d + 1))).
+    add_and_carry(g, acc, low, high, 1, limbs - 1, limbs);
+    for (std::uint64_t* p : {c, low, high, pointers}) release(g, p);
   }
-  std::pair<bool, bool> add_incoming(std::size_t g, std::uint64_t* acc, std::size_t n, const std::uint64_t* in) override {
-    const bool carry_out = add_and_carry(g, acc, acc, in, 0, 3, n);
+  std::pair<bool, bool> add_incoming(std::size_t g, std::uint64_t* acc, std::size_t n, const std::uint64_t* in,
+                                     std::size_t m) override {
+    const bool carry_out = add_and_carry(g, acc, acc, in, 0, m, n);
     on(g);
     const bool all_ones = thrust::all_of(thrust::cuda::par.on(stream(g)), acc, acc + n, IsAllOnes{});
     return {carry_out, all_ones};

@@ -1,12 +1,14 @@
 // PartSteps over CPU parts (part_steps.hpp): host loops.
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <unordered_map>
 
 #include "distributed/part_steps.hpp"
 #include "mpgpu/field/prime_field64.cuh"
 #include "mpgpu/field/primes.hpp"
-#include "mpgpu/ntt/crt3.cuh"
+#include "mpgpu/error.hpp"
+#include "mpgpu/ntt/crt_many.cuh"
 
 namespace mpgpu::distributed {
 
@@ -41,31 +43,33 @@ class HostPartSteps final : public PartSteps {
     const field::PrimeField64 f = field::PrimeField64::make(p);
     for (std::size_t i = 0; i < n; ++i) out[i] = f.mul(a[i], b[i]);
   }
-  void reduce(std::size_t, std::uint64_t* dst, const std::uint64_t* src, std::size_t n, std::uint64_t p) override {
-    for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] % p;
-  }
-  void crt_sum(std::size_t, std::uint64_t* acc, const std::uint64_t* r0, const std::uint64_t* r1,
-               const std::uint64_t* r2, std::size_t n) override {
-    const ntt::Crt3 crt =
-        ntt::Crt3::make(field::ntt_primes62[0].p, field::ntt_primes62[1].p, field::ntt_primes62[2].p);
-    std::fill(acc, acc + n + 3, 0);
-    for (std::size_t k = 0; k < n; ++k) {
-      std::uint64_t c[3];
-      crt.combine(r0[k], r1[k], r2[k], c);
-      // The sum of c_k 2^(64 k) over k < n is below 2^(64 (n + 3)) (c_k < 2^192): no carry
-      // leaves acc.
-      unsigned carry = 0;
-      for (std::size_t j = 0; j < 3 || carry; ++j) {
-        const u128 s = static_cast<u128>(acc[k + j]) + (j < 3 ? c[j] : 0) + carry;
-        acc[k + j] = static_cast<std::uint64_t>(s);
-        carry = static_cast<unsigned>(s >> 64);
+  void reduce(std::size_t, std::uint64_t* dst, const std::uint64_t* src, std::size_t columns, std::size_t n2,
+              std::size_t d, std::uint64_t p) override {
+    const std::uint64_t radix = static_cast<std::uint64_t>((static_cast<u128>(1) << 64) % p);  // 2^64 mod p
+    for (std::size_t c = 0; c < columns; ++c)
+      for (std::size_t j = 0; j < n2; ++j) {
+        u128 v = 0;  // Horner from the top limb, each step below p 2^64 + 2^64
+        for (std::size_t s = d; s-- > 0;) v = (v % p * radix + src[(c * d + s) * n2 + j]);
+        dst[c * n2 + j] = static_cast<std::uint64_t>(v % p);
       }
+  }
+  void crt_sum(std::size_t, std::uint64_t* acc, const std::vector<const std::uint64_t*>& r, std::size_t n,
+               std::size_t d) override {
+    // Digits of 1, 2 and 4 limbs take 3, 5 and 9 primes: P = 2 d + 1, the coefficient's limbs too.
+    if (r.size() != 2 * d + 1) throw InvalidArgument("crt_sum: " + std::to_string(r.size()) + " primes for digits of " +
+                                                     std::to_string(d) + " limbs");
+    switch (d) {
+      case 1: return crt_sum_of<3>(acc, r, n);
+      case 2: return crt_sum_of<5>(acc, r, n);
+      case 4: return crt_sum_of<9>(acc, r, n);
+      default: throw InvalidArgument("crt_sum: digits of " + std::to_string(d) + " limbs; 1, 2 or 4 are made");
     }
   }
-  std::pair<bool, bool> add_incoming(std::size_t, std::uint64_t* acc, std::size_t n, const std::uint64_t* in) override {
+  std::pair<bool, bool> add_incoming(std::size_t, std::uint64_t* acc, std::size_t n, const std::uint64_t* in,
+                                     std::size_t m) override {
     unsigned carry = 0;
-    for (std::size_t j = 0; j < n && (j < 3 || carry); ++j) {
-      const u128 s = static_cast<u128>(acc[j]) + (j < 3 ? in[j] : 0) + carry;
+    for (std::size_t j = 0; j < n && (j < m || carry); ++j) {
+      const u128 s = static_cast<u128>(acc[j]) + (j < m ? in[j] : 0) + carry;
       acc[j] = static_cast<std::uint64_t>(s);
       carry = static_cast<unsigned>(s >> 64);
     }
@@ -86,6 +90,27 @@ class HostPartSteps final : public PartSteps {
   }
 
  private:
+  /// P primes, coefficients of P = 2 d + 1 limbs.
+  template <int P>
+  static void crt_sum_of(std::uint64_t* acc, const std::vector<const std::uint64_t*>& r, std::size_t n) {
+    constexpr std::size_t d = (P - 1) / 2;
+    const ntt::CrtMany<P> crt = ntt::CrtMany<P>::make();
+    std::fill(acc, acc + n * d + d + 1, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::uint64_t residues[P], c[P];
+      for (int i = 0; i < P; ++i) residues[i] = r[static_cast<std::size_t>(i)][k];
+      crt.template combine<P>(residues, c);
+      // The sum of c_k 2^(64 d k) over k < n is below 2^(64 (n d + d + 1)) (c_k < 2^(128 d +
+      // 53)): no carry leaves acc.
+      unsigned carry = 0;
+      for (std::size_t j = 0; j < std::size_t{P} || carry; ++j) {
+        const u128 s = static_cast<u128>(acc[k * d + j]) + (j < std::size_t{P} ? c[j] : 0) + carry;
+        acc[k * d + j] = static_cast<std::uint64_t>(s);
+        carry = static_cast<unsigned>(s >> 64);
+      }
+    }
+  }
+
   std::unordered_map<std::uint64_t*, std::vector<std::uint64_t>> buffers_;  // by their data, which never moves
 };
 

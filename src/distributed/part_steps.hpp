@@ -64,17 +64,19 @@ class PartSteps {
   /// stream (and so would keep the parts from running at once).
   virtual void pointwise_mul(std::size_t g, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b,
                              std::size_t n, std::uint64_t p) = 0;
-  /// dst[i] = src[i] mod p, i < n (dst may be src).
-  virtual void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n,
-                      std::uint64_t p) = 0;
-  /// acc[0, n + 3) = sum over k < n of crt(r0[k], r1[k], r2[k]) 2^(64 k), where crt is
-  /// Garner's three-limb value for ntt::primes62's first three primes (ntt::Crt3).
-  virtual void crt_sum(std::size_t g, std::uint64_t* acc, const std::uint64_t* r0, const std::uint64_t* r1,
-                       const std::uint64_t* r2, std::size_t n) = 0;
-  /// acc[0, n) += in[0, 3) (n >= 3, `in` in part g's memory); returns the carry out of the
+  /// The digits of `columns` columns of n2 digits of d limbs mod p: dst[c n2 + j] = (sum over
+  /// s < d of src[(c d + s) n2 + j] 2^(64 s)) mod p (the limbs of a digit lie n2 words apart).
+  virtual void reduce(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t columns,
+                      std::size_t n2, std::size_t d, std::uint64_t p) = 0;
+  /// acc[0, n d + d + 1) = sum over k < n of c_k 2^(64 d k), where c_k < 2^(64 (2 d + 1)) is
+  /// Garner's value of the residues r[0][k], ..., r[P-1][k] mod the first P = r.size() primes
+  /// of field::ntt_primes62 (ntt::CrtMany; P = four_step_primes(d)).
+  virtual void crt_sum(std::size_t g, std::uint64_t* acc, const std::vector<const std::uint64_t*>& r, std::size_t n,
+                       std::size_t d) = 0;
+  /// acc[0, n) += in[0, m) (n >= m, `in` in part g's memory); returns the carry out of the
   /// n limbs and whether they are all ones afterwards. Synchronous.
   virtual std::pair<bool, bool> add_incoming(std::size_t g, std::uint64_t* acc, std::size_t n,
-                                             const std::uint64_t* in) = 0;
+                                             const std::uint64_t* in, std::size_t m) = 0;
   /// acc[0, n) += 1, the carry out dropped.
   virtual void add_one(std::size_t g, std::uint64_t* acc, std::size_t n) = 0;
   virtual void copy(std::size_t g, std::uint64_t* dst, const std::uint64_t* src, std::size_t n) = 0;

@@ -51,7 +51,7 @@ class FourStepProductGpu : public ::testing::Test {
   void check(const Words& a, const Words& b, std::mt19937_64& rng, const std::string& what) {
     const std::size_t G = parts_.size();
     const std::size_t limbs = a.size() + b.size();
-    if (limbs / G < 3) return;
+    if (limbs / G < 2) return;
     auto cut = [&](const Words& x) {
       std::vector<std::size_t> c = {0, x.size()};
       for (std::size_t i = 1; i < G; ++i) c.push_back(rng() % (x.size() + 1));
@@ -79,20 +79,24 @@ class FourStepProductGpu : public ::testing::Test {
       CUDA_ASSERT(cudaMalloc(&rp[g].data, count * 8));
       mem.push_back(rp[g].data);
     }
-    {
-      const std::unique_ptr<PartSteps> steps = make_cuda_part_steps(parts_);
-      four_step_mul(parts_, *comm_, *steps, ra, rb, rp);
-    }
     const Words want = gmp_product(a, b);
-    for (std::size_t g = 0; g < G; ++g) {
-      const PartRange range = part_range(limbs, G, g);
-      Words got(range.count);
-      CUDA_ASSERT(cudaSetDevice(static_cast<int>(g)));
-      CUDA_ASSERT(cudaStreamSynchronize(parts_[g].stream()));
-      CUDA_ASSERT(cudaMemcpy(got.data(), rp[g].data, range.count * 8, cudaMemcpyDeviceToHost));
-      for (std::size_t k = 0; k < range.count; ++k)
-        ASSERT_EQ(got[k], want[range.begin + k]) << what << ": " << a.size() << " x " << b.size() << " limbs over "
-                                                 << G << " GPUs, limb " << range.begin + k << " (part " << g << ")";
+    for (std::size_t d : {std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
+      if ((limbs + d - 1) / d / G < 2) continue;
+      {
+        const std::unique_ptr<PartSteps> steps = make_cuda_part_steps(parts_);
+        four_step_mul(parts_, *comm_, *steps, ra, rb, rp, d);
+      }
+      for (std::size_t g = 0; g < G; ++g) {
+        const PartRange range = part_range(limbs, G, g);
+        Words got(range.count);
+        CUDA_ASSERT(cudaSetDevice(static_cast<int>(g)));
+        CUDA_ASSERT(cudaStreamSynchronize(parts_[g].stream()));
+        CUDA_ASSERT(cudaMemcpy(got.data(), rp[g].data, range.count * 8, cudaMemcpyDeviceToHost));
+        for (std::size_t k = 0; k < range.count; ++k)
+          ASSERT_EQ(got[k], want[range.begin + k]) << what << ": " << a.size() << " x " << b.size() << " limbs over "
+                                                   << G << " GPUs, digits of " << d << " limbs, limb " << range.begin + k
+                                                   << " (part " << g << ")";
+      }
     }
     for (std::uint64_t* p : mem) CUDA_ASSERT(cudaFree(p));
   }

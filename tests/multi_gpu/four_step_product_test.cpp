@@ -44,19 +44,24 @@ Words gmp_product(const Words& a, const Words& b) {
 }
 
 /// Runs the product over `parts` CPU parts and checks every part's range against GMP.
+/// Runs the product over `parts` CPU parts with digits of 1, 2 and 4 limbs (those the sizes
+/// allow: 2 digits a part) and checks every part's range against GMP.
 void check(const Words& a, const Words& b, std::size_t parts, std::mt19937_64& rng, const std::string& what) {
   HostCommunicator comm(parts);
   const std::vector<Words> pa = split_randomly(a, parts, rng), pb = split_randomly(b, parts, rng);
-  const std::vector<Words> got = four_step_mul(cpu_parts(parts), comm, pa, pb);
   const Words want = gmp_product(a, b);
-  ASSERT_EQ(got.size(), parts) << what;
-  for (std::size_t g = 0; g < parts; ++g) {
-    const auto range = part_range(want.size(), parts, g);
-    ASSERT_EQ(got[g].size(), range.count) << what << ", part " << g;
-    for (std::size_t k = 0; k < range.count; ++k)
-      ASSERT_EQ(got[g][k], want[range.begin + k])
-          << what << ": " << a.size() << " x " << b.size() << " limbs over " << parts << " parts, limb "
-          << range.begin + k << " (part " << g << ")";
+  for (std::size_t d : {std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
+    if ((want.size() + d - 1) / d / parts < 2) continue;
+    const std::vector<Words> got = four_step_mul(cpu_parts(parts), comm, pa, pb, d);
+    ASSERT_EQ(got.size(), parts) << what;
+    for (std::size_t g = 0; g < parts; ++g) {
+      const auto range = part_range(want.size(), parts, g);
+      ASSERT_EQ(got[g].size(), range.count) << what << ", part " << g;
+      for (std::size_t k = 0; k < range.count; ++k)
+        ASSERT_EQ(got[g][k], want[range.begin + k])
+            << what << ": " << a.size() << " x " << b.size() << " limbs over " << parts << " parts, digits of " << d
+            << " limbs, limb " << range.begin + k << " (part " << g << ")";
+    }
   }
 }
 
@@ -71,7 +76,7 @@ TEST(FourStepProduct, RandomOperandsOverOneToFiveParts) {
   for (std::size_t parts = 1; parts <= 5; ++parts)
     for (std::size_t na : {std::size_t{8}, std::size_t{33}, std::size_t{200}, std::size_t{1024}, std::size_t{3001}})
       for (std::size_t nb : {std::size_t{8}, std::size_t{97}, std::size_t{1024}}) {
-        if ((na + nb) / parts < 3) continue;
+        if ((na + nb) / parts < 2) continue;
         check(random_words(na, rng), random_words(nb, rng), parts, rng, "random");
       }
 }
@@ -80,7 +85,7 @@ TEST(FourStepProduct, UnbalancedAndTinyOperands) {
   std::mt19937_64 rng(7);
   for (std::size_t parts : {1, 2, 3, 4})
     for (auto [na, nb] : std::vector<std::pair<std::size_t, std::size_t>>{{4000, 1}, {1, 4000}, {2000, 3}, {12, 1}, {1, 11}}) {
-      if ((na + nb) / parts < 3) continue;
+      if ((na + nb) / parts < 2) continue;
       check(random_words(na, rng), random_words(nb, rng), parts, rng, "unbalanced");
     }
 }
@@ -90,7 +95,7 @@ TEST(FourStepProduct, CarryChainsAcrossParts) {
   const std::uint64_t ones = ~std::uint64_t{0};
   for (std::size_t parts = 1; parts <= 5; ++parts)
     for (std::size_t n : {std::size_t{6}, std::size_t{64}, std::size_t{515}, std::size_t{2048}}) {
-      if (2 * n / parts < 3) continue;
+      if (2 * n / parts < 2) continue;
       const Words all_ones(n, ones);
       check(all_ones, all_ones, parts, rng, "all ones squared");  // (2^k - 1)^2: a run of ones, then zeros
       Words high_bit(n, 0);
@@ -117,7 +122,7 @@ TEST(FourStepProduct, RunsOfSpecialLimbsOverFourToSixParts) {
   const std::uint64_t special[] = {0, ~std::uint64_t{0}, 1, ~std::uint64_t{0} - 1, std::uint64_t{1} << 63};
   for (int round = 0; round < 400; ++round) {
     const std::size_t parts = 4 + rng() % 3, na = 3 + rng() % 60, nb = 1 + rng() % 4;
-    if ((na + nb) / parts < 3) continue;
+    if ((na + nb) / parts < 2) continue;
     Words a(na), b(nb);
     for (std::size_t i = 0; i < na;) {
       const std::uint64_t v = special[rng() % 5];
@@ -139,13 +144,13 @@ TEST(FourStepProduct, ManyPartsAndLargerOperands) {
 
 TEST(FourStepProduct, ShapesAtTheirEdges) {
   // Products of exactly L = 2^k limbs, one fewer and one more (the next shape), the fewest
-  // limbs a part allows (3 a part), and up to 8 parts (n1 = parts: one column a part).
+  // limbs a part allows (2 digits a part), and up to 8 parts (n1 = parts: one column a part).
   std::mt19937_64 rng(5);
   for (std::size_t parts = 1; parts <= 8; ++parts) {
-    std::vector<std::size_t> totals = {3 * parts, 3 * parts + 1};
+    std::vector<std::size_t> totals = {2 * parts, 2 * parts + 1, 8 * parts, 8 * parts + 3};
     for (std::size_t l = 16; l <= 4096; l *= 4)
       for (std::size_t t : {l - 1, l, l + 1})
-        if (t / parts >= 3) totals.push_back(t);
+        if (t / parts >= 2) totals.push_back(t);
     for (std::size_t total : totals) {
       const std::size_t na = std::max<std::size_t>(1, total / 3), nb = total - na;
       check(random_words(na, rng), random_words(nb, rng), parts, rng, "edge of a shape");
@@ -173,8 +178,10 @@ TEST(FourStepProduct, BadInputIsRefusedWithAReason) {
     four_step_mul(cpu_parts(5), comm5, {Words(2, 1), {}, {}, {}, {}}, {Words(2, 1), {}, {}, {}, {}});
     ADD_FAILURE() << "no exception";
   } catch (const mpgpu::InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find("fewer than 3 limbs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("fewer than 2 digits"), std::string::npos) << e.what();
   }
+  // Digits of a size without a prime set.
+  EXPECT_THROW(four_step_mul(cpu_parts(2), comm, {a, a}, {a, a}, 3), mpgpu::InvalidArgument);
   // The communicator checks that every block has a place of its size.
   Words x(4, 0), y(3, 0);
   EXPECT_THROW(comm.all_to_all({{{x.data(), 4}, {}}, {{}, {}}}, {{{y.data(), 3}, {}}, {{}, {}}}),
