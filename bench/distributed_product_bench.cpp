@@ -6,7 +6,8 @@
 //   distributed_product_bench [--min-log-bits K0] [--max-log-bits K] [--one-gpu-max-log-bits K1] [--reps N]
 //
 // Products of two operands of 2^(k-1) bits each (a 2^k-bit product) for k from K0 (default
-// 20) to K (default 28) in steps of 2, with digits of 1, 2 and 4 limbs (a row each). Time: host wall clock after a
+// 20) to K (default 28) in steps of 2, with digits of 1, 2 and 4 limbs (a row each; and one
+// with the transposes as plain strided copies, the tiles' A/B). Time: host wall clock after a
 // warm-up, median of
 // --reps (default 5): one GPU from the call to the context's synchronize(); several GPUs the
 // whole four_step_mul (it returns after reading the carries back; the parts' streams are then
@@ -171,12 +172,15 @@ int main(int argc, char** argv) {
       mpn_mul_n(reinterpret_cast<mp_limb_t*>(want_low.data()), reinterpret_cast<const mp_limb_t*>(a.data()),
                 reinterpret_cast<const mp_limb_t*>(b.data()), static_cast<mp_size_t>(low_limbs));
     }
-    for (std::size_t digit : {std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
+    // Each digit size with tiled transposes, and digits of one limb with the plain strided copy
+    // (the tiles' A/B).
+    const std::pair<std::size_t, bool> variants[] = {{1, true}, {2, true}, {4, true}, {1, false}};
+    for (const auto& [digit, tiled] : variants) {
       std::vector<double> several;
       for (int r = 0; r <= reps; ++r) {
         const auto t0 = Clock::now();
         {
-          const std::unique_ptr<distributed::PartSteps> steps = distributed::make_cuda_part_steps(parts);
+          const std::unique_ptr<distributed::PartSteps> steps = distributed::make_cuda_part_steps(parts, {tiled});
           distributed::four_step_mul(parts, comm, *steps, ra, rb, rp, digit);
           for (std::size_t g = 0; g < G; ++g) parts[g].synchronize();
         }
@@ -215,8 +219,8 @@ int main(int argc, char** argv) {
         std::snprintf(one_text, sizeof one_text, "%.3f", *one_ms);
         std::snprintf(speedup, sizeof speedup, "%.2fx", *one_ms / tg);
       }
-      std::printf("| 2^%d | %zu | %s | %.3f | %s | %s (%s) |\n", k, digit, one_text, tg, speedup, ok ? "yes" : "NO",
-                  how);
+      std::printf("| 2^%d | %zu%s | %s | %.3f | %s | %s (%s) |\n", k, digit, tiled ? "" : ", strided copies", one_text,
+                  tg, speedup, ok ? "yes" : "NO", how);
       std::fflush(stdout);
     }
     for (std::size_t i = 0; i < mem.size(); ++i) {

@@ -30,8 +30,8 @@ using detail::cuda::grid_for;
 using detail::cuda::kGridStrideThreads;
 
 /// One rectangle (part_steps.hpp): a thread a word, rows by blockIdx.y (grid-strided).
-/// A plain strided copy: a transposing rectangle reads or writes with a stride (a tiled
-/// transpose through shared memory is the faster form, not written yet).
+/// A plain strided copy, for the rectangles that do not transpose (and for all of them with
+/// CudaPartStepsOptions::tiled_transposes off).
 __global__ void copy_rect_kernel(std::uint64_t* dst, const std::uint64_t* src, Rect r) {
   for (std::size_t i = blockIdx.y; i < r.rows; i += gridDim.y)
     for (std::size_t j = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; j < r.columns;
@@ -41,6 +41,32 @@ __global__ void copy_rect_kernel(std::uint64_t* dst, const std::uint64_t* src, R
 }
 
 /// dst[c n2 + k2] = w^((first + c) k2): one power a word (twiddle_word).
+/// A rectangle that transposes (one side contiguous along j, the other along i) through a
+/// 32 x 33 shared tile, so that both the reads and the writes are coalesced: 32 x 8 threads a
+/// tile, tiles over (i, j) by blockIdx (x: j, y: i, each grid-strided).
+/// ReadAlongJ: from.col_stride == 1 and to.row_stride == 1; else the other way round.
+template <bool ReadAlongJ>
+__global__ void transpose_rect_kernel(std::uint64_t* dst, const std::uint64_t* src, Rect r) {
+  __shared__ std::uint64_t tile[32][33];
+  const unsigned tx = threadIdx.x, ty = threadIdx.y;
+  for (std::size_t i0 = std::size_t{blockIdx.y} * 32; i0 < r.rows; i0 += std::size_t{gridDim.y} * 32)
+    for (std::size_t j0 = std::size_t{blockIdx.x} * 32; j0 < r.columns; j0 += std::size_t{gridDim.x} * 32) {
+      for (unsigned k = ty; k < 32; k += 8) {
+        // ReadAlongJ: thread tx reads (i0 + k, j0 + tx); else (i0 + tx, j0 + k).
+        const std::size_t i = i0 + (ReadAlongJ ? k : tx), j = j0 + (ReadAlongJ ? tx : k);
+        if (i < r.rows && j < r.columns)
+          tile[k][tx] = src[r.from.offset + i * r.from.row_stride + j * r.from.col_stride];
+      }
+      __syncthreads();
+      for (unsigned k = ty; k < 32; k += 8) {
+        // ReadAlongJ: thread tx writes (i0 + tx, j0 + k), read by thread k as its row tx.
+        const std::size_t i = i0 + (ReadAlongJ ? tx : k), j = j0 + (ReadAlongJ ? k : tx);
+        if (i < r.rows && j < r.columns) dst[r.to.offset + i * r.to.row_stride + j * r.to.col_stride] = tile[tx][k];
+      }
+      __syncthreads();
+    }
+}
+
 __global__ void twiddle_kernel(std::uint64_t* dst, std::size_t first, std::size_t columns, std::size_t n2,
                                std::uint64_t order_mask, std::uint64_t w, field::PrimeField64 f) {
   const std::size_t n = columns * n2;
@@ -135,7 +161,7 @@ struct IsNotAllOnes {
 
 class CudaPartSteps final : public PartSteps {
  public:
-  explicit CudaPartSteps(const std::vector<Context>& parts) : parts_(parts) {
+  CudaPartSteps(const std::vector<Context>& parts, CudaPartStepsOptions options) : parts_(parts), options_(options) {
     for (std::size_t g = 0; g < parts_.size(); ++g)
       if (!parts_[g].is_cuda())
         throw InvalidArgument("make_cuda_part_steps: part " + std::to_string(g) + " is not a CUDA context");
@@ -165,6 +191,16 @@ class CudaPartSteps final : public PartSteps {
     on(g);
     for (const Rect& r : rects) {
       if (r.rows == 0 || r.columns == 0) continue;
+      const bool along_j = r.from.col_stride == 1 && r.to.row_stride == 1 && r.to.col_stride != 1;
+      const bool along_i = r.from.row_stride == 1 && r.to.col_stride == 1 && r.from.col_stride != 1;
+      if (options_.tiled_transposes && (along_j || along_i)) {
+        const dim3 grid(static_cast<unsigned>(std::min<std::size_t>((r.columns + 31) / 32, 65535)),
+                        static_cast<unsigned>(std::min<std::size_t>((r.rows + 31) / 32, 65535)));
+        if (along_j) transpose_rect_kernel<true><<<grid, dim3(32, 8), 0, stream(g)>>>(dst, src, r);
+        else transpose_rect_kernel<false><<<grid, dim3(32, 8), 0, stream(g)>>>(dst, src, r);
+        MPGPU_CHECK_LAUNCH("transpose_rect_kernel");
+        continue;
+      }
       const dim3 grid(std::min<unsigned>(grid_for(r.columns), 1024),
                       static_cast<unsigned>(std::min<std::size_t>(r.rows, 65535)));
       copy_rect_kernel<<<grid, kGridStrideThreads, 0, stream(g)>>>(dst, src, r);
@@ -290,13 +326,14 @@ class CudaPartSteps final : public PartSteps {
   }
 
   std::vector<Context> parts_;
+  CudaPartStepsOptions options_;
   std::unordered_map<void*, std::size_t> buffers_;  // live allocations and their parts
 };
 
 }  // namespace
 
-std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>& parts) {
-  return std::make_unique<CudaPartSteps>(parts);
+std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>& parts, CudaPartStepsOptions options) {
+  return std::make_unique<CudaPartSteps>(parts, options);
 }
 
 }  // namespace mpgpu::distributed

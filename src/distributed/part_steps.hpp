@@ -88,8 +88,16 @@ class PartSteps {
 /// CPU parts: host memory, host loops.
 std::unique_ptr<PartSteps> make_host_part_steps(std::size_t parts);
 
+/// Choices of the CUDA parts' steps, for A/B measurements (bench/distributed_product_bench).
+struct CudaPartStepsOptions {
+  /// Transposing rectangles through shared-memory tiles (both sides coalesced), else the
+  /// plain strided copy.
+  bool tiled_transposes = true;
+};
+
 /// CUDA parts (one context a part): device memory, kernels on each part's stream. In a build
 /// without CUDA it throws BackendUnavailable.
-std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>& parts);
+std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>& parts,
+                                                CudaPartStepsOptions options = {});
 
 }  // namespace mpgpu::distributed

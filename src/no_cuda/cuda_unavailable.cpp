@@ -160,7 +160,7 @@ void matmul(ContextState&, Stream, const MatArgs&) {
 }  // namespace mpgpu::detail::dot_cuda
 
 namespace mpgpu::distributed {
-std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>&) {
+std::unique_ptr<PartSteps> make_cuda_part_steps(const std::vector<Context>&, CudaPartStepsOptions) {
   throw BackendUnavailable("mpgpu: the distributed product on CUDA parts needs the CUDA backend, which this build does not have");
 }
 }  // namespace mpgpu::distributed

@@ -80,10 +80,12 @@ class FourStepProductGpu : public ::testing::Test {
       mem.push_back(rp[g].data);
     }
     const Words want = gmp_product(a, b);
-    for (std::size_t d : {std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
+    // Every digit size with the tiled transposes, and one limb with the plain strided copies.
+    const std::pair<std::size_t, bool> variants[] = {{1, true}, {2, true}, {4, true}, {1, false}};
+    for (const auto& [d, tiled] : variants) {
       if ((limbs + d - 1) / d / G < 2) continue;
       {
-        const std::unique_ptr<PartSteps> steps = make_cuda_part_steps(parts_);
+        const std::unique_ptr<PartSteps> steps = make_cuda_part_steps(parts_, {tiled});
         four_step_mul(parts_, *comm_, *steps, ra, rb, rp, d);
       }
       for (std::size_t g = 0; g < G; ++g) {
@@ -94,7 +96,8 @@ class FourStepProductGpu : public ::testing::Test {
         CUDA_ASSERT(cudaMemcpy(got.data(), rp[g].data, range.count * 8, cudaMemcpyDeviceToHost));
         for (std::size_t k = 0; k < range.count; ++k)
           ASSERT_EQ(got[k], want[range.begin + k]) << what << ": " << a.size() << " x " << b.size() << " limbs over "
-                                                   << G << " GPUs, digits of " << d << " limbs, limb " << range.begin + k
+                                                   << G << " GPUs, digits of " << d << " limbs"
+                                                   << (tiled ? "" : ", strided copies") << ", limb " << range.begin + k
                                                    << " (part " << g << ")";
       }
     }
