@@ -44,23 +44,23 @@ __global__ void copy_rect_kernel(std::uint64_t* dst, const std::uint64_t* src, R
 /// A rectangle that transposes (one side contiguous along j, the other along i) through a
 /// 32 x 33 shared tile, so that both the reads and the writes are coalesced: 32 x 8 threads a
 /// tile, tiles over (i, j) by blockIdx (x: j, y: i, each grid-strided).
-/// ReadAlongJ: from.col_stride == 1 and to.row_stride == 1; else the other way round.
+/// ReadAlongJ: transposes_along_j (part_steps.hpp), else transposes_along_i; tile_word says
+/// which word each thread moves.
 template <bool ReadAlongJ>
 __global__ void transpose_rect_kernel(std::uint64_t* dst, const std::uint64_t* src, Rect r) {
   __shared__ std::uint64_t tile[32][33];
   const unsigned tx = threadIdx.x, ty = threadIdx.y;
   for (std::size_t i0 = std::size_t{blockIdx.y} * 32; i0 < r.rows; i0 += std::size_t{gridDim.y} * 32)
     for (std::size_t j0 = std::size_t{blockIdx.x} * 32; j0 < r.columns; j0 += std::size_t{gridDim.x} * 32) {
+      std::size_t i, j;
       for (unsigned k = ty; k < 32; k += 8) {
-        // ReadAlongJ: thread tx reads (i0 + k, j0 + tx); else (i0 + tx, j0 + k).
-        const std::size_t i = i0 + (ReadAlongJ ? k : tx), j = j0 + (ReadAlongJ ? tx : k);
+        tile_word(ReadAlongJ, true, i0, j0, tx, k, i, j);
         if (i < r.rows && j < r.columns)
           tile[k][tx] = src[r.from.offset + i * r.from.row_stride + j * r.from.col_stride];
       }
       __syncthreads();
       for (unsigned k = ty; k < 32; k += 8) {
-        // ReadAlongJ: thread tx writes (i0 + tx, j0 + k), read by thread k as its row tx.
-        const std::size_t i = i0 + (ReadAlongJ ? tx : k), j = j0 + (ReadAlongJ ? k : tx);
+        tile_word(ReadAlongJ, false, i0, j0, tx, k, i, j);
         if (i < r.rows && j < r.columns) dst[r.to.offset + i * r.to.row_stride + j * r.to.col_stride] = tile[tx][k];
       }
       __syncthreads();
@@ -191,8 +191,7 @@ class CudaPartSteps final : public PartSteps {
     on(g);
     for (const Rect& r : rects) {
       if (r.rows == 0 || r.columns == 0) continue;
-      const bool along_j = r.from.col_stride == 1 && r.to.row_stride == 1 && r.to.col_stride != 1;
-      const bool along_i = r.from.row_stride == 1 && r.to.col_stride == 1 && r.from.col_stride != 1;
+      const bool along_j = transposes_along_j(r), along_i = transposes_along_i(r);
       if (options_.tiled_transposes && (along_j || along_i)) {
         const dim3 grid(static_cast<unsigned>(std::min<std::size_t>((r.columns + 31) / 32, 65535)),
                         static_cast<unsigned>(std::min<std::size_t>((r.rows + 31) / 32, 65535)));

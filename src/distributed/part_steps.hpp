@@ -43,6 +43,26 @@ MPGPU_HD std::uint64_t twiddle_word(const field::PrimeField64& f, std::uint64_t 
   return f.pow(w, (static_cast<std::uint64_t>(first + i / n2) * (i % n2)) & order_mask);
 }
 
+/// A rectangle a tiled transpose takes (CUDA parts): read contiguous along j and written
+/// contiguous along i (along_j), or the other way round (along_i); neither for the others.
+inline bool transposes_along_j(const Rect& r) {
+  return r.from.col_stride == 1 && r.to.row_stride == 1 && r.to.col_stride != 1;
+}
+inline bool transposes_along_i(const Rect& r) {
+  return r.from.row_stride == 1 && r.to.col_stride == 1 && r.from.col_stride != 1;
+}
+
+/// The word (i, j) that thread (tx, k) of a 32 x 32 tile at (i0, j0) reads into tile[k][tx]
+/// (reading) or writes from tile[tx][k] (not reading): along j it reads row i0 + k, column
+/// j0 + tx and writes (i0 + tx, j0 + k); along i the other way round. The same code in the
+/// CUDA kernel and in the CPU test that emulates it.
+MPGPU_HD void tile_word(bool along_j, bool reading, std::size_t i0, std::size_t j0, unsigned tx, unsigned k,
+                        std::size_t& i, std::size_t& j) {
+  const bool k_is_row = along_j == reading;
+  i = i0 + (k_is_row ? k : tx);
+  j = j0 + (k_is_row ? tx : k);
+}
+
 class PartSteps {
  public:
   virtual ~PartSteps() = default;

@@ -163,6 +163,55 @@ TEST(FourStepProduct, ShapesAtTheirEdges) {
   }
 }
 
+/// The CUDA parts' tiled transpose (transpose_rect_kernel) emulated on the host: the same
+/// tile_word for every thread of every 32 x 8 block, the tile's two phases in order.
+void emulate_tiled_transpose(Words& dst, const Words& src, const mpgpu::distributed::Rect& r, bool along_j) {
+  std::uint64_t tile[32][33];
+  for (std::size_t i0 = 0; i0 < r.rows; i0 += 32)
+    for (std::size_t j0 = 0; j0 < r.columns; j0 += 32)
+      for (bool reading : {true, false})
+        for (unsigned ty = 0; ty < 8; ++ty)
+          for (unsigned tx = 0; tx < 32; ++tx)
+            for (unsigned k = ty; k < 32; k += 8) {
+              std::size_t i, j;
+              mpgpu::distributed::tile_word(along_j, reading, i0, j0, tx, k, i, j);
+              if (i >= r.rows || j >= r.columns) continue;
+              if (reading) tile[k][tx] = src[r.from.offset + i * r.from.row_stride + j * r.from.col_stride];
+              else dst[r.to.offset + i * r.to.row_stride + j * r.to.col_stride] = tile[tx][k];
+            }
+}
+
+TEST(FourStepProduct, TiledTransposeMovesEveryWordOnce) {
+  std::mt19937_64 rng(17);
+  for (int round = 0; round < 200; ++round) {
+    // At least 2 rows: with one row and no padding both sides are contiguous (no transpose).
+    const std::size_t rows = 2 + rng() % 90, columns = 1 + rng() % 90, pad = rng() % 3, at = rng() % 5;
+    const bool along_j = round % 2 == 0;
+    mpgpu::distributed::Rect r{rows, columns, {}, {}};
+    if (along_j) {  // read rows contiguous along j, write columns contiguous along i
+      r.from = {at, columns + pad, 1};
+      r.to = {at + 1, 1, rows + pad};
+    } else {
+      r.from = {at, 1, rows + pad};
+      r.to = {at + 2, columns + pad, 1};
+    }
+    ASSERT_EQ(mpgpu::distributed::transposes_along_j(r), along_j);
+    ASSERT_EQ(mpgpu::distributed::transposes_along_i(r), !along_j);
+    const std::size_t words = at + 2 + (rows + pad) * (columns + pad) + rows + columns;
+    Words src = random_words(words, rng), want(words, 0), got(words, 0);
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t j = 0; j < columns; ++j)
+        want[r.to.offset + i * r.to.row_stride + j * r.to.col_stride] =
+            src[r.from.offset + i * r.from.row_stride + j * r.from.col_stride];
+    emulate_tiled_transpose(got, src, r, along_j);
+    ASSERT_EQ(got, want) << rows << " x " << columns << (along_j ? ", along j" : ", along i");
+  }
+  // A row copy (one side's row stride unused) is no transpose.
+  const mpgpu::distributed::Rect row{1, 10, {0, 0, 1}, {5, 0, 1}};
+  EXPECT_FALSE(mpgpu::distributed::transposes_along_j(row));
+  EXPECT_FALSE(mpgpu::distributed::transposes_along_i(row));
+}
+
 TEST(FourStepProduct, BadInputIsRefusedWithAReason) {
   HostCommunicator comm(2);
   const Words a(8, 1);
