@@ -1,8 +1,9 @@
 // The distributed four-step product over CUDA parts, one part a GPU (every GPU of the
 // machine, one or more), with the NCCL communicator and the parts' steps as kernels
 // (src/cuda/distributed_part_steps.cu), against GMP: random, all-ones and runs-of-special-limb
-// operands split over the parts' device memory in uneven ranges. The same algorithm over
-// CPU parts is four_step_product_test (CI).
+// operands split over the parts' device memory in uneven ranges, digits of 1, 2 and 4 limbs,
+// the transposes tiled and as plain strided copies. The same algorithm over CPU parts is
+// four_step_product_test (CI).
 #include <cuda_runtime.h>
 #include <gmp.h>
 #include <gtest/gtest.h>

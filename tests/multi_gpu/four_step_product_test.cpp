@@ -1,8 +1,9 @@
 // The distributed four-step product over CPU parts (src/distributed/, docs/multi-gpu.md part
-// 2, step 1) against GMP: the indexing of the four all-to-alls, the twiddles, Garner's CRT and
-// the carries handed between parts, at 1 to 5 parts, with operands split over the parts in
-// any way (empty parts too), balanced and unbalanced sizes, and values that make long carry
-// chains (all-ones limbs, single high bits, runs that end at a part's edge).
+// 2) against GMP: the indexing of the all-to-alls, the twiddles, Garner's CRT and the carries
+// handed between parts, at 1 to 16 parts and digits of 1, 2 and 4 limbs, with operands split
+// over the parts in any way (empty parts too), balanced and unbalanced sizes, and values that
+// make long carry chains (all-ones limbs, single high bits, runs that end at a part's edge);
+// and the CUDA parts' tiled transpose emulated block by block.
 #include <gmp.h>
 #include <gtest/gtest.h>
 
