@@ -16,8 +16,8 @@ using namespace mpgpu_test;
 
 class BatchModular : public BatchTest {
  protected:
-  // The bodies of the tests over every width class, run in three bands of widths (up to 8192
-  // bits: groups of up to a warp; 16384-32768; 65536 and up: a block an instance) so that
+  // The bodies of the tests over every width class, run in bands of widths (up to 8192 bits:
+  // groups of up to a warp; 16384-32768; then a width a band, a block an instance) so that
   // each band is a test of its own: under racecheck the whole range in one test ran past a
   // device call's 560 s.
   void montgomery_form(std::size_t min_bits, std::size_t max_bits);
@@ -68,7 +68,10 @@ std::vector<std::size_t> modular_widths() {
 
 TEST_P(BatchModular, MontgomeryForm) { montgomery_form(0, kWarpBandMaxBits); }
 TEST_P(BatchModular, MontgomeryFormWide) { montgomery_form(kWarpBandMaxBits + 1, kWideBandMaxBits); }
-TEST_P(BatchModular, MontgomeryFormHuge) { montgomery_form(kWideBandMaxBits + 1, Batch::max_bits); }
+// From 65536 bits a width a test (a block an instance; each is long under racecheck).
+TEST_P(BatchModular, MontgomeryFormHuge) { montgomery_form(kWideBandMaxBits + 1, 2 * kWideBandMaxBits); }
+TEST_P(BatchModular, MontgomeryFormHuger) { montgomery_form(2 * kWideBandMaxBits + 1, 4 * kWideBandMaxBits); }
+TEST_P(BatchModular, MontgomeryFormHugest) { montgomery_form(4 * kWideBandMaxBits + 1, Batch::max_bits); }
 
 void BatchModular::montgomery_form(std::size_t min_bits, std::size_t max_bits) {
   Operands gen(31);
@@ -115,7 +118,10 @@ void BatchModular::montgomery_form(std::size_t min_bits, std::size_t max_bits) {
 
 TEST_P(BatchModular, MontgomeryReduceOfDoubleWidth) { montgomery_reduce_of_double_width(0, kWarpBandMaxBits); }
 TEST_P(BatchModular, MontgomeryReduceOfDoubleWidthWide) {
-  montgomery_reduce_of_double_width(kWarpBandMaxBits + 1, Batch::max_bits);
+  montgomery_reduce_of_double_width(kWarpBandMaxBits + 1, kWideBandMaxBits);
+}
+TEST_P(BatchModular, MontgomeryReduceOfDoubleWidthHuge) {
+  montgomery_reduce_of_double_width(kWideBandMaxBits + 1, Batch::max_bits);
 }
 
 void BatchModular::montgomery_reduce_of_double_width(std::size_t min_bits, std::size_t max_bits) {
