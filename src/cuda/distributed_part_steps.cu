@@ -107,21 +107,14 @@ __global__ void crt_kernel(std::uint64_t* c, const std::uint64_t* const* r, std:
   }
 }
 
-/// Limb m (m < n d + d + 1) of sum c_k 2^(64 d k), before the carries of more than two bits:
-/// the at most three words that land on it (coefficients k = m / d, m / d - 1, m / d - 2 at
-/// their words m - k d <= 2 d), summed below 3 2^64: the low word to low[m], the rest (<= 2)
-/// to high[m].
+/// column_word for every limb m < n d + d + 1: the low word to low[m], the rest (<= 2) to
+/// high[m].
 __global__ void column_kernel(std::uint64_t* low, std::uint64_t* high, const std::uint64_t* c, std::size_t n,
                               std::size_t d) {
   const std::size_t limbs = n * d + d + 1;
   for (std::size_t m = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; m < limbs;
        m += std::size_t{gridDim.x} * blockDim.x) {
-    unsigned __int128 t = 0;
-    for (std::size_t back = 0; back < 3; ++back) {
-      if (m / d < back) break;
-      const std::size_t k = m / d - back, word = m - k * d;
-      if (k < n && word <= 2 * d) t += c[word * n + k];
-    }
+    const unsigned __int128 t = column_word(c, n, d, m);
     low[m] = static_cast<std::uint64_t>(t);
     high[m] = static_cast<std::uint64_t>(t >> 64);
   }

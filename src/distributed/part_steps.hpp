@@ -63,6 +63,19 @@ MPGPU_HD void tile_word(bool along_j, bool reading, std::size_t i0, std::size_t 
   j = j0 + (k_is_row ? tx : k);
 }
 
+/// Limb m (m < n d + d + 1) of the sum over k < n of c_k 2^(64 d k), before the carries of
+/// more than two bits: the at most three words that land on it (coefficient k = m / d - back,
+/// back < 3, at its word m - k d <= 2 d), summed below 3 2^64. Word t of coefficient k is at
+/// c[t n + k]. The CUDA parts' crt_sum sums with it; a CPU test checks it against the host's.
+MPGPU_HD unsigned __int128 column_word(const std::uint64_t* c, std::size_t n, std::size_t d, std::size_t m) {
+  unsigned __int128 t = 0;
+  for (std::size_t back = 0; back < 3 && back <= m / d; ++back) {
+    const std::size_t k = m / d - back, word = m - k * d;
+    if (k < n && word <= 2 * d) t += c[word * n + k];
+  }
+  return t;
+}
+
 class PartSteps {
  public:
   virtual ~PartSteps() = default;

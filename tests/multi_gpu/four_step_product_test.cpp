@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "distributed/four_step_product.hpp"
+#include "mpgpu/ntt/crt_many.cuh"
 #include "mpgpu/error.hpp"
 
 namespace {
@@ -211,6 +212,46 @@ TEST(FourStepProduct, TiledTransposeMovesEveryWordOnce) {
   const mpgpu::distributed::Rect row{1, 10, {0, 0, 1}, {5, 0, 1}};
   EXPECT_FALSE(mpgpu::distributed::transposes_along_j(row));
   EXPECT_FALSE(mpgpu::distributed::transposes_along_i(row));
+}
+
+/// The CUDA parts' crt_sum emulated: Garner's words a coefficient in planes (as crt_kernel),
+/// column_word for every limb, then the carries; against the host parts' crt_sum.
+template <int P>
+void check_column_words(std::size_t n, std::mt19937_64& rng) {
+  constexpr std::size_t d = (P - 1) / 2;
+  std::vector<Words> residues(P, Words(n));
+  std::vector<const std::uint64_t*> r(P);
+  for (int i = 0; i < P; ++i) {
+    for (auto& v : residues[i]) v = rng() % mpgpu::field::ntt_primes62[i].p;
+    r[i] = residues[i].data();
+  }
+  Words want(n * d + d + 1), planes(P * n);
+  mpgpu::distributed::make_host_part_steps(1)->crt_sum(0, want.data(), r, n, d);
+  const mpgpu::ntt::CrtMany<P> crt = mpgpu::ntt::CrtMany<P>::make();
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint64_t in[P], out[P];
+    for (int i = 0; i < P; ++i) in[i] = residues[i][k];
+    crt.template combine<P>(in, out);
+    for (int t = 0; t < P; ++t) planes[t * n + k] = out[t];
+  }
+  Words got(n * d + d + 1);
+  unsigned __int128 carry = 0;
+  for (std::size_t m = 0; m < got.size(); ++m) {
+    const unsigned __int128 s = mpgpu::distributed::column_word(planes.data(), n, d, m) + carry;
+    got[m] = static_cast<std::uint64_t>(s);
+    carry = s >> 64;
+  }
+  EXPECT_EQ(carry, 0u);
+  EXPECT_EQ(got, want) << P << " primes, " << n << " coefficients";
+}
+
+TEST(FourStepProduct, ColumnWordsSumTheCoefficientsAsTheHostDoes) {
+  std::mt19937_64 rng(23);
+  for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{100}}) {
+    check_column_words<3>(n, rng);
+    check_column_words<5>(n, rng);
+    check_column_words<9>(n, rng);
+  }
 }
 
 TEST(FourStepProduct, BadInputIsRefusedWithAReason) {
