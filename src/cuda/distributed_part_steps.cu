@@ -80,17 +80,12 @@ __global__ void pointwise_kernel(std::uint64_t* out, const std::uint64_t* a, con
     out[i] = f.mul(a[i], b[i]);
 }
 
-/// dst[c n2 + j] = (sum over s < d of src[(c d + s) n2 + j] 2^(64 s)) mod p, Horner from the
-/// top limb (each step below p 2^64 + 2^64 < 2^127).
+/// dst[c n2 + j] = digit_residue(src, c, j, ...) for every digit of the columns.
 __global__ void reduce_kernel(std::uint64_t* dst, const std::uint64_t* src, std::size_t columns, std::size_t n2,
                               std::size_t d, std::uint64_t p, std::uint64_t radix) {
   const std::size_t n = columns * n2;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::size_t c = i / n2, j = i % n2;
-    unsigned __int128 v = 0;
-    for (std::size_t s = d; s-- > 0;) v = v % p * radix + src[(c * d + s) * n2 + j];
-    dst[i] = static_cast<std::uint64_t>(v % p);
-  }
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    dst[i] = digit_residue(src, i / n2, i % n2, n2, d, p, radix);
 }
 
 /// Garner's value of each coefficient, its P = 2 d + 1 words stored apart: word t of

@@ -47,11 +47,7 @@ class HostPartSteps final : public PartSteps {
               std::size_t d, std::uint64_t p) override {
     const std::uint64_t radix = static_cast<std::uint64_t>((static_cast<u128>(1) << 64) % p);  // 2^64 mod p
     for (std::size_t c = 0; c < columns; ++c)
-      for (std::size_t j = 0; j < n2; ++j) {
-        u128 v = 0;  // Horner from the top limb, each step below p 2^64 + 2^64
-        for (std::size_t s = d; s-- > 0;) v = (v % p * radix + src[(c * d + s) * n2 + j]);
-        dst[c * n2 + j] = static_cast<std::uint64_t>(v % p);
-      }
+      for (std::size_t j = 0; j < n2; ++j) dst[c * n2 + j] = digit_residue(src, c, j, n2, d, p, radix);
   }
   void crt_sum(std::size_t, std::uint64_t* acc, const std::vector<const std::uint64_t*>& r, std::size_t n,
                std::size_t d) override {

@@ -63,6 +63,16 @@ MPGPU_HD void tile_word(bool along_j, bool reading, std::size_t i0, std::size_t 
   j = j0 + (k_is_row ? tx : k);
 }
 
+/// Digit j of column c mod p (PartSteps::reduce): its d limbs at src[(c d + s) n2 + j], Horner
+/// from the top limb with radix = 2^64 mod p (each step below p 2^64 + 2^64 < 2^127). The same
+/// code on the host and in the CUDA kernel.
+MPGPU_HD std::uint64_t digit_residue(const std::uint64_t* src, std::size_t c, std::size_t j, std::size_t n2,
+                                     std::size_t d, std::uint64_t p, std::uint64_t radix) {
+  unsigned __int128 v = 0;
+  for (std::size_t s = d; s-- > 0;) v = v % p * radix + src[(c * d + s) * n2 + j];
+  return static_cast<std::uint64_t>(v % p);
+}
+
 /// Limb m (m < n d + d + 1) of the sum over k < n of c_k 2^(64 d k), before the carries of
 /// more than two bits: the at most three words that land on it (coefficient k = m / d - back,
 /// back < 3, at its word m - k d <= 2 d), summed below 3 2^64. Word t of coefficient k is at
