@@ -90,12 +90,17 @@ __global__ void reduce_kernel(std::uint64_t* dst, const std::uint64_t* src, std:
 
 /// Garner's value of each coefficient, its P = 2 d + 1 words stored apart: word t of
 /// coefficient k at c[t n + k].
+/// The residue arrays of one crt_sum, passed by value (no upload, no wait).
+struct ResidueArrays {
+  const std::uint64_t* r[ntt::kCrtMaxPrimes];
+};
+
 template <int P>
-__global__ void crt_kernel(std::uint64_t* c, const std::uint64_t* const* r, std::size_t n, ntt::CrtMany<P> crt) {
+__global__ void crt_kernel(std::uint64_t* c, ResidueArrays r, std::size_t n, ntt::CrtMany<P> crt) {
   for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n; k += std::size_t{gridDim.x} * blockDim.x) {
     std::uint64_t residues[P], out[P];
 #pragma unroll
-    for (int i = 0; i < P; ++i) residues[i] = r[i][k];
+    for (int i = 0; i < P; ++i) residues[i] = r.r[i][k];
     crt.template combine<P>(residues, out);
 #pragma unroll
     for (int t = 0; t < P; ++t) c[static_cast<std::size_t>(t) * n + k] = out[t];
@@ -229,11 +234,10 @@ class CudaPartSteps final : public PartSteps {
     std::uint64_t* c = allocate(g, P * n);
     std::uint64_t* low = allocate(g, limbs);
     std::uint64_t* high = allocate(g, limbs);
-    std::uint64_t* pointers = allocate(g, P);  // the residue arrays' addresses, for the kernel
-    from_host(g, pointers, reinterpret_cast<const std::uint64_t*>(r.data()), P);
+    ResidueArrays rp{};
+    for (std::size_t i = 0; i < P; ++i) rp.r[i] = r[i];
     on(g);
     if (n != 0) {
-      const auto* rp = reinterpret_cast<const std::uint64_t* const*>(pointers);
       if (P == 3) crt_kernel<3><<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(c, rp, n, ntt::CrtMany<3>::make());
       else if (P == 5) crt_kernel<5><<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(c, rp, n, ntt::CrtMany<5>::make());
       else crt_kernel<9><<<grid_for(n), kGridStrideThreads, 0, stream(g)>>>(c, rp, n, ntt::CrtMany<9>::make());
@@ -244,7 +248,7 @@ class CudaPartSteps final : public PartSteps {
     // low + high 2^64 (high's words <= 2): one addition with single-bit carries, no carry out
     // of the n d + d + 1 limbs (the sum is below 2^(64 (n d + d + 1))).
     add_and_carry(g, acc, low, high, 1, limbs - 1, limbs);
-    for (std::uint64_t* p : {c, low, high, pointers}) release(g, p);
+    for (std::uint64_t* p : {c, low, high}) release(g, p);
   }
   std::pair<bool, bool> add_incoming(std::size_t g, std::uint64_t* acc, std::size_t n, const std::uint64_t* in,
                                      std::size_t m) override {

@@ -19,7 +19,7 @@ class BatchModular : public BatchTest {
   // The bodies of the tests over every width class, run in bands of widths (up to 8192 bits:
   // groups of up to a warp; 16384-32768; then a width a band, a block an instance) so that
   // each band is a test of its own: under racecheck the whole range in one test ran past a
-  // device call's 560 s.
+  // device call's time limit (bench/results/2026-11-29-nvidia-h200-x4-c7ce7b9-session14.md).
   void montgomery_form(std::size_t min_bits, std::size_t max_bits);
   void montgomery_reduce_of_double_width(std::size_t min_bits, std::size_t max_bits);
 };
