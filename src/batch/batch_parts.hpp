@@ -1,10 +1,10 @@
 // How a Batch on a context over several devices is split into parts, and
 // the library's access to them. Private to src/batch/.
 //
-// The split depends only on (count, parts): part i holds count / k
-// instances, one more for i < count % k, and starts at part_begin. So every
-// batch of one count in one context is split alike, and an operation pairs
-// part i of each operand with part i of the result.
+// The split depends only on (count, parts) (context/part_split.hpp): part i
+// holds count / k instances, one more for i < count % k, and starts at
+// part_begin. So every batch of one count in one context is split alike, and
+// an operation pairs part i of each operand with part i of the result.
 #pragma once
 
 #include <algorithm>
@@ -13,19 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "context/part_split.hpp"
 #include "mpgpu/batch.hpp"
 
 namespace mpgpu::detail {
-
-/// Instances of part i of `count` split over `parts` parts.
-inline std::size_t part_size(std::size_t count, std::size_t parts, std::size_t i) {
-  return count / parts + (i < count % parts ? 1 : 0);
-}
-
-/// Index of the first instance of part i.
-inline std::size_t part_begin(std::size_t count, std::size_t parts, std::size_t i) {
-  return i * (count / parts) + std::min(i, count % parts);
-}
 
 struct BatchAccess {
   /// True for a batch on a context over several devices.

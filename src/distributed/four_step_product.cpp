@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "context/part_split.hpp"
 #include "mpgpu/error.hpp"
 #include "mpgpu/field/prime_field64.cuh"
 #include "mpgpu/field/primes.hpp"
@@ -15,8 +16,7 @@
 namespace mpgpu::distributed {
 
 PartRange part_range(std::size_t total, std::size_t parts, std::size_t part) {
-  const std::size_t base = total / parts, extra = total % parts;
-  return {part * base + std::min(part, extra), base + (part < extra ? 1 : 0)};
+  return {detail::part_begin(total, parts, part), detail::part_size(total, parts, part)};
 }
 
 namespace {
