@@ -57,6 +57,7 @@
 #include "../cuda_timing.cuh"
 #include "mpgpu/batch/batch.cuh"
 #include "mpgpu/batch/launch.cuh"
+#include "library_instance.cuh"
 
 namespace mb = mpgpu::batch;
 using mb::word_t;
@@ -287,19 +288,10 @@ struct LibraryChain {
   word_t* out;
   template <class E>
   __device__ void operator()(const E& env, std::size_t i, bool live) const {
-    typename E::Num x, e, n, r;
-    const std::size_t off = i * E::words;
-    if (live) {
-      mb::load(env, x, base + off);
-      mb::load(env, e, exp + off);
-      mb::load(env, n, mod + off);
-    } else {
-      mb::set_zero(env, x);
-      mb::set_zero(env, e);
-      mb::set_ui32(env, n, 3);
-    }
+    typename E::Num x, e, r;
     mb::Modulus<E> m;
-    mb::setup_modulus(env, m, n);
+    probes::load_instance(env, x, e, m, base, exp, mod, i, live);
+    const std::size_t off = i * E::words;
     r = x;
     for (int k = 0; k < kChainLength; ++k) mb::montgomery_mul_step(env, r, r, e, m);
     if (live) mb::store(env, out + off, r);
@@ -334,12 +326,7 @@ __global__ void __launch_bounds__(256) mixed_chain_kernel(LibraryChain body, std
   }
 }
 
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+using probes::splitmix;
 
 /// Instances of `bits`-bit odd moduli (top bit set), x and y below them, as 32-bit words.
 struct Instances {
@@ -427,70 +414,123 @@ bool every_sample(std::size_t count, F&& check) {
   return check(count - 1) && ok;
 }
 
+/// Instance i of a limb-major FP64 result (N limbs of 52 bits) agrees with GMP's chain.
+bool dpf_agrees(const std::vector<double>& res, const Instances& in, std::size_t i, int N) {
+  mpz_t got, want, nn;
+  mpz_inits(got, want, nn, nullptr);
+  limbs52_mpz(got, res, in.count, i, N);
+  word_mpz(nn, &in.n[i * in.words], in.words);
+  mpz_mod(got, got, nn);
+  want_chain(want, in, i, 52ul * N);
+  const bool ok = mpz_cmp(got, want) == 0;
+  mpz_clears(got, want, nn, nullptr);
+  return ok;
+}
+
+/// The FP64 chains' operands (limb-major limbs of 52 bits, and -n^-1 mod 2^52) on the host and
+/// on the device, with a result buffer.
+struct DpfOperands {
+  int N;
+  std::size_t count, bytes;
+  std::vector<double> x, y, n;
+  std::vector<std::uint64_t> np;
+  double *dx = nullptr, *dy = nullptr, *dn = nullptr, *dout = nullptr;
+  std::uint64_t* dnp = nullptr;
+
+  DpfOperands(const Instances& in, int limbs, bool on_device)
+      : N(limbs), count(in.count), bytes(static_cast<std::size_t>(limbs) * in.count * sizeof(double)), np(in.count) {
+    to_limbs52(x, in.x, in.words, count, N);
+    to_limbs52(y, in.y, in.words, count, N);
+    to_limbs52(n, in.n, in.words, count, N);
+    for (std::size_t i = 0; i < count; ++i) np[i] = neg_inverse52(in.n, in.words, i);
+    if (!on_device) return;
+    for (auto [d, h] : {std::pair{&dx, &x}, std::pair{&dy, &y}, std::pair{&dn, &n}}) {
+      CHECK(cudaMalloc(d, bytes));
+      CHECK(cudaMemcpy(*d, h->data(), bytes, cudaMemcpyHostToDevice));
+    }
+    CHECK(cudaMalloc(&dout, bytes));
+    CHECK(cudaMalloc(&dnp, count * sizeof(std::uint64_t)));
+    CHECK(cudaMemcpy(dnp, np.data(), count * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
+  }
+  ~DpfOperands() {
+    for (void* p : {static_cast<void*>(dx), static_cast<void*>(dy), static_cast<void*>(dn), static_cast<void*>(dout),
+                    static_cast<void*>(dnp)})
+      if (p) cudaFree(p);
+  }
+  std::vector<double> result() const {
+    std::vector<double> r(bytes / sizeof(double));
+    CHECK(cudaMemcpy(r.data(), dout, bytes, cudaMemcpyDeviceToHost));
+    return r;
+  }
+};
+
+/// The library chains' operands (32-bit words, instance-major) on the device, with a result buffer.
+struct LibraryOperands {
+  std::size_t total;
+  word_t *db = nullptr, *de = nullptr, *dm = nullptr, *dr = nullptr;
+
+  explicit LibraryOperands(const Instances& in) : total(in.count * static_cast<std::size_t>(in.words)) {
+    for (auto [d, h] : {std::pair{&db, &in.x}, std::pair{&de, &in.y}, std::pair{&dm, &in.n}}) {
+      CHECK(cudaMalloc(d, total * 4));
+      CHECK(cudaMemcpy(*d, h->data(), total * 4, cudaMemcpyHostToDevice));
+    }
+    CHECK(cudaMalloc(&dr, total * 4));
+  }
+  ~LibraryOperands() {
+    for (word_t* p : {db, de, dm, dr}) cudaFree(p);
+  }
+  LibraryChain body() const { return {db, de, dm, dr}; }
+  /// The sampled instances' results agree with GMP's chain (R = 2^(32 W)).
+  bool results_agree(const Instances& in) const {
+    std::vector<word_t> hr(total);
+    CHECK(cudaMemcpy(hr.data(), dr, total * 4, cudaMemcpyDeviceToHost));
+    mpz_t got, want, nn;
+    mpz_inits(got, want, nn, nullptr);
+    const int W = in.words;
+    const bool ok = every_sample(in.count, [&](std::size_t i) {
+      word_mpz(got, &hr[i * W], W);
+      word_mpz(nn, &in.n[i * W], W);
+      mpz_mod(got, got, nn);
+      want_chain(want, in, i, 32ul * W);
+      return mpz_cmp(got, want) == 0;
+    });
+    mpz_clears(got, want, nn, nullptr);
+    return ok;
+  }
+};
+
 /// G == 1: one instance a thread (dpf_chain_kernel); else G lanes an instance (dpf_lanes_...).
 template <int N, int G, bool Deferred>
 void dpf_row(int bits, std::size_t count, bool host_only) {
   const Instances in = make_instances(bits, count, 0x5eed + bits);
-  std::vector<double> x, y, n, r(static_cast<std::size_t>(N) * count);
-  to_limbs52(x, in.x, in.words, count, N);
-  to_limbs52(y, in.y, in.words, count, N);
-  to_limbs52(n, in.n, in.words, count, N);
-  std::vector<std::uint64_t> np(count);
-  for (std::size_t i = 0; i < count; ++i) np[i] = neg_inverse52(in.n, in.words, i);
-  mpz_t got, want, nn;
-  mpz_inits(got, want, nn, nullptr);
-  auto agrees = [&](const std::vector<double>& res, std::size_t i) {
-    limbs52_mpz(got, res, count, i, N);
-    word_mpz(nn, &in.n[i * in.words], in.words);
-    mpz_mod(got, got, nn);
-    want_chain(want, in, i, 52ul * N);
-    return mpz_cmp(got, want) == 0;
-  };
+  DpfOperands ops(in, N, !host_only);
   // The host's chain (the same function) on the sample.
   std::vector<double> hr(static_cast<std::size_t>(N) * count);
   const int mode = std::fegetround();
   std::fesetround(FE_TOWARDZERO);  // as the device's __fma_rz
   for (std::size_t i = 0; i < count; i += (i < 64 ? 1 : count / 64))
-    chain_one<N, Deferred>(x.data(), y.data(), n.data(), np.data(), hr.data(), count, i);
-  chain_one<N, Deferred>(x.data(), y.data(), n.data(), np.data(), hr.data(), count, count - 1);
+    chain_one<N, Deferred>(ops.x.data(), ops.y.data(), ops.n.data(), ops.np.data(), hr.data(), count, i);
+  chain_one<N, Deferred>(ops.x.data(), ops.y.data(), ops.n.data(), ops.np.data(), hr.data(), count, count - 1);
   std::fesetround(mode);
-  const bool host_ok = every_sample(count, [&](std::size_t i) { return agrees(hr, i); });
+  const bool host_ok = every_sample(count, [&](std::size_t i) { return dpf_agrees(hr, in, i, N); });
   if (host_only) {
     std::printf("| dpf host check%s | %d | %d limbs of 52 | %zu, sampled | - | - | %s |\n",
                 Deferred ? ", deferred constants" : "", bits, N, count, host_ok ? "yes" : "NO");
-    mpz_clears(got, want, nn, nullptr);
     return;
   }
-  double *dx, *dy, *dn, *dr;
-  std::uint64_t* dnp;
-  const std::size_t bytes = r.size() * sizeof(double);
-  CHECK(cudaMalloc(&dx, bytes));
-  CHECK(cudaMalloc(&dy, bytes));
-  CHECK(cudaMalloc(&dn, bytes));
-  CHECK(cudaMalloc(&dr, bytes));
-  CHECK(cudaMalloc(&dnp, count * sizeof(std::uint64_t)));
-  CHECK(cudaMemcpy(dx, x.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dy, y.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dn, n.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dnp, np.data(), count * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
   const unsigned blocks = static_cast<unsigned>((count * G + 127) / 128);
   const double ms = mpgpu_bench::median_ms(nullptr, 5, [&] {
-    if constexpr (G == 1) dpf_chain_kernel<N, Deferred><<<blocks, 128>>>(dx, dy, dn, dnp, dr, count);
-    else dpf_lanes_chain_kernel<N, G, Deferred><<<blocks, 128>>>(dx, dy, dn, dnp, dr, count);
+    if constexpr (G == 1) dpf_chain_kernel<N, Deferred><<<blocks, 128>>>(ops.dx, ops.dy, ops.dn, ops.dnp, ops.dout, count);
+    else dpf_lanes_chain_kernel<N, G, Deferred><<<blocks, 128>>>(ops.dx, ops.dy, ops.dn, ops.dnp, ops.dout, count);
     CHECK(cudaGetLastError());
   });
   CHECK(cudaDeviceSynchronize());
-  CHECK(cudaMemcpy(r.data(), dr, bytes, cudaMemcpyDeviceToHost));
+  const std::vector<double> r = ops.result();
   const bool dev_ok = every_sample(count, [&](std::size_t i) {
     for (int k = 0; k < N; ++k)
       if (r[static_cast<std::size_t>(k) * count + i] != hr[static_cast<std::size_t>(k) * count + i]) return false;
-    return agrees(r, i);
+    return dpf_agrees(r, in, i, N);
   });
-  CHECK(cudaFree(dx));
-  CHECK(cudaFree(dy));
-  CHECK(cudaFree(dn));
-  CHECK(cudaFree(dr));
-  CHECK(cudaFree(dnp));
   cudaFuncAttributes attr{};
   if constexpr (G == 1) CHECK(cudaFuncGetAttributes(&attr, dpf_chain_kernel<N, Deferred>));
   else CHECK(cudaFuncGetAttributes(&attr, dpf_lanes_chain_kernel<N, G, Deferred>));
@@ -498,43 +538,18 @@ void dpf_row(int bits, std::size_t count, bool host_only) {
               Deferred ? ", deferred constants" : "", bits, G, N, attr.numRegs, static_cast<std::size_t>(attr.localSizeBytes), count, ms,
               count * kChainLength / (ms * 1e-3), host_ok && dev_ok ? "yes" : "NO");
   std::fflush(stdout);
-  mpz_clears(got, want, nn, nullptr);
 }
 
 template <int W, int G>
 void library_row(std::size_t count) {
   using E = mb::Env<W, G>;
   const Instances in = make_instances(32 * W, count, 0x5eed + 32 * W);
-  const std::size_t total = count * W;
-  word_t *db, *de, *dm, *dr;
-  CHECK(cudaMalloc(&db, total * 4));
-  CHECK(cudaMalloc(&de, total * 4));
-  CHECK(cudaMalloc(&dm, total * 4));
-  CHECK(cudaMalloc(&dr, total * 4));
-  CHECK(cudaMemcpy(db, in.x.data(), total * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(de, in.y.data(), total * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dm, in.n.data(), total * 4, cudaMemcpyHostToDevice));
-  LibraryChain body{db, de, dm, dr};
+  const LibraryOperands ops(in);
+  const LibraryChain body = ops.body();
   const double ms = mpgpu_bench::median_ms(nullptr, 5, [&] { CHECK(mb::launch<E>(body, count, nullptr)); });
   CHECK(cudaDeviceSynchronize());
-  std::vector<word_t> hr(total);
-  CHECK(cudaMemcpy(hr.data(), dr, total * 4, cudaMemcpyDeviceToHost));
-  mpz_t got, want, nn;
-  mpz_inits(got, want, nn, nullptr);
-  const bool ok = every_sample(count, [&](std::size_t i) {
-    word_mpz(got, &hr[i * W], W);
-    word_mpz(nn, &in.n[i * W], W);
-    mpz_mod(got, got, nn);
-    want_chain(want, in, i, 32ul * W);
-    return mpz_cmp(got, want) == 0;
-  });
-  mpz_clears(got, want, nn, nullptr);
-  CHECK(cudaFree(db));
-  CHECK(cudaFree(de));
-  CHECK(cudaFree(dm));
-  CHECK(cudaFree(dr));
   std::printf("| library rows (IMAD) | %d | G %d | %zu | %.4f | %.4g | %s |\n", 32 * W, G, count, ms,
-              count * kChainLength / (ms * 1e-3), ok ? "yes" : "NO");
+              count * kChainLength / (ms * 1e-3), ops.results_agree(in) ? "yes" : "NO");
   std::fflush(stdout);
 }
 
@@ -547,71 +562,24 @@ void mixed_row(std::size_t blocks) {
   const std::size_t count_lib = blocks * (128 / GL), count_dpf = blocks * (128 / GD);
   const Instances lib = make_instances(bits, count_lib, 0x5eed + bits);
   const Instances fp = make_instances(bits, count_dpf, 0xf00d + bits);
-  const std::size_t total = count_lib * W;
-  word_t *db, *de, *dm, *dr;
-  CHECK(cudaMalloc(&db, total * 4));
-  CHECK(cudaMalloc(&de, total * 4));
-  CHECK(cudaMalloc(&dm, total * 4));
-  CHECK(cudaMalloc(&dr, total * 4));
-  CHECK(cudaMemcpy(db, lib.x.data(), total * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(de, lib.y.data(), total * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dm, lib.n.data(), total * 4, cudaMemcpyHostToDevice));
-  std::vector<double> x, y, n, r(static_cast<std::size_t>(N) * count_dpf);
-  to_limbs52(x, fp.x, fp.words, count_dpf, N);
-  to_limbs52(y, fp.y, fp.words, count_dpf, N);
-  to_limbs52(n, fp.n, fp.words, count_dpf, N);
-  std::vector<std::uint64_t> np(count_dpf);
-  for (std::size_t i = 0; i < count_dpf; ++i) np[i] = neg_inverse52(fp.n, fp.words, i);
-  double *dx, *dy, *dn, *dout;
-  std::uint64_t* dnp;
-  const std::size_t bytes = r.size() * sizeof(double);
-  CHECK(cudaMalloc(&dx, bytes));
-  CHECK(cudaMalloc(&dy, bytes));
-  CHECK(cudaMalloc(&dn, bytes));
-  CHECK(cudaMalloc(&dout, bytes));
-  CHECK(cudaMalloc(&dnp, count_dpf * sizeof(std::uint64_t)));
-  CHECK(cudaMemcpy(dx, x.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dy, y.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dn, n.data(), bytes, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dnp, np.data(), count_dpf * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
-  LibraryChain body{db, de, dm, dr};
+  const LibraryOperands lib_ops(lib);
+  DpfOperands fp_ops(fp, N, true);
   auto* kernel = mixed_chain_kernel<W, GL, N, GD>;
   const std::size_t smem = static_cast<std::size_t>(128 / GL) * E::scratch_words * sizeof(word_t);
   CHECK(mpgpu::limb::allow_dynamic_smem(kernel, smem));
   const double ms = mpgpu_bench::median_ms(nullptr, 5, [&] {
-    kernel<<<static_cast<unsigned>(blocks), 256, smem>>>(body, count_lib, dx, dy, dn, dnp, dout, count_dpf);
+    kernel<<<static_cast<unsigned>(blocks), 256, smem>>>(lib_ops.body(), count_lib, fp_ops.dx, fp_ops.dy, fp_ops.dn,
+                                                          fp_ops.dnp, fp_ops.dout, count_dpf);
     CHECK(cudaGetLastError());
   });
   CHECK(cudaDeviceSynchronize());
-  std::vector<word_t> hr(total);
-  CHECK(cudaMemcpy(hr.data(), dr, total * 4, cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(r.data(), dout, bytes, cudaMemcpyDeviceToHost));
-  mpz_t got, want, nn;
-  mpz_inits(got, want, nn, nullptr);
-  const bool lib_ok = every_sample(count_lib, [&](std::size_t i) {
-    word_mpz(got, &hr[i * W], W);
-    word_mpz(nn, &lib.n[i * W], W);
-    mpz_mod(got, got, nn);
-    want_chain(want, lib, i, 32ul * W);
-    return mpz_cmp(got, want) == 0;
-  });
-  const bool dpf_ok = every_sample(count_dpf, [&](std::size_t i) {
-    limbs52_mpz(got, r, count_dpf, i, N);
-    word_mpz(nn, &fp.n[i * fp.words], fp.words);
-    mpz_mod(got, got, nn);
-    want_chain(want, fp, i, 52ul * N);
-    return mpz_cmp(got, want) == 0;
-  });
-  mpz_clears(got, want, nn, nullptr);
-  for (void* p : {static_cast<void*>(db), static_cast<void*>(de), static_cast<void*>(dm), static_cast<void*>(dr),
-                  static_cast<void*>(dx), static_cast<void*>(dy), static_cast<void*>(dn), static_cast<void*>(dout),
-                  static_cast<void*>(dnp)})
-    CHECK(cudaFree(p));
+  const std::vector<double> r = fp_ops.result();
+  const bool ok = lib_ops.results_agree(lib) && every_sample(count_dpf, [&](std::size_t i) { return dpf_agrees(r, fp, i, N); });
   cudaFuncAttributes attr{};
   CHECK(cudaFuncGetAttributes(&attr, kernel));
   std::printf("| mixed: library rows G %d + dpf G %d, a block each half | %d | %d regs, %zu B local | %zu + %zu | %.4f | %.4g | %s |\n",
               GL, GD, bits, attr.numRegs, static_cast<std::size_t>(attr.localSizeBytes), count_lib, count_dpf, ms,
-              (count_lib + count_dpf) * kChainLength / (ms * 1e-3), lib_ok && dpf_ok ? "yes" : "NO");
+              (count_lib + count_dpf) * kChainLength / (ms * 1e-3), ok ? "yes" : "NO");
   std::fflush(stdout);
 }
 

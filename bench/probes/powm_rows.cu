@@ -17,6 +17,7 @@
 #include "../cuda_timing.cuh"
 #include "mpgpu/batch/batch.cuh"
 #include "mpgpu/batch/launch.cuh"
+#include "library_instance.cuh"
 
 namespace mb = mpgpu::batch;
 using mb::word_t;
@@ -32,19 +33,10 @@ struct Body {
   word_t* out;
   template <class E>
   __device__ void operator()(const E& env, std::size_t i, bool live) const {
-    typename E::Num x, e, n, r;
-    const std::size_t off = i * E::words;
-    if (live) {
-      mb::load(env, x, base + off);
-      mb::load(env, e, exp + off);
-      mb::load(env, n, mod + off);
-    } else {
-      mb::set_zero(env, x);
-      mb::set_zero(env, e);
-      mb::set_ui32(env, n, 3);
-    }
+    typename E::Num x, e, r;
     mb::Modulus<E> m;
-    mb::setup_modulus(env, m, n);
+    probes::load_instance(env, x, e, m, base, exp, mod, i, live);
+    const std::size_t off = i * E::words;
     if constexpr (K == Kind::powm) {
       mb::powm(env, r, x, e, m);
     } else if constexpr (K == Kind::powm_sliding) {
@@ -59,12 +51,7 @@ struct Body {
   }
 };
 
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+using probes::splitmix;
 
 void to_mpz(mpz_t z, const word_t* w, int W) { mpz_import(z, W, -1, 4, 0, 0, w); }
 
